@@ -1,0 +1,138 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { HttpError } from './lib/errors.ts';
+import { RequestValidationError, validatorCompiler } from './lib/validation.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  embedded: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export type App = FastifyInstance;
+
+const redactions = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'];
+
+export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: { level: process.env.LOG_LEVEL ?? 'info', redact: redactions },
+    trustProxy: process.env.TRUST_PROXY === '1',
+    bodyLimit: 2 * 1024 * 1024,
+    ...opts,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // The one error policy: `{ status, message }` with a Chinese message; 5xx details never leak.
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof HttpError)
+      return reply.status(err.status).send({ status: err.status, message: err.message });
+    if (err instanceof RequestValidationError)
+      return reply.status(400).send({ status: 400, message: err.message });
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'request failed');
+      return reply.status(500).send({ status: 500, message: '服务器内部错误，请稍后重试' });
+    }
+    const known: Record<string, string> = {
+      FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持的请求内容类型',
+      FST_ERR_CTP_BODY_TOO_LARGE: '请求内容过大',
+      FST_ERR_CTP_EMPTY_JSON_BODY: '请求内容不能为空',
+      FST_ERR_CTP_INVALID_JSON_BODY: '请求内容不是有效的 JSON',
+      FST_ERR_RATE_LIMIT: '请求过于频繁，请稍后再试',
+    };
+    const message = known[err.code ?? ''] ?? (status === 429 ? known.FST_ERR_RATE_LIMIT! : '请求不正确');
+    return reply.status(status).send({ status, message });
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd's CSS-in-JS injects <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyFormbody);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'PIIBS API', description: '财产保险互联网出单系统 API', version: deps.config.version },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(systemRoutes, { prefix: '/api' });
+
+  registerSpa(app, deps.config.webDist);
+  return app;
+}
+
+/** Serves the built SPA: hashed assets for a year, index.html for every other non-API path (history mode). */
+function registerSpa(app: App, webDist: string) {
+  const indexFile = path.join(webDist, 'index.html');
+  const hasWeb = existsSync(indexFile);
+  if (hasWeb) {
+    app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`))
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  for (const url of ['/', '/piibs', '/piibs/'])
+    app.get(url, { schema: { hide: true } }, (_req, reply) => reply.redirect('/piibs/dashboard'));
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    if (url === '/api' || url.startsWith('/api/')) {
+      return reply.status(404).send({ status: 404, message: `接口不存在：${req.method} ${url}` });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return reply.status(404).send({ status: 404, message: '资源不存在' });
+    if (url.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(url) || !hasWeb) {
+      return reply
+        .status(404)
+        .type('text/plain; charset=utf-8')
+        .send(hasWeb ? '资源不存在' : '前端尚未构建：请运行 npm start');
+    }
+    // Read per request so a rebuild is picked up without a restart; it is a small file.
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(readFileSync(indexFile));
+  });
+}

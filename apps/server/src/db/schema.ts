@@ -1,0 +1,216 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Key/value system settings: organisation name, footer filing numbers, initialisation marker. */
+export const systemSettings = pgTable('system_setting', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const departments = pgTable('department', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  parentId: bigint('parent_id', { mode: 'number' }),
+  name: text('name').notNull(),
+  sort: integer('sort').notNull().default(0),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const roles = pgTable('role', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** The role name the front end checks (e.g. 'admin', '17'). */
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  level: integer('level').notNull().default(3),
+  /** all | department | custom */
+  dataScope: text('data_scope').notNull().default('all'),
+  description: text('description'),
+  createdAt: createdAt(),
+});
+
+export const users = pgTable(
+  'app_user',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    username: text('username').notNull(),
+    nickName: text('nick_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    gender: text('gender'),
+    avatar: text('avatar'),
+    deptId: bigint('dept_id', { mode: 'number' }),
+    /** enterprise | staff | agent | service: which side of the business the account belongs to. */
+    channel: text('channel').notNull().default('staff'),
+    /** Unified social credit code of the enterprise a policyholder account acts for (CA sign-in maps to it). */
+    uscc: text('uscc'),
+    enabled: boolean('enabled').notNull().default(true),
+    /** The spec's `iSeeSwitch` flag returned by getUserRole; false unless set. */
+    iSeeSwitch: boolean('i_see_switch').notNull().default(false),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('app_user_username_lower').on(sql`lower(${t.username})`),
+    index('app_user_uscc').on(t.uscc),
+  ],
+);
+
+export const userRoles = pgTable(
+  'user_role',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    roleId: bigint('role_id', { mode: 'number' })
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
+);
+
+/** Server-side sessions: a token is only valid while its row is unrevoked and unexpired. */
+export const sessions = pgTable(
+  'session',
+  {
+    id: uuid('id').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** full | password_change (a weak-password sign-in may only change the password) | handoff */
+    scope: text('scope').notNull().default('full'),
+    /** password | ca | handoff */
+    method: text('method').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (t) => [index('session_user').on(t.userId)],
+);
+
+/** Captcha answers, stored hashed, single use, short-lived. */
+export const captchas = pgTable(
+  'captcha',
+  {
+    id: uuid('id').primaryKey(),
+    answerHash: text('answer_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('captcha_expires').on(t.expiresAt)],
+);
+
+/**
+ * Single-use secrets handed to a client: CA sign-in challenges and hand-off tokens. Only the SHA-256 of the
+ * secret is stored; using one deletes the row.
+ */
+export const oneTimeTokens = pgTable(
+  'one_time_token',
+  {
+    hash: text('hash').primaryKey(),
+    /** ca_challenge | handoff */
+    kind: text('kind').notNull(),
+    /** The account a hand-off token signs in as. */
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('one_time_token_expires').on(t.expiresAt)],
+);
+
+/** Sign-in attempts, for the per-IP limit and the user's own sign-in history. */
+export const loginAttempts = pgTable(
+  'login_attempt',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    username: text('username').notNull(),
+    userId: bigint('user_id', { mode: 'number' }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    method: text('method').notNull(),
+    success: boolean('success').notNull(),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('login_attempt_ip_time').on(t.ip, t.createdAt),
+    index('login_attempt_user_time').on(t.userId, t.createdAt),
+  ],
+);
+
+/** Append-only audit trail of business changes. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: bigint('actor_id', { mode: 'number' }),
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id'),
+    detail: jsonb('detail'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_entity').on(t.entity, t.entityId)],
+);
+
+/** Menu records: directories, menus (routes) and buttons (permission codes), granted to roles. */
+export const menus = pgTable('menu', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  parentId: bigint('parent_id', { mode: 'number' }),
+  /** 0 directory, 1 menu, 2 button */
+  type: integer('type').notNull(),
+  title: text('title').notNull(),
+  /** Route name, unique among menus that are routes. */
+  name: text('name'),
+  icon: text('icon'),
+  path: text('path'),
+  component: text('component'),
+  permission: text('permission'),
+  hidden: boolean('hidden').notNull().default(false),
+  cache: boolean('cache').notNull().default(false),
+  affix: boolean('affix').notNull().default(false),
+  sort: integer('sort').notNull().default(999),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const roleMenus = pgTable(
+  'role_menu',
+  {
+    roleId: bigint('role_id', { mode: 'number' })
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    menuId: bigint('menu_id', { mode: 'number' })
+      .notNull()
+      .references(() => menus.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.menuId] })],
+);

@@ -1,0 +1,106 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { type AxiosAdapter, AxiosError } from 'axios';
+import { createMemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { http, request, resetHttp } from '@/lib/http.ts';
+import { App } from './App.tsx';
+import { createAppRouter, routes } from './router.tsx';
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(<App router={router} />);
+  return router;
+}
+
+beforeEach(() => {
+  vi.mocked(window.scrollTo).mockClear();
+});
+
+describe('routes (spec §2)', () => {
+  it('/ redirects to /piibs/dashboard', async () => {
+    const router = renderAt('/');
+    expect(await screen.findByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/piibs/dashboard');
+  });
+
+  it('/piibs also goes to the dashboard', async () => {
+    const router = renderAt('/piibs');
+    expect(await screen.findByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/piibs/dashboard');
+  });
+
+  it('/piibs/404 is the catch-all', async () => {
+    const router = renderAt('/piibs/no/such/page');
+    expect(await screen.findByText('抱歉，您访问的页面不存在')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/piibs/404');
+  });
+
+  it('/piibs/401 renders the no-permission page', async () => {
+    renderAt('/piibs/401');
+    expect(await screen.findByText('抱歉，您没有权限访问该页面')).toBeInTheDocument();
+  });
+
+  it('返回首页 on the 404 page goes to the dashboard', async () => {
+    const router = renderAt('/piibs/404');
+    await userEvent.click(await screen.findByRole('button', { name: /返回首页/ }));
+    expect(await screen.findByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/piibs/dashboard');
+  });
+});
+
+describe("the page title is the route's title followed by the site title", () => {
+  it('names the dashboard 首页', async () => {
+    renderAt('/piibs/dashboard');
+    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    expect(document.title).toBe('首页 - 财产保险互联网出单系统');
+  });
+
+  it('follows navigation', async () => {
+    const router = renderAt('/piibs/dashboard');
+    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    await act(() => router.navigate('/piibs/401'));
+    await screen.findByText('抱歉，您没有权限访问该页面');
+    expect(document.title).toBe('401 - 财产保险互联网出单系统');
+  });
+});
+
+describe('scroll resets to the top on each navigation', () => {
+  it('scrolls to the top when the page changes', async () => {
+    const router = renderAt('/piibs/dashboard');
+    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    vi.mocked(window.scrollTo).mockClear();
+    await act(() => router.navigate('/piibs/401'));
+    await screen.findByText('抱歉，您没有权限访问该页面');
+    expect(window.scrollTo).toHaveBeenCalledWith(0, 0);
+  });
+
+  it('keeps the position when only the query string changes (list filters live in the URL)', async () => {
+    const router = renderAt('/piibs/dashboard');
+    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    vi.mocked(window.scrollTo).mockClear();
+    await act(() => router.navigate('/piibs/dashboard?page=2'));
+    expect(window.scrollTo).not.toHaveBeenCalled();
+  });
+});
+
+describe('a 403 response leads to /piibs/401', () => {
+  const originalAdapter = http.defaults.adapter;
+  afterEach(() => {
+    http.defaults.adapter = originalAdapter;
+    resetHttp();
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('the app router receives the navigation from the HTTP client', async () => {
+    const forbidden: AxiosAdapter = async (config) => {
+      const response = { data: {}, status: 403, statusText: '', headers: {}, config };
+      throw new AxiosError('Request failed with status code 403', 'ERR_BAD_REQUEST', config, {}, response);
+    };
+    http.defaults.adapter = forbidden;
+    const router = createAppRouter();
+    await expect(request({ url: 'api/menus/build' })).rejects.toBeInstanceOf(AxiosError);
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/piibs/401'));
+    router.dispose();
+  });
+});

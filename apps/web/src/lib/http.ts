@@ -1,0 +1,144 @@
+import { ERROR_NOTICE_MS, HTTP_TIMEOUT_MS } from '@piibs/shared/constants';
+import { Modal, notification } from 'antd';
+import axios, { type AxiosError, type AxiosRequestConfig } from 'axios';
+import { getToken, removeToken, toBearer } from './auth-storage.ts';
+import { FORBIDDEN_PATH } from './paths.ts';
+
+// Spec §8 texts, word for word.
+export const HTTP_TEXTS = Object.freeze({
+  sessionExpired: '登录状态已过期，您可以继续留在该页面，或者重新登录',
+  sessionExpiredTitle: '系统提示',
+  relogin: '重新登录',
+  cancel: '取消',
+  timeout: '网络请求超时',
+  failed: '接口请求失败',
+});
+
+type ConfirmOptions = {
+  title: string;
+  content: string;
+  okText: string;
+  cancelText: string;
+  onOk: () => Promise<void>;
+  onCancel: () => void;
+};
+
+/** The two dialogs the error policy shows; antd by default, a recorder in tests. */
+export type HttpUi = {
+  confirm: (options: ConfirmOptions) => void;
+  error: (message: string, durationMs: number) => void;
+};
+
+type HttpDeps = {
+  ui: HttpUi;
+  navigate: (to: string) => void;
+  /** Ends the session before the reload that follows a confirmed 401; the user store replaces it. */
+  onLogout: () => void | Promise<void>;
+  reload: () => void;
+};
+
+type ModalApi = { confirm: (props: ConfirmOptions) => unknown };
+type NotificationApi = { error: (args: { title: string; duration: number }) => void };
+
+/** Adapts antd's modal and notification APIs (static or from App.useApp()) to the policy's UI. */
+export function antdHttpUi(modal: ModalApi, notice: NotificationApi): HttpUi {
+  return {
+    confirm: (options) => void modal.confirm(options),
+    // antd counts notification durations in seconds.
+    error: (message, durationMs) => notice.error({ title: message, duration: durationMs / 1000 }),
+  };
+}
+
+const defaults: HttpDeps = {
+  // Static antd functions work before the React tree mounts; App swaps in the context-aware ones.
+  ui: antdHttpUi(Modal, notification),
+  // A full page load is the only navigation possible before the router exists; the router replaces it.
+  navigate: (to) => window.location.assign(to),
+  onLogout: removeToken,
+  reload: () => window.location.reload(),
+};
+
+let deps: HttpDeps = { ...defaults };
+let reloginPending = false;
+
+/** Injects the UI, navigation and logout hooks the error policy calls. */
+export function configureHttp(overrides: Partial<HttpDeps>): void {
+  deps = { ...deps, ...overrides };
+}
+
+/** Restores the defaults; for tests. */
+export function resetHttp(): void {
+  deps = { ...defaults };
+  reloginPending = false;
+}
+
+/** The one HTTP client. Interceptors resolve with the response body and apply the spec §8 error policy. */
+export const http = axios.create({
+  baseURL: '/',
+  timeout: HTTP_TIMEOUT_MS,
+  // JSON by default (spec §7). A FormData upload must set its own multipart Content-Type, or axios
+  // serialises the form to JSON because of this default.
+  headers: { 'Content-Type': 'application/json' },
+});
+
+http.interceptors.request.use((config) => {
+  const token = getToken();
+  if (token) config.headers.Authorization = toBearer(token);
+  return config;
+});
+
+type ErrorBody = { message?: unknown };
+
+function confirmRelogin(): void {
+  // Parallel calls failing together must not stack one dialog per call.
+  if (reloginPending) return;
+  reloginPending = true;
+  deps.ui.confirm({
+    title: HTTP_TEXTS.sessionExpiredTitle,
+    content: HTTP_TEXTS.sessionExpired,
+    okText: HTTP_TEXTS.relogin,
+    cancelText: HTTP_TEXTS.cancel,
+    onOk: async () => {
+      try {
+        await deps.onLogout();
+      } catch {
+        // Reload anyway: the user asked to sign in again, and the reloaded page re-checks the session.
+      }
+      deps.reload();
+    },
+    onCancel: () => {
+      reloginPending = false;
+    },
+  });
+}
+
+function isTimeout(error: AxiosError): boolean {
+  return error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT' || /timeout/i.test(error.message);
+}
+
+http.interceptors.response.use(
+  (response) => response.data,
+  (error: unknown) => {
+    // A cancelled call (unmounted page, superseded query) is not a failure the user needs to hear about.
+    if (axios.isCancel(error) || !axios.isAxiosError(error)) return Promise.reject(error);
+    const status = error.response?.status;
+    if (!status) {
+      deps.ui.error(isTimeout(error) ? HTTP_TEXTS.timeout : HTTP_TEXTS.failed, ERROR_NOTICE_MS);
+    } else if (status === 401) {
+      confirmRelogin();
+    } else if (status === 403) {
+      deps.navigate(FORBIDDEN_PATH);
+    } else {
+      const message = (error.response?.data as ErrorBody | undefined)?.message;
+      if (typeof message === 'string' && message) deps.ui.error(message, ERROR_NOTICE_MS);
+    }
+    return Promise.reject(error);
+  },
+);
+
+/** A call through the shared client, typed by its response body. */
+export async function request<T>(config: AxiosRequestConfig): Promise<T> {
+  // The response interceptor resolves with the body, which axios' own typings cannot express.
+  const body: unknown = await http.request(config);
+  return body as T;
+}

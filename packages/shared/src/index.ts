@@ -1,0 +1,3 @@
+export * from './constants.ts';
+export * from './uscc.ts';
+export * from './validators.ts';

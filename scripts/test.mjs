@@ -1,0 +1,95 @@
+// `npm test`: every check, one closing line `N passed, N failed[, N skipped]`, non-zero exit on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { bin, ensureInstalled, ensureWebBuilt, onPinnedNode, root } from './ensure.mjs';
+
+ensureInstalled();
+onPinnedNode();
+
+const outDir = path.join(root, 'test-results');
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+const results = [];
+const record = (suite, passed, failed, skipped = 0, note = '') =>
+  results.push({ suite, passed, failed, skipped, note });
+
+function run(title, cmd, args, env = {}) {
+  process.stdout.write(`\n── ${title} ──\n`);
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return res.status === 0;
+}
+
+function check(suite, cmd, args, env) {
+  const ok = run(suite, cmd, args, env);
+  record(suite, ok ? 1 : 0, ok ? 0 : 1);
+}
+
+function vitest(suite, args, env = {}) {
+  const json = path.join(outDir, `${suite.replace(/\W+/g, '-')}.json`);
+  const ok = run(
+    suite,
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...args],
+    env,
+  );
+  if (!existsSync(json)) return record(suite, 0, 1, 0, 'runner crashed');
+  const r = JSON.parse(readFileSync(json, 'utf8'));
+  // A file that fails to load counts as a failure even though it has no tests.
+  const broken = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  const failed = r.numFailedTests + broken + (ok || r.numFailedTests + broken ? 0 : 1);
+  record(suite, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests);
+}
+
+// 1. Lint and format, then the type check of every workspace.
+check('lint (biome)', bin('biome'), ['check', '.']);
+for (const project of ['packages/shared', 'apps/server', 'apps/web', 'e2e'])
+  check(`typecheck ${project}`, bin('tsc'), ['-p', project]);
+
+// 2. Unit and integration tests: shared, web (jsdom), server against the embedded PostgreSQL.
+vitest('unit + integration (embedded PostgreSQL)', []);
+// 3. The server suite again against an external PostgreSQL server, when one is given.
+if (process.env.TEST_DATABASE_URL) {
+  vitest('integration (TEST_DATABASE_URL)', ['--project', 'server'], {
+    PIIBS_TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+  });
+}
+
+// 4. End-to-end in Chromium against the production build, started the way `npm start` starts it.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  process.stdout.write(
+    `\n── e2e ──\nNo Chromium at ${chromium}. Install it with:\n  sudo apt-get install -y chromium fonts-noto-cjk\n(or set CHROMIUM_PATH to a Chromium/Chrome binary)\n`,
+  );
+  record('e2e (Chromium)', 0, 1, 0, 'no browser');
+} else {
+  ensureWebBuilt();
+  const json = path.join(outDir, 'e2e.json');
+  const ok = run('e2e (Chromium)', bin('playwright'), ['test', '--config', 'e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: json,
+  });
+  if (!existsSync(json)) record('e2e (Chromium)', 0, 1, 0, 'runner crashed');
+  else {
+    const { stats } = JSON.parse(readFileSync(json, 'utf8'));
+    record(
+      'e2e (Chromium)',
+      stats.expected + stats.flaky,
+      stats.unexpected + (ok || stats.unexpected ? 0 : 1),
+      stats.skipped,
+    );
+  }
+}
+
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+process.stdout.write('\n── summary ──\n');
+for (const r of results) {
+  process.stdout.write(
+    `${r.failed ? 'FAIL' : 'ok  '}  ${r.suite}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? ` (${r.note})` : ''}\n`,
+  );
+}
+const skipped = sum('skipped');
+process.stdout.write(
+  `\n${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+);
+process.exit(sum('failed') ? 1 : 0);
