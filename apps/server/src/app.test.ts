@@ -9,6 +9,7 @@ beforeAll(async () => {
     app.post(
       '/api/__test/echo',
       {
+        config: { auth: 'public' },
         schema: {
           body: z.object({
             phone: z

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -11,7 +12,12 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { HttpError } from './lib/errors.ts';
 import { RequestValidationError, validatorCompiler } from './lib/validation.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { initRoutes } from './modules/init/routes.ts';
+import { menuRoutes } from './modules/menus/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
+import { registerAuth } from './plugins/auth.ts';
 
 export interface AppDeps {
   config: Config;
@@ -82,6 +88,12 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     crossOriginEmbedderPolicy: false,
   });
   await app.register(fastifyFormbody);
+  // Off by default; routes opt in with `config: { rateLimit: { max, timeWindow } }` (per IP).
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) =>
+      new HttpError(429, `操作过于频繁，请 ${Math.max(1, Math.ceil(ctx.ttl / 1000))} 秒后再试`),
+  });
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'PIIBS API', description: '财产保险互联网出单系统 API', version: deps.config.version },
@@ -92,7 +104,13 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  // Every /api route needs a live session unless its config says `auth: 'public'` (see plugins/auth.ts).
+  registerAuth(app);
   await app.register(systemRoutes, { prefix: '/api' });
+  await app.register(initRoutes, { prefix: '/api' });
+  await app.register(authRoutes, { prefix: '/api' });
+  await app.register(userRoutes, { prefix: '/api' });
+  await app.register(menuRoutes, { prefix: '/api' });
 
   registerSpa(app, deps.config.webDist);
   return app;

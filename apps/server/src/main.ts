@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, loadSecrets } from './config.ts';
 import { connect, runMigrations } from './db/client.ts';
 import { type EmbeddedPostgres, lockDataDir, StartupError, startEmbeddedPostgres } from './db/embedded.ts';
+import { onStart } from './startup.ts';
 
 const say = (line: string) => process.stdout.write(`[piibs] ${line}\n`);
 
@@ -24,6 +25,7 @@ async function main() {
   }
   const database = connect(url);
   await runMigrations(database);
+  await onStart({ config, database, log: say });
   if (!config.captcha)
     say(
       'WARNING: PIIBS_CAPTCHA=off — captcha answers are not checked. For automation and local trials only.',

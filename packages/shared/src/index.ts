@@ -1,3 +1,4 @@
+export * from './auth.ts';
 export * from './constants.ts';
 export * from './uscc.ts';
 export * from './validators.ts';

@@ -39,7 +39,7 @@ export const roles = pgTable('role', {
   code: text('code').notNull().unique(),
   name: text('name').notNull(),
   level: integer('level').notNull().default(3),
-  /** all | department | custom */
+  /** all | department | self | custom */
   dataScope: text('data_scope').notNull().default('all'),
   description: text('description'),
   createdAt: createdAt(),

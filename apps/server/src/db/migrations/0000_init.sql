@@ -55,6 +55,15 @@ CREATE TABLE "menu" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "one_time_token" (
+	"hash" text PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"user_id" bigint,
+	"created_by" bigint,
+	"expires_at" timestamp with time zone NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "role_menu" (
 	"role_id" bigint NOT NULL,
 	"menu_id" bigint NOT NULL,
@@ -111,6 +120,7 @@ CREATE TABLE "app_user" (
 	"channel" text DEFAULT 'staff' NOT NULL,
 	"uscc" text,
 	"enabled" boolean DEFAULT true NOT NULL,
+	"i_see_switch" boolean DEFAULT false NOT NULL,
 	"must_change_password" boolean DEFAULT false NOT NULL,
 	"failed_logins" integer DEFAULT 0 NOT NULL,
 	"locked_until" timestamp with time zone,
@@ -120,14 +130,17 @@ CREATE TABLE "app_user" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "one_time_token" ADD CONSTRAINT "one_time_token_user_id_app_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."app_user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "role_menu" ADD CONSTRAINT "role_menu_role_id_role_id_fk" FOREIGN KEY ("role_id") REFERENCES "public"."role"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "role_menu" ADD CONSTRAINT "role_menu_menu_id_menu_id_fk" FOREIGN KEY ("menu_id") REFERENCES "public"."menu"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "session" ADD CONSTRAINT "session_user_id_app_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."app_user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_role" ADD CONSTRAINT "user_role_user_id_app_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."app_user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_role" ADD CONSTRAINT "user_role_role_id_role_id_fk" FOREIGN KEY ("role_id") REFERENCES "public"."role"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "audit_entity" ON "audit_log" USING btree ("entity","entity_id");--> statement-breakpoint
+CREATE INDEX "captcha_expires" ON "captcha" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "login_attempt_ip_time" ON "login_attempt" USING btree ("ip","created_at");--> statement-breakpoint
 CREATE INDEX "login_attempt_user_time" ON "login_attempt" USING btree ("user_id","created_at");--> statement-breakpoint
+CREATE INDEX "one_time_token_expires" ON "one_time_token" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "session_user" ON "session" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "app_user_username_lower" ON "app_user" USING btree (lower("username"));--> statement-breakpoint
 CREATE INDEX "app_user_uscc" ON "app_user" USING btree ("uscc");

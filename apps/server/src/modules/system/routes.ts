@@ -12,6 +12,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['system'],
         summary: '健康检查：数据库可用时返回 200',

@@ -1,0 +1,108 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isUscc, passwordStrength } from '@piibs/shared';
+import forge from 'node-forge';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, login } from '../../test/auth.ts';
+import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { demoCaPaths } from '../ca/demo-ca.ts';
+import { onStart } from '../startup.ts';
+import { DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo } from './demo.ts';
+
+let t: TestContext;
+const lines: string[] = [];
+beforeAll(async () => {
+  t = await createTestApp({ demo: true });
+  await onStart({ config: t.config, database: t.database, log: (l) => lines.push(l) });
+});
+afterAll(() => t.close());
+
+describe('demo data (PIIBS_DEMO=1)', () => {
+  it('warns that demo data is loaded', () => {
+    expect(lines.some((l) => l.includes('WARNING') && l.includes('demo data'))).toBe(true);
+  });
+
+  it('initialises the system with the demo organisation', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/init/check' })).json()).toEqual({
+      initialized: true,
+    });
+  });
+
+  it('the demo password is strong enough that psPower is not 0', () => {
+    expect(passwordStrength(DEMO_PASSWORD)).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each([
+    ['admin', 'admin', 'staff'],
+    ['underwriter', 'underwriter', 'staff'],
+    ['agent', 'agent', 'agent'],
+    ['enterprise', '17', 'enterprise'],
+    ['service', 'service', 'service'],
+  ])('account %s signs in with Demo@2026 as role %s, channel %s', async (username, role, channel) => {
+    const res = await login(t, username, DEMO_PASSWORD);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().psPower).toBeGreaterThanOrEqual(1);
+    expect(res.json().user.roles).toEqual([role]);
+    expect(res.json().user.channel).toBe(channel);
+    const r = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/getUserRole',
+      headers: bearer(res.json().token),
+    });
+    expect(r.json().role).toBe(role);
+  });
+
+  it('the enterprise account carries a valid GB 32100 code', async () => {
+    expect(isUscc(DEMO_ENTERPRISE.uscc)).toBe(true);
+    const res = await login(t, 'enterprise', DEMO_PASSWORD);
+    expect(res.json().user.uscc).toBe(DEMO_ENTERPRISE.uscc);
+  });
+
+  it('seeding again does nothing', async () => {
+    expect(await seedDemo(t.database.db)).toBe(false);
+  });
+
+  it('writes the demo CA: a trusted root, its key and the enterprise PKCS#12 (password Demo@2026)', () => {
+    const p = demoCaPaths(t.config.dataDir, DEMO_ENTERPRISE.uscc);
+    for (const f of [p.rootCert, p.rootKey, p.enterpriseP12]) expect(existsSync(f), f).toBe(true);
+    expect(path.basename(path.dirname(p.rootCert))).toBe('trusted');
+    const der = readFileSync(p.enterpriseP12).toString('binary');
+    const p12 = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der), DEMO_PASSWORD);
+    const certs = p12.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!] ?? [];
+    const keys =
+      p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[forge.pki.oids.pkcs8ShroudedKeyBag!] ??
+      [];
+    expect(certs.length).toBe(2);
+    expect(keys.length).toBe(1);
+    expect(() => forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(der), 'wrong')).toThrow();
+  });
+
+  it('the enterprise certificate from the PKCS#12 signs in with CA sign-in (the journey works out of the box)', async () => {
+    const p = demoCaPaths(t.config.dataDir, DEMO_ENTERPRISE.uscc);
+    const p12 = forge.pkcs12.pkcs12FromAsn1(
+      forge.asn1.fromDer(readFileSync(p.enterpriseP12).toString('binary')),
+      DEMO_PASSWORD,
+    );
+    const keyBag = p12.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag! })[
+      forge.pki.oids.pkcs8ShroudedKeyBag!
+    ]![0]!;
+    const certBags = p12.getBags({ bagType: forge.pki.oids.certBag! })[forge.pki.oids.certBag!]!;
+    const leaf = certBags.find(
+      (b) =>
+        !b.cert!.getExtension('basicConstraints') ||
+        !(b.cert!.getExtension('basicConstraints') as { cA?: boolean }).cA,
+    )!;
+    const { challenge } = (await t.app.inject({ method: 'GET', url: '/api/auth/ca/challenge' })).json();
+    // Sign the way a browser with node-forge would.
+    const md = forge.md.sha256.create();
+    md.update(challenge, 'utf8');
+    const signature = forge.util.encode64((keyBag.key as forge.pki.rsa.PrivateKey).sign(md));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/loginCA',
+      payload: { certificate: forge.pki.certificateToPem(leaf.cert!), challenge, signature },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user.username).toBe('enterprise');
+  });
+});

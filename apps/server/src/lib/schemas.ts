@@ -1,0 +1,7 @@
+import { z } from 'zod';
+
+/** The error envelope every non-2xx answer carries. */
+export const errorBody = z.object({ status: z.number().int(), message: z.string() });
+
+/** `{ ok: true }` for calls that have nothing else to say. */
+export const okBody = z.object({ ok: z.literal(true) });

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Db } from '../../db/client.ts';
+import { roles, sessions, userRoles, users } from '../../db/schema.ts';
+
+/** A session lives 4 hours; a request in its last 30 minutes extends it to 4 hours from then. */
+export const SESSION_TTL_MS = 4 * 60 * 60 * 1000;
+export const RENEW_UNDER_MS = 30 * 60 * 1000;
+/** last_seen_at is written at most once a minute. */
+export const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
+/** However active, a session (and its token) ends 7 days after sign-in. */
+export const SESSION_MAX_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type SessionScope = 'full' | 'password_change';
+export type SessionMethod = 'password' | 'ca' | 'handoff';
+
+/** The signed-in caller, as `req.user`. */
+export interface RequestUser {
+  id: number;
+  username: string;
+  nickName: string;
+  /** Role codes as stored (may be empty; the API shows ROLE_SYSTEM_DEFAULT then). */
+  roles: string[];
+  channel: string;
+  scope: SessionScope;
+  method: SessionMethod;
+  sessionId: string;
+}
+
+const keyCache = new Map<string, Uint8Array>();
+function keyOf(secret: string): Uint8Array {
+  let key = keyCache.get(secret);
+  if (!key) {
+    key = new TextEncoder().encode(secret);
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+export interface OpenSessionInput {
+  userId: number;
+  scope: SessionScope;
+  method: SessionMethod;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** Creates a session row and its token: a HS256 JWT carrying only `sid` (session id) and `sub` (user id). */
+export async function openSession(
+  db: Db,
+  secret: string,
+  input: OpenSessionInput,
+): Promise<{ token: string; sessionId: string }> {
+  const sessionId = randomUUID();
+  const now = Date.now();
+  await db.insert(sessions).values({
+    id: sessionId,
+    userId: input.userId,
+    scope: input.scope,
+    method: input.method,
+    ip: input.ip ?? null,
+    userAgent: input.userAgent?.slice(0, 300) ?? null,
+    expiresAt: sql`now() + make_interval(secs => ${SESSION_TTL_MS / 1000})`,
+  });
+  const token = await new SignJWT({ sid: sessionId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(input.userId))
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor((now + SESSION_MAX_LIFETIME_MS) / 1000))
+    .sign(keyOf(secret));
+  return { token, sessionId };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function readToken(secret: string, token: string): Promise<{ sid: string; userId: number } | null> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'] });
+    const sid = payload.sid;
+    const userId = Number(payload.sub);
+    if (typeof sid !== 'string' || !UUID.test(sid) || !Number.isSafeInteger(userId)) return null;
+    return { sid, userId };
+  } catch (err) {
+    if (err instanceof joseErrors.JOSEError) return null;
+    throw err;
+  }
+}
+
+/** The roles of a user, ordered by level then id (the first is the primary role). */
+export const roleCodesOf = (userIdColumn: typeof users.id) =>
+  sql<
+    string[]
+  >`coalesce((select array_agg(r.code order by r.level, r.id) from ${userRoles} ur join ${roles} r on r.id = ur.role_id where ur.user_id = ${userIdColumn}), '{}')`;
+
+/**
+ * Resolves a bearer token to the live session and its user, or null when the token is invalid or its session
+ * expired, was revoked, or belongs to a disabled account. Extends the session when under 30 minutes remain.
+ */
+export async function resolveSession(db: Db, secret: string, token: string): Promise<RequestUser | null> {
+  const claims = await readToken(secret, token);
+  if (!claims) return null;
+  const [row] = await db
+    .select({
+      id: sessions.id,
+      userId: sessions.userId,
+      scope: sessions.scope,
+      method: sessions.method,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      now: sql<Date>`now()`.mapWith(sessions.expiresAt),
+      username: users.username,
+      nickName: users.nickName,
+      channel: users.channel,
+      roles: roleCodesOf(users.id),
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, claims.sid),
+        eq(sessions.userId, claims.userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+        eq(users.enabled, true),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+
+  const now = row.now.getTime();
+  if (row.expiresAt.getTime() - now < RENEW_UNDER_MS) {
+    await db
+      .update(sessions)
+      .set({
+        expiresAt: sql`greatest(${sessions.expiresAt}, least(now() + make_interval(secs => ${SESSION_TTL_MS / 1000}), ${sessions.createdAt} + make_interval(secs => ${SESSION_MAX_LIFETIME_MS / 1000})))`,
+        lastSeenAt: sql`now()`,
+      })
+      .where(eq(sessions.id, row.id));
+  } else if (now - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+    await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.id));
+  }
+
+  return {
+    id: row.userId,
+    username: row.username,
+    nickName: row.nickName,
+    roles: row.roles,
+    channel: row.channel,
+    scope: row.scope === 'password_change' ? 'password_change' : 'full',
+    method: row.method === 'ca' ? 'ca' : row.method === 'handoff' ? 'handoff' : 'password',
+    sessionId: row.id,
+  };
+}
+
+export async function revokeSession(db: Db, sessionId: string, reason: string): Promise<boolean> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()`, revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Revokes every live session of a user (but `exceptSessionId`); answers how many. */
+export async function revokeUserSessions(
+  db: Pick<Db, 'update'>,
+  userId: number,
+  reason: string,
+  exceptSessionId?: string,
+): Promise<number> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()`, revokedReason: reason })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
+}

@@ -1,0 +1,204 @@
+import type { MenuRoute } from '@piibs/shared/menu';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, bearer, createUser, initSystem, tokenFor } from '../../../test/auth.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { SEED_MENUS } from './seed.ts';
+
+let t: TestContext;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await initSystem(t);
+  await createUser(t, { username: 'uw', roles: ['underwriter'] });
+  await createUser(t, { username: 'ent', roles: ['17'], channel: 'enterprise' });
+  await createUser(t, { username: 'nobody', roles: [] });
+  tokens.admin = await tokenFor(t, ADMIN.username, ADMIN.password);
+  tokens.uw = await tokenFor(t, 'uw');
+  tokens.ent = await tokenFor(t, 'ent');
+  tokens.nobody = await tokenFor(t, 'nobody');
+});
+afterAll(() => t.close());
+
+const call = (who: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+  t.app.inject({ method, url, payload: payload as object, headers: bearer(tokens[who]!) });
+
+function flatten(tree: MenuRoute[], prefix = ''): string[] {
+  return tree.flatMap((r) => {
+    const full = r.path.startsWith('/') ? r.path : `${prefix}/${r.path}`;
+    return [full, ...flatten(r.children ?? [], full)];
+  });
+}
+
+describe('GET /api/menus/build: the caller route tree', () => {
+  it('requires a session', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/menus/build' });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('gives the admin every route of spec §2 under the layout, top-level entries with component Layout', async () => {
+    const res = await call('admin', 'GET', '/api/menus/build');
+    expect(res.statusCode).toBe(200);
+    const tree = res.json() as MenuRoute[];
+    for (const top of tree) expect(top.component).toBe('Layout');
+    const paths = flatten(tree);
+    for (const p of [
+      '/piibs/epinsure/stepOne/:id/:policyholderType',
+      '/piibs/epinsure/coinsureAndJoint/:id/:policyholderType',
+      '/piibs/epinsure/insureList',
+      '/piibs/insured/stepForth/:id/:policyholderType',
+      '/piibs/insured/viewInsuranceCA/:id',
+      '/piibs/insured/ImageData/:id/:businessCode',
+      '/piibs/insured/paymentWebResult/:payId/:payResult',
+      '/piibs/riskControl/prevention/index/:seqNo',
+      '/piibs/riskControl/servicePerson/newUpdate/:id/:detail',
+      '/piibs/riskControl/prevention/expert',
+      '/piibs/policy/marge/:id/:detail',
+      '/piibs/policy/marge/NBNMG',
+      '/piibs/policy/marge/updateSale',
+      '/piibs/applicant/newUpdate/:id/:detail',
+      '/piibs/product/risk',
+      '/piibs/task/tenderAudit/:id/:audit',
+      '/piibs/projectManage/apply/:id/:detail/:type/:status',
+      '/piibs/projectManage/policyInsuranceView/:id',
+      '/piibs/agent/applicant/newUpdate/:id/:detail',
+      '/piibs/agent/viewInsurance/:id/:policyholderType',
+    ]) {
+      expect(paths).toContain(p);
+    }
+  });
+
+  it('marks step pages with parameters hidden and carries meta.title and noCache', async () => {
+    const tree = (await call('admin', 'GET', '/api/menus/build')).json() as MenuRoute[];
+    const insured = tree.find((r) => r.path === '/piibs/insured')!;
+    const step = insured.children!.find((c) => c.path === 'stepOne/:id/:policyholderType')!;
+    expect(step).toMatchObject({
+      hidden: true,
+      component: 'insured/StepOne',
+      meta: { title: '填写投保信息', noCache: true },
+    });
+  });
+
+  it('gives each role only its granted routes', async () => {
+    const uw = flatten((await call('uw', 'GET', '/api/menus/build')).json());
+    expect(uw).toContain('/piibs/task/audit/:id/:audit');
+    expect(uw).not.toContain('/piibs/agent/stepOne/:id/:policyholderType');
+    const ent = flatten((await call('ent', 'GET', '/api/menus/build')).json());
+    expect(ent).toContain('/piibs/insured/stepOne/:id/:policyholderType');
+    expect(ent).not.toContain('/piibs/task/audit/:id/:audit');
+    expect((await call('nobody', 'GET', '/api/menus/build')).json()).toEqual([]);
+  });
+
+  it('a change to the menus takes effect at the next menu load (cache invalidated)', async () => {
+    const before = flatten((await call('uw', 'GET', '/api/menus/build')).json());
+    const tree = (await call('admin', 'GET', '/api/menus/tree')).json() as { id: number; label: string }[];
+    const product = tree.find((n) => n.label === '产品管理')!;
+    const created = await call('admin', 'POST', '/api/menus', {
+      type: 1,
+      title: '费率表',
+      parentId: product.id,
+      path: 'rates',
+      component: 'product/Rates',
+    });
+    expect(created.statusCode).toBe(200);
+    // Not granted to underwriters: they do not see it, the admin does.
+    expect(flatten((await call('uw', 'GET', '/api/menus/build')).json())).toEqual(before);
+    expect(flatten((await call('admin', 'GET', '/api/menus/build')).json())).toContain(
+      '/piibs/product/rates',
+    );
+    const renamed = await call('admin', 'POST', '/api/menus/update', {
+      id: created.json().id,
+      type: 1,
+      title: '费率表管理',
+      parentId: product.id,
+      path: 'rateTables',
+      component: 'product/Rates',
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(flatten((await call('admin', 'GET', '/api/menus/build')).json())).toContain(
+      '/piibs/product/rateTables',
+    );
+    const del = await call('admin', 'POST', '/api/menus/delete', [created.json().id]);
+    expect(del.json()).toEqual({ deleted: 1 });
+    expect(flatten((await call('admin', 'GET', '/api/menus/build')).json())).not.toContain(
+      '/piibs/product/rateTables',
+    );
+  });
+});
+
+describe('menu administration', () => {
+  it('is refused (403) to a user without the menu permissions', async () => {
+    expect((await call('uw', 'GET', '/api/menus/tree')).statusCode).toBe(403);
+    expect((await call('uw', 'POST', '/api/menus', { type: 0, title: 'x', path: '/x' })).statusCode).toBe(
+      403,
+    );
+  });
+
+  it('validates input with messages naming the field, and changes nothing', async () => {
+    const noComponent = await call('admin', 'POST', '/api/menus', { type: 1, title: '无组件', path: 'x' });
+    expect(noComponent.statusCode).toBe(400);
+    expect(noComponent.json().message).toBe('组件路径：菜单必须填写组件路径');
+    const badIcon = await call('admin', 'POST', '/api/menus', {
+      type: 0,
+      title: '目录',
+      path: '/piibs/x',
+      icon: 'evil-icon',
+    });
+    expect(badIcon.statusCode).toBe(400);
+    expect(badIcon.json().message).toMatch(/^图标：/);
+    const noTitle = await call('admin', 'POST', '/api/menus', { type: 0, path: '/piibs/x' });
+    expect(noTitle.json().message).toBe('菜单标题：不能为空');
+    const list = (await call('admin', 'GET', '/api/menus?title=无组件')).json();
+    expect(list.totalElements).toBe(0);
+  });
+
+  it('refuses to make a menu its own ancestor', async () => {
+    const tree = (await call('admin', 'GET', '/api/menus/tree')).json() as {
+      id: number;
+      label: string;
+      children?: { id: number }[];
+    }[];
+    const dir = tree.find((n) => n.label === '风险管控')!;
+    const child = dir.children![0]!;
+    const res = await call('admin', 'POST', '/api/menus/update', {
+      id: dir.id,
+      type: 0,
+      title: '风险管控',
+      path: '/piibs/riskControl',
+      parentId: child.id,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('上级菜单：不能选择自己的下级菜单');
+  });
+
+  it('deletes a directory with its children, and answers 404 for unknown ids', async () => {
+    expect((await call('admin', 'POST', '/api/menus/delete', [999999])).statusCode).toBe(404);
+    const dir = await call('admin', 'POST', '/api/menus', { type: 0, title: '临时目录', path: '/piibs/tmp' });
+    await call('admin', 'POST', '/api/menus', {
+      type: 1,
+      title: '临时页',
+      parentId: dir.json().id,
+      path: 'a',
+      component: 'tmp/A',
+    });
+    expect((await call('admin', 'POST', '/api/menus/delete', [dir.json().id])).json()).toEqual({
+      deleted: 2,
+    });
+  });
+
+  it('seeds every top-level area of the spec', () => {
+    expect(SEED_MENUS.map((m) => m.path)).toEqual(
+      expect.arrayContaining([
+        '/piibs/insured',
+        '/piibs/epinsure',
+        '/piibs/agent',
+        '/piibs/applicant',
+        '/piibs/task',
+        '/piibs/projectManage',
+        '/piibs/policy',
+        '/piibs/riskControl',
+        '/piibs/product',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,282 @@
+import type { MenuIconName } from '@piibs/shared/menu';
+import { inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { menus, roleMenus, roles } from '../../db/schema.ts';
+import { bumpMenuVersion, MENU_TYPE } from './service.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Role codes (admin sees everything without grants). */
+const ENTERPRISE = '17';
+const UNDERWRITER = 'underwriter';
+const AGENT = 'agent';
+const SERVICE = 'service';
+const CONTRACTOR = 'contractor';
+
+interface SeedMenu {
+  title: string;
+  path?: string;
+  /** View name: `<area>/<Page>` → apps/web/src/features/<area>/pages/<Page>.tsx */
+  view?: string;
+  permission?: string;
+  hidden?: boolean;
+  cache?: boolean;
+  icon?: MenuIconName;
+  roles: string[];
+  children?: SeedMenu[];
+}
+
+const page = (
+  title: string,
+  path: string,
+  view: string,
+  roles: string[],
+  extra: Partial<SeedMenu> = {},
+): SeedMenu => ({
+  title,
+  path,
+  view,
+  roles,
+  hidden: true,
+  ...extra,
+});
+const button = (title: string, permission: string, roles: string[] = []): SeedMenu => ({
+  title,
+  permission,
+  roles,
+});
+
+const APPLY = [ENTERPRISE, AGENT, UNDERWRITER];
+
+/** Every route of spec §2 under the layout, grouped as the sidebar shows them, with the roles that use each. */
+export const SEED_MENUS: SeedMenu[] = [
+  {
+    title: '投保管理',
+    path: '/piibs/insured',
+    icon: 'form',
+    roles: APPLY,
+    children: [
+      page('在线投保', 'stepOne/0/1', 'insured/StepOne', [ENTERPRISE], { hidden: false, icon: 'form' }),
+      page('填写投保信息', 'stepOne/:id/:policyholderType', 'insured/StepOne', APPLY),
+      page('保单基本信息', 'stepSecond/:id/:policyholderType', 'insured/StepSecond', APPLY),
+      page('共保信息', 'stepThird/:id/:policyholderType', 'insured/StepThird', APPLY),
+      page('确认保费信息', 'stepForth/:id/:policyholderType', 'insured/StepForth', APPLY),
+      page('提交审核', 'stepSuccess/:id/:policyholderType', 'insured/StepSuccess', APPLY),
+      page('查看投保单', 'viewInsurance/:id/:policyholderType', 'insured/ViewInsurance', APPLY),
+      page('支付', 'viewInsuranceCA/:id', 'insured/ViewInsuranceCA', [ENTERPRISE, AGENT]),
+      page('影像资料', 'ImageData/:id/:businessCode', 'insured/ImageData', APPLY),
+      page('支付结果', 'paymentWebResult/:payId/:payResult', 'insured/PaymentWebResult', [ENTERPRISE, AGENT]),
+    ],
+  },
+  {
+    title: '工程险投保',
+    path: '/piibs/epinsure',
+    icon: 'project',
+    roles: [CONTRACTOR, AGENT, UNDERWRITER],
+    children: [
+      page('投保单列表', 'insureList', 'epinsure/InsureList', [CONTRACTOR, AGENT, UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'list',
+      }),
+      page('填写投保信息', 'stepOne/:id/:policyholderType', 'epinsure/StepOne', [CONTRACTOR, AGENT]),
+      page('项目信息', 'stepSecond/:id/:policyholderType', 'epinsure/StepSecond', [CONTRACTOR, AGENT]),
+      page('提交审核', 'stepThird/:id/:policyholderType', 'epinsure/StepThird', [CONTRACTOR, AGENT]),
+      page('共保/联保信息', 'coinsureAndJoint/:id/:policyholderType', 'epinsure/CoinsureAndJoint', [
+        CONTRACTOR,
+        AGENT,
+      ]),
+      page('提交成功', 'stepSuccess/:id/:policyholderType', 'epinsure/StepSuccess', [CONTRACTOR, AGENT]),
+    ],
+  },
+  {
+    title: '代理出单',
+    path: '/piibs/agent',
+    icon: 'peoples',
+    roles: [AGENT],
+    children: [
+      page('代客投保', 'stepOne/0/1', 'agent/StepOne', [AGENT], { hidden: false, icon: 'form' }),
+      page('新增客户', 'applicant/newUpdate/0/add', 'agent/ApplicantEdit', [AGENT], {
+        hidden: false,
+        icon: 'user',
+      }),
+      page('填写投保信息', 'stepOne/:id/:policyholderType', 'agent/StepOne', [AGENT]),
+      page('保单基本信息', 'stepSecond/:id/:policyholderType', 'agent/StepSecond', [AGENT]),
+      page('提交审核', 'stepSuccess/:id/:policyholderType', 'agent/StepSuccess', [AGENT]),
+      page('查看投保单', 'viewInsurance/:id/:policyholderType', 'agent/ViewInsurance', [AGENT]),
+      page('客户信息', 'applicant/newUpdate/:id/:detail', 'agent/ApplicantEdit', [AGENT]),
+    ],
+  },
+  {
+    title: '客户管理',
+    path: '/piibs/applicant',
+    icon: 'user',
+    roles: [ENTERPRISE, UNDERWRITER],
+    children: [
+      page('客户信息', 'newUpdate/:id/:detail', 'applicant/ApplicantEdit', [ENTERPRISE, UNDERWRITER]),
+    ],
+  },
+  {
+    title: '审核任务',
+    path: '/piibs/task',
+    icon: 'audit',
+    roles: [UNDERWRITER],
+    children: [
+      page('审核客户信息', 'audit/:id/:audit', 'task/CustomerAudit', [UNDERWRITER]),
+      page('审核二次下单信息', 'tenderAudit/:id/:audit', 'task/TenderAudit', [UNDERWRITER]),
+    ],
+  },
+  {
+    title: '项目管理',
+    path: '/piibs/projectManage',
+    icon: 'project',
+    roles: [CONTRACTOR, AGENT, UNDERWRITER],
+    children: [
+      page('二次下单申请', 'apply/:id/:detail/:type/:status', 'projectManage/Apply', [
+        CONTRACTOR,
+        AGENT,
+        UNDERWRITER,
+      ]),
+      page('年度订单详情', 'orderDetail/:id', 'projectManage/OrderDetail', [CONTRACTOR, AGENT, UNDERWRITER]),
+      page('保单详情', 'policyInsuranceView/:id', 'projectManage/PolicyInsuranceView', [
+        CONTRACTOR,
+        AGENT,
+        UNDERWRITER,
+        ENTERPRISE,
+      ]),
+    ],
+  },
+  {
+    title: '保单管理',
+    path: '/piibs/policy',
+    icon: 'policy',
+    roles: [AGENT, UNDERWRITER],
+    children: [
+      page('补录资料', 'marge/xxt', 'policy/MargeXxt', [AGENT, UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'upload',
+      }),
+      page('农民工补录销售信息', 'marge/NBNMG', 'policy/MargeNbnmg', [AGENT, UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'peoples',
+      }),
+      page('修改销售信息', 'marge/updateSale', 'policy/UpdateSale', [AGENT, UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'money',
+      }),
+      page('补录资料详情', 'marge/:id/:detail', 'policy/Marge', [AGENT, UNDERWRITER]),
+    ],
+  },
+  {
+    title: '风险管控',
+    path: '/piibs/riskControl',
+    icon: 'shield',
+    roles: [SERVICE, ENTERPRISE, UNDERWRITER],
+    children: [
+      page(
+        '我的服务单',
+        'prevention/serviceList',
+        'riskControl/ServiceList',
+        [SERVICE, ENTERPRISE, UNDERWRITER],
+        { hidden: false, cache: true, icon: 'list' },
+      ),
+      page('服务机构', 'prevention/expert', 'riskControl/Expert', [SERVICE, UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'service',
+      }),
+      page('事故预防', 'prevention/index/:seqNo', 'riskControl/Prevention', [
+        SERVICE,
+        ENTERPRISE,
+        UNDERWRITER,
+      ]),
+      page('服务人员信息', 'servicePerson/newUpdate/:id/:detail', 'riskControl/ServicePersonEdit', [
+        SERVICE,
+        UNDERWRITER,
+      ]),
+      page('服务机构信息', 'serviceOrg/newUpdate/:id/:detail', 'riskControl/ServiceOrgEdit', [
+        SERVICE,
+        UNDERWRITER,
+      ]),
+      page('服务记录', 'prevention/service/:seqNo', 'riskControl/ServiceRecord', [SERVICE]),
+      page('服务完成', 'prevention/success/:seqNo', 'riskControl/ServiceSuccess', [SERVICE, ENTERPRISE]),
+      page('服务详情', 'prevention/view/:seqNo', 'riskControl/ServiceView', [
+        SERVICE,
+        ENTERPRISE,
+        UNDERWRITER,
+      ]),
+    ],
+  },
+  {
+    title: '产品管理',
+    path: '/piibs/product',
+    icon: 'product',
+    roles: [UNDERWRITER],
+    children: [
+      page('险种与责任', 'risk', 'product/Risk', [UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'product',
+      }),
+    ],
+  },
+  {
+    title: '系统管理',
+    path: '/piibs/system',
+    icon: 'system',
+    roles: [],
+    children: [
+      button('菜单查询', 'menu:list'),
+      button('菜单新增', 'menu:add'),
+      button('菜单修改', 'menu:edit'),
+      button('菜单删除', 'menu:del'),
+    ],
+  },
+];
+
+/** Inserts the seed menus and their grants once (on first-run setup); later changes are the administrator's. */
+export async function seedMenus(tx: Tx): Promise<void> {
+  const [existing] = await tx.select({ n: sql<number>`count(*)::int` }).from(menus);
+  if ((existing?.n ?? 0) > 0) return;
+  const roleRows = await tx.select({ id: roles.id, code: roles.code }).from(roles);
+  const roleId = new Map(roleRows.map((r) => [r.code, r.id]));
+  const grants: { roleId: number; menuId: number }[] = [];
+  let sort = 0;
+  const insert = async (m: SeedMenu, parentId: number | null) => {
+    sort += 10;
+    const type = m.permission ? MENU_TYPE.button : m.children ? MENU_TYPE.directory : MENU_TYPE.menu;
+    const [row] = await tx
+      .insert(menus)
+      .values({
+        parentId,
+        type,
+        title: m.title,
+        icon: m.icon ?? null,
+        path: m.path ?? null,
+        component: m.view ?? null,
+        permission: m.permission ?? null,
+        hidden: m.hidden ?? false,
+        cache: m.cache ?? false,
+        sort,
+      })
+      .returning({ id: menus.id });
+    for (const code of m.roles) {
+      const id = roleId.get(code);
+      if (id) grants.push({ roleId: id, menuId: row!.id });
+    }
+    for (const child of m.children ?? []) await insert(child, row!.id);
+  };
+  for (const m of SEED_MENUS) await insert(m, null);
+  if (grants.length) await tx.insert(roleMenus).values(grants).onConflictDoNothing();
+  await bumpMenuVersion(tx);
+}
+
+/** Role codes that must exist for the seed's grants (checked in tests). */
+export async function missingSeedRoles(db: Db): Promise<string[]> {
+  const wanted = [ENTERPRISE, UNDERWRITER, AGENT, SERVICE, CONTRACTOR];
+  const have = await db.select({ code: roles.code }).from(roles).where(inArray(roles.code, wanted));
+  return wanted.filter((c) => !have.some((h) => h.code === c));
+}

@@ -1,0 +1,111 @@
+import { LAYOUT_COMPONENT, type MenuRoute } from '@piibs/shared/menu';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+
+export type MenuRow = typeof menus.$inferSelect;
+
+export const MENU_TYPE = { directory: 0, menu: 1, button: 2 } as const;
+
+const VERSION_KEY = 'menuVersion';
+
+/** Bumps the menu version: every user's cached route tree is rebuilt on their next menu load. */
+export async function bumpMenuVersion(db: Pick<Db, 'insert'>): Promise<void> {
+  await db
+    .insert(systemSettings)
+    .values({ key: VERSION_KEY, value: 1 })
+    .onConflictDoUpdate({
+      target: systemSettings.key,
+      set: {
+        value: sql`to_jsonb(coalesce((${systemSettings.value})::text::bigint, 0) + 1)`,
+        updatedAt: sql`now()`,
+      },
+    });
+}
+
+async function menuVersion(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ value: systemSettings.value })
+    .from(systemSettings)
+    .where(eq(systemSettings.key, VERSION_KEY));
+  return Number(row?.value ?? 0);
+}
+
+/** Menus granted to any of the role codes; the admin role sees every menu. */
+export async function menusForRoles(db: Db, roleCodes: string[]): Promise<MenuRow[]> {
+  if (roleCodes.includes('admin')) return db.select().from(menus).orderBy(asc(menus.sort), asc(menus.id));
+  if (roleCodes.length === 0) return [];
+  return db
+    .selectDistinct({ menu: menus })
+    .from(menus)
+    .innerJoin(roleMenus, eq(roleMenus.menuId, menus.id))
+    .innerJoin(roles, eq(roles.id, roleMenus.roleId))
+    .where(inArray(roles.code, roleCodes))
+    .orderBy(asc(menus.sort), asc(menus.id))
+    .then((rows) => rows.map((r) => r.menu));
+}
+
+function toRoute(m: MenuRow, children: MenuRoute[] | undefined, topLevel: boolean): MenuRoute {
+  const meta = {
+    title: m.title,
+    icon: m.icon ?? null,
+    noCache: !m.cache,
+    ...(m.affix ? { affix: true } : {}),
+  };
+  if (m.type === MENU_TYPE.directory) {
+    const visibleChildren = (children ?? []).some((c) => !c.hidden);
+    return {
+      path: m.path ?? '',
+      component: topLevel ? LAYOUT_COMPONENT : (m.component ?? 'ParentView'),
+      name: m.name ?? undefined,
+      // A directory with nothing to show stays routable but out of the sidebar.
+      hidden: m.hidden || !visibleChildren,
+      redirect: 'noredirect',
+      alwaysShow: true,
+      meta,
+      children: children ?? [],
+    };
+  }
+  return {
+    path: m.path ?? '',
+    component: m.component ?? '',
+    name: m.name ?? undefined,
+    hidden: m.hidden,
+    meta,
+  };
+}
+
+/** Turns flat menu rows into the spec's route tree (buttons are permissions, not routes). */
+export function buildRouteTree(rows: MenuRow[]): MenuRoute[] {
+  const routable = rows.filter((m) => m.type !== MENU_TYPE.button);
+  const ids = new Set(routable.map((m) => m.id));
+  const byParent = new Map<number | null, MenuRow[]>();
+  for (const m of routable) {
+    const parent = m.parentId != null && ids.has(m.parentId) ? m.parentId : null;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), m]);
+  }
+  const walk = (parent: number | null): MenuRoute[] =>
+    (byParent.get(parent) ?? []).map((m) =>
+      toRoute(m, m.type === MENU_TYPE.directory ? walk(m.id) : undefined, parent === null),
+    );
+  return walk(null);
+}
+
+/**
+ * Route trees cached per role set and menu version: the version row is one indexed read, and any change to
+ * menus or grants bumps it, so a cached tree is never stale (and several API instances agree).
+ */
+export class MenuCache {
+  private readonly entries = new Map<string, { version: number; tree: MenuRoute[] }>();
+
+  async build(db: Db, roleCodes: string[]): Promise<MenuRoute[]> {
+    const key = [...roleCodes].sort().join(',');
+    const version = await menuVersion(db);
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version) return hit.tree;
+    const tree = buildRouteTree(await menusForRoles(db, roleCodes));
+    if (this.entries.size > 1000) this.entries.clear();
+    this.entries.set(key, { version, tree });
+    return tree;
+  }
+}

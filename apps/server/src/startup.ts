@@ -1,0 +1,24 @@
+import { ensureDemoCa } from './ca/demo-ca.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/demo.ts';
+
+export interface StartDeps {
+  config: Config;
+  database: Database;
+  /** One line for the operator. */
+  log: (line: string) => void;
+}
+
+/** Runs once after migrations, before the server listens: demo data and the demo CA in demo mode. */
+export async function onStart(deps: StartDeps): Promise<void> {
+  if (!deps.config.demo) return;
+  const seeded = await seedDemo(deps.database.db);
+  const ca = ensureDemoCa(deps.config.dataDir, DEMO_ENTERPRISE);
+  const accounts = ['admin', ...DEMO_USERS.map((u) => u.username)].join(', ');
+  deps.log(
+    `WARNING: PIIBS_DEMO=1 — demo data is loaded${seeded ? ' (seeded now)' : ''}. Accounts ${accounts}, password ${DEMO_PASSWORD}. Not for production.`,
+  );
+  if (ca.written.length) deps.log(`demo CA written: ${ca.written.join(', ')}`);
+  deps.log(`demo enterprise certificate (CA sign-in): ${ca.enterpriseP12} (password ${DEMO_PASSWORD})`);
+}
