@@ -11,11 +11,19 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { HttpError } from './lib/errors.ts';
+import { registerMetrics } from './lib/metrics.ts';
 import { RequestValidationError, validatorCompiler } from './lib/validation.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { deptRoutes } from './modules/depts/routes.ts';
+import { dictRoutes } from './modules/dicts/routes.ts';
 import { initRoutes } from './modules/init/routes.ts';
+import { jobRoutes } from './modules/jobs/routes.ts';
+import { logRoutes } from './modules/logs/routes.ts';
 import { menuRoutes } from './modules/menus/routes.ts';
+import { monitorRoutes } from './modules/monitor/routes.ts';
+import { roleRoutes } from './modules/roles/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { userAdminRoutes } from './modules/users/admin-routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 
@@ -106,11 +114,20 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
 
   // Every /api route needs a live session unless its config says `auth: 'public'` (see plugins/auth.ts).
   registerAuth(app);
+  registerMetrics(app);
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(initRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(userRoutes, { prefix: '/api' });
   await app.register(menuRoutes, { prefix: '/api' });
+  // System administration (spec's 系统管理 pages).
+  await app.register(userAdminRoutes, { prefix: '/api' });
+  await app.register(roleRoutes, { prefix: '/api' });
+  await app.register(deptRoutes, { prefix: '/api' });
+  await app.register(jobRoutes, { prefix: '/api' });
+  await app.register(dictRoutes, { prefix: '/api' });
+  await app.register(logRoutes, { prefix: '/api' });
+  await app.register(monitorRoutes, { prefix: '/api' });
 
   registerSpa(app, deps.config.webDist);
   return app;

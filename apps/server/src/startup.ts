@@ -2,6 +2,7 @@ import { ensureDemoCa } from './ca/demo-ca.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/demo.ts';
+import { seedDictionaries } from './modules/dicts/seed.ts';
 
 export interface StartDeps {
   config: Config;
@@ -10,8 +11,13 @@ export interface StartDeps {
   log: (line: string) => void;
 }
 
-/** Runs once after migrations, before the server listens: demo data and the demo CA in demo mode. */
+/**
+ * Runs once after migrations, before the server listens: the seed dictionaries on first start (every
+ * installation), then demo data and the demo CA in demo mode.
+ */
 export async function onStart(deps: StartDeps): Promise<void> {
+  if (await seedDictionaries(deps.database.db))
+    deps.log('dictionaries seeded (industries, regions, statuses …)');
   if (!deps.config.demo) return;
   const seeded = await seedDemo(deps.database.db);
   const ca = ensureDemoCa(deps.config.dataDir, DEMO_ENTERPRISE);

@@ -24,14 +24,20 @@ export const systemSettings = pgTable('system_setting', {
   updatedAt: updatedAt(),
 });
 
-export const departments = pgTable('department', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  parentId: bigint('parent_id', { mode: 'number' }),
-  name: text('name').notNull(),
-  sort: integer('sort').notNull().default(0),
-  enabled: boolean('enabled').notNull().default(true),
-  createdAt: createdAt(),
-});
+export const departments = pgTable(
+  'department',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    parentId: bigint('parent_id', { mode: 'number' }),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('department_parent').on(t.parentId)],
+);
 
 export const roles = pgTable('role', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -39,11 +45,42 @@ export const roles = pgTable('role', {
   code: text('code').notNull().unique(),
   name: text('name').notNull(),
   level: integer('level').notNull().default(3),
-  /** all | department | self | custom */
+  /** all | department (own department and below) | custom (role_dept, with their sub-departments) | self */
   dataScope: text('data_scope').notNull().default('all'),
   description: text('description'),
+  version: integer('version').notNull().default(0),
   createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
+
+/** The departments a role with data scope `custom` may see (each with its sub-departments). */
+export const roleDepts = pgTable(
+  'role_dept',
+  {
+    roleId: bigint('role_id', { mode: 'number' })
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    deptId: bigint('dept_id', { mode: 'number' })
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.deptId] })],
+);
+
+/** Job titles (岗位) a user may hold. */
+export const jobs = pgTable(
+  'job',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(999),
+    enabled: boolean('enabled').notNull().default(true),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('job_name').on(t.name)],
+);
 
 export const users = pgTable(
   'app_user',
@@ -65,6 +102,10 @@ export const users = pgTable(
     /** The spec's `iSeeSwitch` flag returned by getUserRole; false unless set. */
     iSeeSwitch: boolean('i_see_switch').notNull().default(false),
     mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** The password is a one-time password an administrator was shown: it signs in once, then must change. */
+    passwordOneTime: boolean('password_one_time').notNull().default(false),
+    /** When the one-time password was used to sign in (a second sign-in with it is refused). */
+    oneTimeUsedAt: timestamp('one_time_used_at', { withTimezone: true }),
     failedLogins: integer('failed_logins').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
@@ -75,6 +116,8 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('app_user_username_lower').on(sql`lower(${t.username})`),
     index('app_user_uscc').on(t.uscc),
+    index('app_user_dept').on(t.deptId),
+    index('app_user_created').on(t.createdAt),
   ],
 );
 
@@ -88,7 +131,20 @@ export const userRoles = pgTable(
       .notNull()
       .references(() => roles.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.roleId] })],
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_role_role').on(t.roleId)],
+);
+
+export const userJobs = pgTable(
+  'user_job',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    jobId: bigint('job_id', { mode: 'number' })
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.jobId] }), index('user_job_job').on(t.jobId)],
 );
 
 /** Server-side sessions: a token is only valid while its row is unrevoked and unexpired. */
@@ -161,10 +217,14 @@ export const loginAttempts = pgTable(
   (t) => [
     index('login_attempt_ip_time').on(t.ip, t.createdAt),
     index('login_attempt_user_time').on(t.userId, t.createdAt),
+    index('login_attempt_time').on(t.createdAt),
   ],
 );
 
-/** Append-only audit trail of business changes. */
+/**
+ * Append-only audit trail of business and administrative changes (the operation log). A trigger refuses
+ * UPDATE, DELETE and TRUNCATE (migration 0002).
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -178,7 +238,7 @@ export const auditLog = pgTable(
     ip: text('ip'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_entity').on(t.entity, t.entityId)],
+  (t) => [index('audit_entity').on(t.entity, t.entityId), index('audit_time').on(t.createdAt)],
 );
 
 /** Menu records: directories, menus (routes) and buttons (permission codes), granted to roles. */
@@ -213,4 +273,33 @@ export const roleMenus = pgTable(
       .references(() => menus.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.menuId] })],
+);
+
+/** Dictionaries: named lists of value/label pairs for selects (industries, regions, statuses …). */
+export const dicts = pgTable('dict', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  name: text('name').notNull().unique(),
+  description: text('description'),
+  version: integer('version').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const dictDetails = pgTable(
+  'dict_detail',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    dictId: bigint('dict_id', { mode: 'number' })
+      .notNull()
+      .references(() => dicts.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    value: text('value').notNull(),
+    sort: integer('sort').notNull().default(999),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('dict_detail_value').on(t.dictId, t.value),
+    index('dict_detail_sort').on(t.dictId, t.sort),
+  ],
 );

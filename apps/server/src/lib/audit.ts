@@ -24,3 +24,55 @@ export async function writeAudit(db: Pick<Db, 'insert'>, entry: AuditEntry): Pro
     ip: entry.ip ?? null,
   });
 }
+
+/** Who makes an administrative change, for the audit trail. */
+export interface Actor {
+  user: { id: number; username: string };
+  ip: string;
+}
+
+/** The actor of a request. */
+export const actorOf = (req: { user: { id: number; username: string }; ip: string }): Actor => ({
+  user: req.user,
+  ip: req.ip,
+});
+
+type Snapshot = Record<string, unknown>;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The fields that differ, as `{ before, after }` holding only those fields. */
+export function diff(before: Snapshot, after: Snapshot): { before: Snapshot; after: Snapshot } {
+  const b: Snapshot = {};
+  const a: Snapshot = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (same(before[key], after[key])) continue;
+    b[key] = before[key] ?? null;
+    a[key] = after[key] ?? null;
+  }
+  return { before: b, after: a };
+}
+
+/**
+ * Records a create (no `before`), an update (only the changed fields of both) or a delete (no `after`).
+ * Snapshots must already be safe: phones masked, no passwords or tokens.
+ */
+export async function auditChange(
+  db: Pick<Db, 'insert'>,
+  actor: Actor,
+  change: { action: string; entity: string; entityId: string | number; before?: Snapshot; after?: Snapshot },
+): Promise<void> {
+  const detail =
+    change.before && change.after
+      ? diff(change.before, change.after)
+      : { before: change.before ?? null, after: change.after ?? null };
+  await writeAudit(db, {
+    actorId: actor.user.id,
+    actorName: actor.user.username,
+    action: change.action,
+    entity: change.entity,
+    entityId: change.entityId,
+    detail,
+    ip: actor.ip,
+  });
+}

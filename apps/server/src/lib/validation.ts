@@ -10,6 +10,18 @@ function titleOf(schema: AnyZod): string | undefined {
   return typeof meta?.title === 'string' ? meta.title : undefined;
 }
 
+/** The first title met while unwrapping optional/default/pipe layers (a transform's title sits on the pipe). */
+function titleWithin(schema: AnyZod): string | undefined {
+  let s: AnyZod | undefined = schema;
+  for (let i = 0; s && i < 10; i++) {
+    const title = titleOf(s);
+    if (title) return title;
+    const def = s._zod.def as { innerType?: AnyZod; in?: AnyZod };
+    s = def.innerType ?? def.in;
+  }
+  return undefined;
+}
+
 function unwrap(schema: AnyZod): AnyZod {
   let s = schema;
   for (let i = 0; i < 10; i++) {
@@ -34,7 +46,7 @@ export function fieldLabel(root: AnyZod, pathParts: PropertyKey[]): string | und
         : def.type === 'array'
           ? def.element
           : undefined;
-    if (node) label = titleOf(node) ?? titleOf(unwrap(node)) ?? label;
+    if (node) label = titleWithin(node) ?? label;
   }
   return label ?? (pathParts.length ? String(pathParts[pathParts.length - 1]) : undefined);
 }

@@ -61,6 +61,7 @@ export async function findLoginUser(db: Db, username: string) {
       passwordHash: users.passwordHash,
       enabled: users.enabled,
       mustChangePassword: users.mustChangePassword,
+      passwordOneTime: users.passwordOneTime,
       lockedMsLeft: sql<number | null>`(extract(epoch from (${users.lockedUntil} - now())) * 1000)::float8`,
     })
     .from(users)

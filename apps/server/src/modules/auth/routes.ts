@@ -12,14 +12,17 @@ import {
   tokenResult,
   userRoleResult,
 } from '@piibs/shared';
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { blurryParam, onlineRow, pageOf, SORT_FIELDS } from '@piibs/shared/admin';
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loginAttempts, sessions, users } from '../../db/schema.ts';
+import { departments, loginAttempts, sessions, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { blurry, likePattern, pageQuery, paginate } from '../../lib/paging.ts';
 import { errorBody } from '../../lib/schemas.ts';
-import { requireRoles } from '../../plugins/auth.ts';
+import { browserOf } from '../../lib/user-agent.ts';
+import { requirePermission } from '../../plugins/auth.ts';
 import { issueChallenge } from './ca.ts';
 import { createCaptcha } from './captcha.ts';
 import { asChannel, loadAuthUser, visibleRoles } from './repository.ts';
@@ -305,85 +308,91 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // ---- administrators: online sessions and force-logout ----
+  // ---- administrators: online sessions and force-logout (system/Online) ----
 
-  const onlineRow = z.object({
-    id: z.string(),
-    userId: z.number(),
-    username: z.string(),
-    nickName: z.string(),
-    method: z.string(),
-    ip: z.string().nullable(),
-    userAgent: z.string().nullable(),
-    createdAt: z.string(),
-    lastSeenAt: z.string(),
-    expiresAt: z.string(),
+  const onlineSort = {
+    createdAt: sessions.createdAt,
+    lastSeenAt: sessions.lastSeenAt,
+    username: users.username,
+  };
+
+  const onlineQuery = pageQuery(SORT_FIELDS.online).extend({
+    blurry: blurryParam.meta({ title: '关键词', description: '用户名、昵称或 IP 包含' }),
+    username: z.string().trim().max(64).optional().meta({ title: '用户名' }),
   });
 
   app.get(
     '/auth/online',
     {
-      preHandler: requireRoles('admin'),
+      preHandler: requirePermission(app, 'online:list'),
       schema: {
         tags: ['auth'],
-        summary: '（管理员）在线会话，分页',
-        querystring: z.object({
-          page: z.coerce.number().int().min(0).default(0).meta({ title: '页码' }),
-          size: z.coerce.number().int().min(1).max(200).default(10).meta({ title: '每页条数' }),
-          username: z.string().trim().max(64).optional().meta({ title: '用户名' }),
-        }),
-        response: {
-          200: z.object({ content: z.array(onlineRow), totalElements: z.number().int() }),
-          401: errorBody,
-          403: errorBody,
-        },
+        summary: '在线会话（分页）：用户、IP、浏览器、登录时间、最近活动',
+        querystring: onlineQuery,
+        response: { 200: pageOf(onlineRow), 400: errorBody, 401: errorBody, 403: errorBody },
       },
     },
     async (req) => {
-      const { page, size, username } = req.query;
+      const { username } = req.query;
       const where = and(
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
-        username ? sql`${users.username} ilike ${`%${username.replace(/[\\%_]/g, '\\$&')}%`}` : undefined,
+        username ? sql`${users.username} ilike ${likePattern(username)}` : undefined,
+        blurry(req.query.blurry, users.username, users.nickName, sessions.ip),
       );
-      const [count] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(where);
-      const rows = await db
-        .select({ s: sessions, username: users.username, nickName: users.nickName })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(where)
-        .orderBy(desc(sessions.lastSeenAt))
-        .limit(size)
-        .offset(page * size);
-      return {
-        totalElements: count?.n ?? 0,
-        content: rows.map(({ s, username, nickName }) => ({
-          id: s.id,
-          userId: s.userId,
-          username,
-          nickName,
-          method: s.method,
-          ip: s.ip,
-          userAgent: s.userAgent,
-          createdAt: iso(s.createdAt),
-          lastSeenAt: iso(s.lastSeenAt),
-          expiresAt: iso(s.expiresAt),
-        })),
-      };
+      return paginate(req.query, {
+        columns: onlineSort,
+        defaultOrder: [desc(sessions.lastSeenAt), asc(sessions.id)],
+        fetch: async ({ limit, offset, orderBy }) => {
+          const rows = await db
+            .select({
+              s: sessions,
+              username: users.username,
+              nickName: users.nickName,
+              dept: departments.name,
+            })
+            .from(sessions)
+            .innerJoin(users, eq(users.id, sessions.userId))
+            .leftJoin(departments, eq(departments.id, users.deptId))
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset);
+          return rows.map(({ s, username, nickName, dept }) => ({
+            id: s.id,
+            userId: s.userId,
+            username,
+            nickName,
+            dept,
+            method: s.method,
+            ip: s.ip,
+            userAgent: s.userAgent,
+            browser: browserOf(s.userAgent),
+            createdAt: iso(s.createdAt),
+            lastSeenAt: iso(s.lastSeenAt),
+            expiresAt: iso(s.expiresAt),
+            current: s.id === req.user.sessionId,
+          }));
+        },
+        count: async () =>
+          (
+            await db
+              .select({ n: count() })
+              .from(sessions)
+              .innerJoin(users, eq(users.id, sessions.userId))
+              .where(where)
+          )[0]?.n ?? 0,
+      });
     },
   );
 
   app.post(
     '/auth/online/revoke',
     {
-      preHandler: requireRoles('admin'),
+      preHandler: requirePermission(app, 'online:kick'),
       schema: {
         tags: ['auth'],
-        summary: '（管理员）强制下线：吊销指定会话',
+        summary: '强制下线：吊销指定会话',
         body: z.object({ ids: z.array(z.uuid()).min(1).max(200).meta({ title: '会话ID' }) }),
         response: { 200: z.object({ revoked: z.number().int() }), ...errors },
       },

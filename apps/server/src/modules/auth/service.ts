@@ -5,7 +5,7 @@ import {
   passwordStrength,
   type TokenResult,
 } from '@piibs/shared';
-import { and, asc, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app.ts';
 import type { Db } from '../../db/client.ts';
 import { loginAttempts, oneTimeTokens, users } from '../../db/schema.ts';
@@ -28,6 +28,7 @@ export const IP_WINDOW_MS = 15 * 60 * 1000;
 
 export const LOGIN_FAILED = '用户名或密码错误';
 export const ACCOUNT_DISABLED = '账号已停用';
+export const ONE_TIME_USED = '一次性密码已使用，请联系管理员重置密码';
 export const IP_BLOCKED = '登录失败次数过多，请 15 分钟后再试';
 export const lockedMessage = (msLeft: number) =>
   `账号已锁定，请在 ${Math.max(1, Math.ceil(msLeft / 60000))} 分钟后重试`;
@@ -166,6 +167,15 @@ export async function passwordLogin(
     throw await fail(401, LOGIN_FAILED, 'bad_password', user.id);
   }
   if (!user.enabled) throw await fail(401, ACCOUNT_DISABLED, 'disabled', user.id);
+  // A one-time password (new account, administrator reset) signs in once; the change of password clears it.
+  if (user.passwordOneTime) {
+    const claimed = await db
+      .update(users)
+      .set({ oneTimeUsedAt: sql`now()` })
+      .where(and(eq(users.id, user.id), isNull(users.oneTimeUsedAt)))
+      .returning({ id: users.id });
+    if (claimed.length === 0) throw await fail(401, ONE_TIME_USED, 'one_time_used', user.id);
+  }
 
   await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
   const psPower = passwordStrength(form.password);

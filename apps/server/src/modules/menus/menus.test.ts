@@ -202,3 +202,12 @@ describe('menu administration', () => {
     );
   });
 });
+
+describe('GET /api/menus: hasChildren', () => {
+  it('flags menus that have children (the subquery names the outer table)', async () => {
+    const top = (await call('admin', 'GET', '/api/menus')).json() as {
+      content: { path: string; hasChildren: boolean }[];
+    };
+    expect(top.content.find((m) => m.path === '/piibs/product')!.hasChildren).toBe(true);
+  });
+});

@@ -120,7 +120,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
       const rows = await db()
         .select({
           menu: menus,
-          hasChildren: sql<boolean>`exists (select 1 from menu c where c.parent_id = ${menus.id})`,
+          hasChildren: sql<boolean>`exists (select 1 from menu c where c.parent_id = "menu"."id")`,
         })
         .from(menus)
         .where(where)

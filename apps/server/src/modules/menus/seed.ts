@@ -48,6 +48,29 @@ const button = (title: string, permission: string, roles: string[] = []): SeedMe
 
 const APPLY = [ENTERPRISE, AGENT, UNDERWRITER];
 
+const BUTTON_TITLES = { list: '查询', add: '新增', edit: '修改', del: '删除' } as const;
+type ButtonKind = keyof typeof BUTTON_TITLES;
+
+/** A visible, cached page of 系统管理 with its permission buttons (`<code>:list|add|edit|del`); admin only. */
+const systemPage = (
+  title: string,
+  path: string,
+  view: string,
+  icon: MenuIconName,
+  code: string,
+  noun: string,
+  kinds: ButtonKind[] = ['list', 'add', 'edit', 'del'],
+): SeedMenu => ({
+  title,
+  path,
+  view,
+  icon,
+  roles: [],
+  hidden: false,
+  cache: true,
+  children: kinds.map((k) => button(`${noun}${BUTTON_TITLES[k]}`, `${code}:${k}`)),
+});
+
 /** Every route of spec §2 under the layout, grouped as the sidebar shows them, with the roles that use each. */
 export const SEED_MENUS: SeedMenu[] = [
   {
@@ -229,10 +252,19 @@ export const SEED_MENUS: SeedMenu[] = [
     icon: 'system',
     roles: [],
     children: [
-      button('菜单查询', 'menu:list'),
-      button('菜单新增', 'menu:add'),
-      button('菜单修改', 'menu:edit'),
-      button('菜单删除', 'menu:del'),
+      systemPage('用户管理', 'user', 'system/Users', 'user', 'user', '用户'),
+      systemPage('角色管理', 'role', 'system/Roles', 'shield', 'role', '角色'),
+      systemPage('菜单管理', 'menu', 'system/Menus', 'menu', 'menu', '菜单'),
+      systemPage('部门管理', 'dept', 'system/Depts', 'tree', 'dept', '部门'),
+      systemPage('岗位管理', 'job', 'system/Jobs', 'education', 'job', '岗位'),
+      systemPage('字典管理', 'dict', 'system/Dicts', 'dict', 'dict', '字典'),
+      systemPage('操作日志', 'log', 'system/Logs', 'log', 'log', '操作日志', ['list']),
+      systemPage('登录日志', 'loginLog', 'system/LoginLogs', 'audit', 'log', '登录日志', ['list']),
+      {
+        ...systemPage('在线用户', 'online', 'system/Online', 'peoples', 'online', '在线用户', ['list']),
+        children: [button('在线用户查询', 'online:list'), button('强制下线', 'online:kick')],
+      },
+      systemPage('服务监控', 'monitor', 'system/Monitor', 'monitor', 'monitor', '服务监控', ['list']),
     ],
   },
 ];
@@ -247,7 +279,14 @@ export async function seedMenus(tx: Tx): Promise<void> {
   let sort = 0;
   const insert = async (m: SeedMenu, parentId: number | null) => {
     sort += 10;
-    const type = m.permission ? MENU_TYPE.button : m.children ? MENU_TYPE.directory : MENU_TYPE.menu;
+    // A page (with a view) stays a menu even when it carries buttons as children.
+    const type = m.permission
+      ? MENU_TYPE.button
+      : m.view
+        ? MENU_TYPE.menu
+        : m.children
+          ? MENU_TYPE.directory
+          : MENU_TYPE.menu;
     const [row] = await tx
       .insert(menus)
       .values({

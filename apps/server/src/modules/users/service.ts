@@ -21,6 +21,8 @@ interface Actor {
   ip: string;
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 /** Updates the caller's own nick name, phone, email and gender. The masked phone as shown keeps the number. */
 export async function updateProfile(db: Db, actor: Actor, form: ProfileForm): Promise<void> {
   const [current] = await db
@@ -86,6 +88,8 @@ export async function changePassword(
         passwordHash: hash,
         passwordChangedAt: sql`now()`,
         mustChangePassword: false,
+        passwordOneTime: false,
+        oneTimeUsedAt: null,
         failedLogins: 0,
         lockedUntil: null,
         updatedAt: sql`now()`,
@@ -107,15 +111,29 @@ export async function changePassword(
   });
 }
 
-/** Enables or disables an account (for user administration); disabling revokes its sessions at once. */
-export async function setUserEnabled(db: Db, actor: Actor, userId: number, enabled: boolean): Promise<void> {
+/**
+ * Enables or disables an account (for user administration); disabling revokes its sessions at once.
+ * `guard` runs first inside the same transaction (the administration rules: scope, level, last administrator).
+ */
+export async function setUserEnabled(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  enabled: boolean,
+  opts: { guard?: (tx: Tx) => Promise<void> } = {},
+): Promise<void> {
   await db.transaction(async (tx) => {
-    const rows = await tx
+    await opts.guard?.(tx);
+    const [before] = await tx
+      .select({ enabled: users.enabled })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
+    if (!before) throw notFound('用户不存在');
+    await tx
       .update(users)
       .set({ enabled, updatedAt: sql`now()`, version: sql`${users.version} + 1` })
-      .where(eq(users.id, userId))
-      .returning({ id: users.id });
-    if (rows.length === 0) throw notFound('用户不存在');
+      .where(eq(users.id, userId));
     const revoked = enabled ? 0 : await revokeUserSessions(tx, userId, 'disabled');
     await writeAudit(tx, {
       actorId: actor.user.id,
@@ -123,7 +141,7 @@ export async function setUserEnabled(db: Db, actor: Actor, userId: number, enabl
       action: enabled ? 'user_enable' : 'user_disable',
       entity: 'user',
       entityId: userId,
-      detail: { revokedSessions: revoked },
+      detail: { before: { enabled: before.enabled }, after: { enabled }, revokedSessions: revoked },
       ip: actor.ip,
     });
   });

@@ -1,0 +1,170 @@
+// The one paging convention of every list: query `page` (0-based), `size` (default 10, max 500),
+// `sort=field,asc|desc` (repeatable; fields whitelisted per list) → `{ content, totalElements }`.
+//
+// Counting: `totalElements` is exact. When the page comes back short (the last page) the total is
+// offset + rows and no count query runs; otherwise one `count(*)` with the same filters runs. For the
+// append-only logs (audit_log, login_attempt), which grow without bound, an unfiltered list answers
+// PostgreSQL's own estimate (pg_class.reltuples, kept current by autovacuum/ANALYZE) once that estimate
+// passes ESTIMATE_OVER rows, so opening the log page never scans millions of rows.
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@piibs/shared/admin';
+import { type AnyColumn, and, asc, desc, gte, lte, or, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+
+export interface PageParams {
+  page: number;
+  size: number;
+  sort?: string | string[] | undefined;
+}
+
+export interface Page<T> {
+  content: T[];
+  totalElements: number;
+}
+
+const SORT_ITEM = /^([A-Za-z][A-Za-z0-9_]*)(?:,(asc|desc))?$/i;
+
+function sortItems(sort: string | string[] | undefined): string[] {
+  if (sort === undefined) return [];
+  return (Array.isArray(sort) ? sort : [sort]).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * The query schema of a paged list: page, size and sort (validated against `sortable`), to `.extend()` with
+ * the list's filters. `maxSize` raises the size cap (the dictionary fetch asks for 9999).
+ */
+export function pageQuery(sortable: readonly string[], opts: { maxSize?: number } = {}) {
+  const maxSize = opts.maxSize ?? MAX_PAGE_SIZE;
+  return z.object({
+    page: z.coerce
+      .number({ error: '请输入数字' })
+      .int()
+      .min(0, { error: '最小为 0' })
+      .max(10_000_000)
+      .default(0)
+      .meta({ title: '页码' }),
+    size: z.coerce
+      .number({ error: '请输入数字' })
+      .int()
+      .min(1, { error: '最小为 1' })
+      .max(maxSize, { error: `最大为 ${maxSize}` })
+      .default(DEFAULT_PAGE_SIZE)
+      .meta({ title: '每页条数' }),
+    sort: z
+      .union([z.string().max(100), z.array(z.string().max(100)).max(5)])
+      .optional()
+      .superRefine((value, ctx) => {
+        for (const item of sortItems(value)) {
+          const m = SORT_ITEM.exec(item);
+          if (!m) {
+            ctx.addIssue({ code: 'custom', message: `格式应为 字段,asc 或 字段,desc，收到 ${item}` });
+            return;
+          }
+          if (!sortable.includes(m[1]!)) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `不支持按 ${m[1]} 排序，可选：${sortable.join('、')}`,
+            });
+            return;
+          }
+        }
+      })
+      .meta({ title: '排序字段', description: `field,asc|desc；可选字段：${sortable.join(', ')}` }),
+  });
+}
+
+export type SortColumns<F extends string> = Record<F, AnyColumn | SQL>;
+
+/** ORDER BY for the requested sort, then `tiebreak` (which must end in a unique column, for stable pages). */
+export function orderByOf<F extends string>(
+  sort: string | string[] | undefined,
+  columns: SortColumns<F>,
+  tiebreak: SQL[],
+): SQL[] {
+  const out: SQL[] = [];
+  for (const item of sortItems(sort)) {
+    const m = SORT_ITEM.exec(item);
+    const column = m ? columns[m[1] as F] : undefined;
+    if (!m || !column) continue; // the schema has refused these already
+    out.push(m[2]?.toLowerCase() === 'desc' ? desc(column) : asc(column));
+  }
+  return [...out, ...tiebreak];
+}
+
+export interface ListSpec<F extends string, T> {
+  columns: SortColumns<F>;
+  /** The default order when no sort is given, ending in a unique column. */
+  defaultOrder: SQL[];
+  /** One page of rows in the given order. */
+  fetch: (q: { limit: number; offset: number; orderBy: SQL[] }) => Promise<T[]>;
+  /** The exact number of rows matching the filters. */
+  count: () => Promise<number>;
+}
+
+/** Runs a paged list: one query for the rows, and a count only when the page is full. */
+export async function paginate<F extends string, T>(p: PageParams, spec: ListSpec<F, T>): Promise<Page<T>> {
+  const offset = p.page * p.size;
+  const orderBy = orderByOf(p.sort, spec.columns, spec.defaultOrder);
+  const content = await spec.fetch({ limit: p.size, offset, orderBy });
+  const short = content.length < p.size && (content.length > 0 || offset === 0);
+  const totalElements = short ? offset + content.length : await spec.count();
+  return { content, totalElements };
+}
+
+/** Export batches: every row matching the filters in the list's order, `batchSize` at a time, up to `max`. */
+export async function* allRows<F extends string, T>(
+  p: Pick<PageParams, 'sort'>,
+  spec: Pick<ListSpec<F, T>, 'columns' | 'defaultOrder' | 'fetch'>,
+  opts: { batchSize?: number; max?: number } = {},
+): AsyncGenerator<T[]> {
+  const batchSize = opts.batchSize ?? 1000;
+  const max = opts.max ?? EXPORT_MAX_ROWS;
+  const orderBy = orderByOf(p.sort, spec.columns, spec.defaultOrder);
+  for (let offset = 0; offset < max; offset += batchSize) {
+    const rows = await spec.fetch({ limit: Math.min(batchSize, max - offset), offset, orderBy });
+    if (rows.length) yield rows;
+    if (rows.length < batchSize) return;
+  }
+}
+
+/** At most this many rows go into one export file. */
+export const EXPORT_MAX_ROWS = 100_000;
+
+/** Above this estimate an unfiltered count of a log table answers the estimate (see the file header). */
+export const ESTIMATE_OVER = 100_000;
+
+/** Exact count, or the planner's estimate for an unfiltered list of a very large table. */
+export async function countOrEstimate(
+  db: Db,
+  table: string,
+  filtered: boolean,
+  exact: () => Promise<number>,
+): Promise<number> {
+  if (!filtered) {
+    const res = await db.execute<{ n: number | string | null }>(
+      sql`select reltuples::bigint as n from pg_class where oid = to_regclass(${table})`,
+    );
+    const estimate = Number(res.rows[0]?.n ?? -1);
+    if (estimate > ESTIMATE_OVER) return estimate;
+  }
+  return exact();
+}
+
+// ---- filter helpers ----
+
+/** `%text%` for ILIKE with the wildcards in `text` escaped. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/** Case-insensitive "contains" over several columns (undefined when there is no text). */
+export function blurry(text: string | undefined | null, ...columns: (AnyColumn | SQL)[]): SQL | undefined {
+  if (!text) return undefined;
+  const pattern = likePattern(text);
+  return or(...columns.map((c) => sql`${c} ilike ${pattern}`));
+}
+
+/** start ≤ column ≤ end, either bound optional (send 23:59:59 as the end of a whole day). */
+export function timeRange(column: AnyColumn, start?: Date, end?: Date): SQL | undefined {
+  return and(start ? gte(column, start) : undefined, end ? lte(column, end) : undefined);
+}

@@ -1,0 +1,141 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, expectDownloadName, giveRole, readXlsx, roleWith } from '../../../test/admin.ts';
+import { ADMIN, createUser, initSystem, login, tokenFor } from '../../../test/auth.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { auditLog } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+
+let t: TestContext;
+let admin: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await initSystem(t);
+  admin = client(t, await tokenFor(t, ADMIN.username, ADMIN.password));
+  for (let i = 0; i < 3; i++) await admin.post('/api/jobs', { name: `岗位${i}` });
+  await createUser(t, { username: 'clerk', roles: ['underwriter'] });
+  await login(t, 'clerk', 'Wrong#Pass2026');
+  await login(t, 'clerk', 'Wrong#Pass2026');
+});
+afterAll(() => t.close());
+
+describe('GET /api/logs (operation log)', () => {
+  it('pages the audit trail newest first, with before/after details', async () => {
+    const res = await admin.get('/api/logs?entity=job&size=2');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.totalElements).toBe(3);
+    expect(body.content).toHaveLength(2);
+    expect(body.content[0]).toMatchObject({
+      actorName: 'admin',
+      action: 'create',
+      entity: 'job',
+      detail: { before: null, after: { name: '岗位2' } },
+    });
+    expect(typeof body.content[0].createdAt).toBe('string');
+  });
+
+  it('filters by actor, action, entity, blurry text and time range; sorts by whitelisted fields', async () => {
+    expect((await admin.get('/api/logs?actor=admin&action=create&entity=job')).json().totalElements).toBe(3);
+    expect((await admin.get('/api/logs?actor=nobody')).json().totalElements).toBe(0);
+    expect((await admin.get('/api/logs?blurry=jo')).json().totalElements).toBe(3);
+    expect((await admin.get('/api/logs?entity=job&endTime=2000-01-01')).json().totalElements).toBe(0);
+    const asc = (await admin.get('/api/logs?entity=job&sort=id,asc')).json().content;
+    expect(asc.map((r: { detail: { after: { name: string } } }) => r.detail.after.name)).toEqual([
+      '岗位0',
+      '岗位1',
+      '岗位2',
+    ]);
+    expect((await admin.get('/api/logs?sort=detail,asc')).json().message).toMatch(/^排序字段：/);
+  });
+
+  it('has no update or delete endpoint', async () => {
+    for (const url of ['/api/logs/update', '/api/logs/delete', '/api/logs/1']) {
+      expect((await admin.post(url, {})).statusCode, url).toBe(404);
+    }
+    const doc = (await admin.get('/api/docs/json')).json();
+    const logPaths = Object.entries(doc.paths as Record<string, Record<string, unknown>>).filter(([p]) =>
+      p.startsWith('/api/logs'),
+    );
+    expect(logPaths.map(([p]) => p).sort()).toEqual([
+      '/api/logs',
+      '/api/logs/download',
+      '/api/logs/login',
+      '/api/logs/login/download',
+    ]);
+    for (const [, methods] of logPaths) expect(Object.keys(methods)).toEqual(['get']);
+  });
+
+  it('needs log:list (403 otherwise)', async () => {
+    const clerk = client(t, await tokenFor(t, 'clerk'));
+    expect((await clerk.get('/api/logs')).statusCode).toBe(403);
+    expect((await clerk.get('/api/logs/login')).statusCode).toBe(403);
+    const r = await roleWith(t, 'auditor', ['log:list']);
+    const id = await createUser(t, { username: 'auditor' });
+    await giveRole(t, id, r);
+    const auditor = client(t, await tokenFor(t, 'auditor'));
+    expect((await auditor.get('/api/logs')).statusCode).toBe(200);
+    expect((await auditor.get('/api/logs/login/download')).statusCode).toBe(200);
+  });
+});
+
+describe('audit_log is append-only in the database', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE; INSERT still works', async () => {
+    const db = t.database.db;
+    await writeAudit(db, { action: 'probe', entity: 'test' });
+    const [row] = await db.select().from(auditLog).where(eq(auditLog.action, 'probe'));
+    await expect(
+      db.update(auditLog).set({ action: 'tampered' }).where(eq(auditLog.id, row!.id)),
+    ).rejects.toThrow();
+    await expect(db.delete(auditLog).where(eq(auditLog.id, row!.id))).rejects.toThrow();
+    await expect(t.database.pool.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+    await expect(t.database.pool.query('DELETE FROM audit_log')).rejects.toThrow(/append-only: DELETE/);
+    const [still] = await db.select().from(auditLog).where(eq(auditLog.id, row!.id));
+    expect(still!.action).toBe('probe');
+    const [n] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
+    expect(n!.n).toBeGreaterThan(3);
+  });
+});
+
+describe('GET /api/logs/login (sign-in log)', () => {
+  it('lists sign-in attempts with the browser, filtered by user and result', async () => {
+    const res = await admin.get('/api/logs/login?username=clerk&success=false');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().totalElements).toBe(2);
+    expect(res.json().content[0]).toMatchObject({
+      username: 'clerk',
+      success: false,
+      reason: 'bad_password',
+      method: 'password',
+    });
+    const ok = (await admin.get('/api/logs/login?success=true&sort=createdAt,asc')).json();
+    expect(ok.content[0].username).toBe('admin');
+    expect((await admin.get('/api/logs/login?success=maybe')).json().message).toBe(
+      '是否成功：请选择 true 或 false',
+    );
+  });
+});
+
+describe('log exports', () => {
+  it('GET /api/logs/download exports the filtered operation log', async () => {
+    const res = await admin.get('/api/logs/download?entity=job&sort=id,asc');
+    expect(res.statusCode).toBe(200);
+    expectDownloadName(res.headers['content-disposition'], '操作日志');
+    const rows = await readXlsx(res.rawPayload);
+    expect(rows[0]).toEqual(['时间', '操作人', '操作', '操作对象', '对象ID', 'IP', '详情']);
+    expect(rows.slice(1).map((r) => r[2])).toEqual(['create', 'create', 'create']);
+    expect(rows[1]![6]).toContain('岗位0');
+  });
+
+  it('GET /api/logs/login/download exports the filtered sign-in log', async () => {
+    const res = await admin.get('/api/logs/login/download?username=clerk&success=false');
+    expectDownloadName(res.headers['content-disposition'], '登录日志');
+    const rows = await readXlsx(res.rawPayload);
+    expect(rows[0]).toEqual(['时间', '用户名', '登录方式', '结果', '原因', 'IP', '浏览器']);
+    expect(rows.slice(1).map((r) => `${r[1]}:${r[3]}:${r[4]}`)).toEqual([
+      'clerk:失败:密码错误',
+      'clerk:失败:密码错误',
+    ]);
+  });
+});
