@@ -37,7 +37,7 @@ function closure(keys) {
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const findKey = (re) => Object.keys(manifest).find((k) => re.test(k));
 const sum = (files) => files.reduce((n, f) => n + gzSize(f), 0);
-const loginKey = findKey(/features\/auth\/.*Login[^/]*\.tsx$/);
+const loginKey = findKey(/features\/auth\/(pages\/)?LoginPage\.tsx$/);
 const shellKey = findKey(/layout\/(Layout|index)\.tsx$/);
 const dashKey = findKey(/features\/dashboard\/.*\.tsx$/);
 const login = sum(closure([entryKey, loginKey].filter(Boolean)));

@@ -24,8 +24,9 @@ function usePageTitle(): void {
   const matches = useMatches();
   // The deepest route that names itself wins, so a child page overrides its layout's title.
   const title = matches.map((match) => (match.handle as RouteHandle | undefined)?.title).findLast(Boolean);
+  // Pages inside the layout name themselves (their titles come from the server's menus).
   useEffect(() => {
-    document.title = pageTitle(title);
+    if (title) document.title = pageTitle(title);
   }, [title]);
 }
 

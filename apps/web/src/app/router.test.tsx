@@ -4,6 +4,8 @@ import { type AxiosAdapter, AxiosError } from 'axios';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { http, request, resetHttp } from '@/lib/http.ts';
+import { useUserStore } from '@/stores/user.ts';
+import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { App } from './App.tsx';
 import { createAppRouter, routes } from './router.tsx';
 
@@ -13,8 +15,26 @@ function renderAt(path: string) {
   return router;
 }
 
+let api: MockApi;
+const initialUser = useUserStore.getState();
+
+// These routes are behind the guard: signed in, with the user known and the menus loaded.
 beforeEach(() => {
   vi.mocked(window.scrollTo).mockClear();
+  localStorage.setItem('EL-ADMIN-TOEKN', 'token');
+  useUserStore.setState(
+    { ...initialUser, token: 'token', user: fakeUser(), roles: ['admin'], loadMenus: true },
+    true,
+  );
+  api = mockApi({
+    'GET api/init/check': { data: { initialized: true } },
+    'GET api/menus/build': { data: [] },
+  });
+});
+
+afterEach(() => {
+  api.restore();
+  useUserStore.setState(initialUser, true);
 });
 
 describe('routes (spec §2)', () => {

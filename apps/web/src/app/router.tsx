@@ -1,18 +1,28 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type DataRouter, type RouteObject, replace } from 'react-router';
+import { createBrowserRouter, type DataRouter, matchRoutes, type RouteObject, replace } from 'react-router';
 import { configureHttp } from '@/lib/http.ts';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
+import { useUserStore } from '@/stores/user.ts';
+import { createGuardLoader } from './guard.ts';
 import { RootRoute } from './RootRoute.tsx';
 import { PageLoading, RouteError } from './RouteStatus.tsx';
 import type { RouteHandle } from './route-handle.ts';
 
+/** Route handle with the flags the shell reads (spec §3 menu meta): hidden from menus, not cached, pinned tab. */
+type PageHandle = RouteHandle & { hidden?: boolean; noCache?: boolean; affix?: boolean };
+
 // Lazy route modules: the router waits for the chunk before it commits the navigation, so the old page
 // stays on screen (with the progress bar) instead of flashing a fallback.
-function page(title: string, load: () => Promise<{ default: ComponentType }>) {
+function page(handle: PageHandle, load: () => Promise<{ default: ComponentType }>) {
   return {
-    handle: { title } satisfies RouteHandle,
+    handle,
     lazy: async () => ({ Component: (await load()).default }),
   };
+}
+
+/** Spec §2 "Login-type pages (hidden, not cached)". */
+function loginTypePage(title: string, load: () => Promise<{ default: ComponentType }>) {
+  return page({ title, hidden: true, noCache: true }, load);
 }
 
 function redirectTo(path: string, title: string) {
@@ -22,6 +32,10 @@ function redirectTo(path: string, title: string) {
 }
 
 const HOME_TITLE = '首页';
+const CATCH_ALL_ID = 'catch-all';
+const LAYOUT_ID = 'layout';
+/** Pages the layout serves itself (the rest of its routes come from the server's menus). */
+const LAYOUT_STATIC_PATHS = new Set([HOME_PATH, '/piibs/user/center']);
 
 export const routes: RouteObject[] = [
   {
@@ -29,26 +43,71 @@ export const routes: RouteObject[] = [
     Component: RootRoute,
     HydrateFallback: PageLoading,
     ErrorBoundary: RouteError,
+    // The navigation guard (app/guard.ts) runs before every navigation, including repeated ones.
+    loader: createGuardLoader(isKnownRoute),
+    shouldRevalidate: () => true,
     children: [
       { index: true, ...redirectTo(HOME_PATH, HOME_TITLE) },
       {
         path: 'piibs',
         children: [
           { index: true, ...redirectTo(HOME_PATH, HOME_TITLE) },
-          { path: 'dashboard', ...page(HOME_TITLE, () => import('@/features/dashboard/DashboardPage.tsx')) },
-          { path: '404', ...page('404', () => import('@/features/error-pages/NotFoundPage.tsx')) },
-          { path: '401', ...page('401', () => import('@/features/error-pages/ForbiddenPage.tsx')) },
+
+          // ---- Login-type pages: outside the layout, hidden, not cached ----
+          { path: 'login', ...loginTypePage('登录', () => import('@/features/auth/LoginPage.tsx')) },
+          { path: 'CAlogin', ...loginTypePage('证书登录', () => import('@/features/auth/CaSignInPage.tsx')) },
+          {
+            path: 'loginEP',
+            ...loginTypePage('工程险企业登录', () => import('@/features/auth/LoginEpPage.tsx')),
+          },
+          { path: 'logged', ...loginTypePage('已登录', () => import('@/features/auth/LoggedPage.tsx')) },
+          { path: 'init', ...loginTypePage('系统初始化', () => import('@/features/auth/InitPage.tsx')) },
+          {
+            path: 'insured/start',
+            ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
+          },
+          {
+            // Spelt as the spec spells it.
+            path: 'api/loginByManange',
+            ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
+          },
+          {
+            path: 'redirect/*',
+            ...loginTypePage('跳转中', () => import('@/features/auth/RedirectPage.tsx')),
+          },
+          { path: '404', ...loginTypePage('404', () => import('@/features/error-pages/NotFoundPage.tsx')) },
+          { path: '401', ...loginTypePage('401', () => import('@/features/error-pages/ForbiddenPage.tsx')) },
+
+          // ---- Protected pages (the guard requires a token) ----
+          // The main layout renders the dashboard, the personal center and every menu route from the server
+          // (see layout/Layout.tsx); lazily loaded, so the sign-in pages never download the shell.
+          {
+            id: LAYOUT_ID,
+            path: '*',
+            lazy: async () => ({ Component: (await import('@/layout/Layout.tsx')).default }),
+          },
         ],
       },
       // Spec §2: "/piibs/404 is the catch-all".
-      { path: '*', ...redirectTo(NOT_FOUND_PATH, '404') },
+      { id: CATCH_ALL_ID, path: '*', ...redirectTo(NOT_FOUND_PATH, '404') },
     ],
   },
 ];
 
+/** Whether a route other than the 404 catch-all matches the path (the guard's `knownRoute`). */
+function isKnownRoute(path: string): boolean {
+  const last = matchRoutes(routes, path)?.at(-1)?.route.id;
+  if (last === LAYOUT_ID) return LAYOUT_STATIC_PATHS.has(path.replace(/\/+$/, ''));
+  return last !== undefined && last !== CATCH_ALL_ID;
+}
+
 /** The browser router, also handed to the HTTP client so a 403 can navigate without a reload. */
 export function createAppRouter(): DataRouter {
   const router = createBrowserRouter(routes);
-  configureHttp({ navigate: (to: string) => void router.navigate(to) });
+  configureHttp({
+    navigate: (to: string) => void router.navigate(to),
+    // A confirmed "session expired" dialog ends the session locally before the reload (spec §8).
+    onLogout: () => useUserStore.getState().clearSession(),
+  });
   return router;
 }

@@ -19,8 +19,10 @@ export interface MenuNode {
   hidden: boolean;
   affix: boolean;
   noCache: boolean;
-  /** Where the route redirects to, if anywhere ('noRedirect' is dropped). */
+  /** Where the route redirects to, if anywhere ('noRedirect' is not a target: see `noRedirect`). */
   redirect: string | undefined;
+  /** The server marked the entry 'noRedirect': its breadcrumb is plain text. */
+  noRedirect: boolean;
   alwaysShow: boolean;
   external: boolean;
   /** Ancestors from the top, for the breadcrumb and the search titles. */
@@ -61,6 +63,7 @@ export function normalizeMenus(menus: readonly MenuRoute[], parents: MenuNode[] 
       affix: menu.meta?.affix === true,
       noCache: menu.meta?.noCache === true,
       redirect: menu.redirect && menu.redirect !== NO_REDIRECT ? menu.redirect : undefined,
+      noRedirect: menu.redirect === NO_REDIRECT,
       alwaysShow: menu.alwaysShow === true,
       external: isExternal(path),
       parents,

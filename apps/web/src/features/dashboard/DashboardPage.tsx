@@ -1,8 +1,87 @@
-// Placeholder until the dashboard issue lands; it keeps the route, title and lazy chunk in place.
+import { theme } from 'antd';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { MenuIcon } from '@/lib/icons.tsx';
+import { HOME_PATH } from '@/lib/paths.ts';
+import { menuPages, usePermissionStore } from '@/stores/permission.ts';
+import { useUserStore } from '@/stores/user.ts';
+
+/** Display names of the role codes the demo data and the spec use; other codes are shown as they are. */
+const ROLE_NAMES: Readonly<Record<string, string>> = {
+  admin: '系统管理员',
+  underwriter: '核保人员',
+  agent: '代理人',
+  enterprise: '投保企业',
+  '17': '投保企业',
+  service: '风控服务机构',
+  ROLE_SYSTEM_DEFAULT: '普通用户',
+};
+
+const MAX_SHORTCUTS = 12;
+
+/** The welcome page: who is signed in, in which role, and shortcuts to the pages their menus allow. */
 export default function DashboardPage() {
+  const { token } = theme.useToken();
+  const user = useUserStore((s) => s.user);
+  const roles = useUserStore((s) => s.roles);
+  const nodes = usePermissionStore((s) => s.nodes);
+  const shortcuts = useMemo(
+    () =>
+      menuPages(nodes)
+        .filter((node) => node.path !== HOME_PATH && !node.external)
+        .slice(0, MAX_SHORTCUTS),
+    [nodes],
+  );
+  const name = user?.nickName || user?.username;
+  const roleText = roles.map((role) => ROLE_NAMES[role] ?? role).join('、');
+
   return (
     <section style={{ padding: 24 }}>
-      <h2>欢迎使用财产保险互联网出单系统</h2>
+      <h2 style={{ marginTop: 0 }}>欢迎使用财产保险互联网出单系统</h2>
+      {name && (
+        <p style={{ color: token.colorTextSecondary }}>
+          {name}，您好！{roleText && <span>当前角色：{roleText}</span>}
+        </p>
+      )}
+      {shortcuts.length > 0 && (
+        <>
+          <h3 style={{ marginTop: 24 }}>快捷入口</h3>
+          <ul
+            aria-label="快捷入口"
+            style={{
+              display: 'grid',
+              gridTemplateColumns: 'repeat(auto-fill, minmax(160px, 1fr))',
+              gap: 16,
+              margin: 0,
+              padding: 0,
+              listStyle: 'none',
+            }}
+          >
+            {shortcuts.map((node) => (
+              <li key={node.path}>
+                <Link
+                  to={node.path}
+                  style={{
+                    display: 'flex',
+                    alignItems: 'center',
+                    gap: 10,
+                    padding: '16px 18px',
+                    borderRadius: token.borderRadiusLG,
+                    background: token.colorBgContainer,
+                    border: `1px solid ${token.colorBorderSecondary}`,
+                    color: token.colorText,
+                  }}
+                >
+                  <span style={{ fontSize: 22, color: token.colorPrimary }}>
+                    <MenuIcon name={node.icon ?? node.parents.at(-1)?.icon ?? 'component'} />
+                  </span>
+                  <span>{node.title}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }

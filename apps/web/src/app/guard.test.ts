@@ -1,0 +1,176 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureHttp, resetHttp } from '@/lib/http.ts';
+import { usePermissionStore } from '@/stores/permission.ts';
+import { useUserStore } from '@/stores/user.ts';
+import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
+import { type AccessInput, decideAccess, guardNavigation } from './guard.ts';
+
+const base: AccessInput = {
+  path: '/piibs/user/center',
+  fullPath: '/piibs/user/center',
+  initialized: true,
+  hasToken: false,
+  hasRoles: false,
+  loadMenus: false,
+  knownRoute: true,
+};
+const at = (path: string, more: Partial<AccessInput> = {}) =>
+  decideAccess({ ...base, path, fullPath: path, ...more });
+const signedIn = { hasToken: true, hasRoles: true };
+
+describe('guard: access rules (spec §2)', () => {
+  it.each(['/piibs/login', '/piibs/init', '/piibs/CAlogin'])('%s is reachable without a token', (path) => {
+    expect(at(path).action).toBe('allow');
+  });
+
+  it.each([
+    '/piibs/loginEP',
+    '/piibs/404',
+    '/piibs/401',
+    '/piibs/insured/start',
+    '/piibs/api/loginByManange',
+    '/piibs/redirect/piibs/user/center',
+  ])('%s is also reachable without a token', (path) => {
+    expect(at(path).action).toBe('allow');
+  });
+
+  it.each(['/piibs/login', '/piibs/CAlogin', '/piibs/loginEP', '/piibs/logged'])(
+    '/piibs/logged and the login routes redirect to /piibs/dashboard when a token exists: %s',
+    (path) => {
+      expect(at(path, signedIn)).toMatchObject({ action: 'redirect', to: '/piibs/dashboard' });
+      // Even before the user info is loaded.
+      expect(at(path, { hasToken: true })).toMatchObject({ action: 'redirect', to: '/piibs/dashboard' });
+    },
+  );
+
+  it('unauthenticated access to any other route redirects to /piibs/login?redirect={path}', () => {
+    expect(at('/piibs/user/center')).toMatchObject({
+      action: 'redirect',
+      to: '/piibs/login?redirect=%2Fpiibs%2Fuser%2Fcenter',
+    });
+    expect(at('/piibs/dashboard').action).toBe('redirect');
+    expect(at('/piibs/logged')).toMatchObject({ to: '/piibs/login?redirect=%2Fpiibs%2Flogged' });
+  });
+
+  it('the redirect keeps the query string', () => {
+    expect(
+      decideAccess({
+        ...base,
+        path: '/piibs/epinsure/insureList',
+        fullPath: '/piibs/epinsure/insureList?page=2',
+      }),
+    ).toMatchObject({ to: '/piibs/login?redirect=%2Fpiibs%2Fepinsure%2FinsureList%3Fpage%3D2' });
+  });
+
+  it('a server menu route not added yet (before sign-in) still asks for a sign-in', () => {
+    expect(at('/piibs/insured/viewInsuranceCA/12', { knownRoute: false })).toMatchObject({
+      action: 'redirect',
+      to: '/piibs/login?redirect=%2Fpiibs%2Finsured%2FviewInsuranceCA%2F12',
+    });
+  });
+
+  it('/piibs/404 is the catch-all: an unknown path outside the menu areas goes on to the 404 page', () => {
+    expect(at('/piibs/no/such/page', { knownRoute: false })).toMatchObject({
+      action: 'redirect',
+      to: '/piibs/404',
+    });
+  });
+
+  it('/ and /piibs go to the dashboard first (which the guard then checks)', () => {
+    expect(at('/').action).toBe('allow');
+    expect(at('/piibs').action).toBe('allow');
+  });
+
+  it('a token with empty roles: load the user info', () => {
+    expect(at('/piibs/dashboard', { hasToken: true }).action).toBe('loadInfo');
+    expect(at('/piibs/404', { hasToken: true }).action).toBe('loadInfo');
+  });
+
+  it('loadMenus true (first navigation after login): load the menus', () => {
+    expect(at('/piibs/dashboard', { ...signedIn, loadMenus: true }).action).toBe('loadMenus');
+  });
+
+  it('signed in with roles and menus: go ahead', () => {
+    expect(at('/piibs/user/center', signedIn).action).toBe('allow');
+  });
+
+  it('the hand-off pages sign in with their own token, whatever session the tab has', () => {
+    expect(at('/piibs/insured/start', { hasToken: true }).action).toBe('allow');
+    expect(at('/piibs/api/loginByManange', { hasToken: true }).action).toBe('allow');
+  });
+
+  it('while the system is not initialised, every page leads to /piibs/init', () => {
+    for (const path of ['/piibs/login', '/piibs/dashboard', '/', '/piibs/404']) {
+      expect(at(path, { initialized: false, ...signedIn })).toMatchObject({
+        action: 'redirect',
+        to: '/piibs/init',
+      });
+    }
+    expect(at('/piibs/init', { initialized: false }).action).toBe('allow');
+  });
+});
+
+describe('guard glue (root loader)', () => {
+  const initial = useUserStore.getState();
+  let api: MockApi;
+  const deps = { checkInitialized: async () => true, isKnownRoute: () => true };
+  const url = (path: string) => new URL(path, 'http://localhost');
+
+  beforeEach(() => {
+    useUserStore.setState(initial, true);
+    configureHttp({ ui: { confirm: vi.fn(), error: vi.fn() } });
+  });
+
+  afterEach(() => {
+    api?.restore();
+    resetHttp();
+  });
+
+  it('a token with empty roles: loads the user, then the menus, then repeats the navigation', async () => {
+    localStorage.setItem('EL-ADMIN-TOEKN', 't');
+    api = mockApi({
+      'GET api/auth/info': { data: fakeUser() },
+      'GET api/auth/getUserRole': { data: { role: 'admin', channel: 'staff', iSeeSwitch: false } },
+      'GET api/menus/build': { data: [] },
+    });
+    const result = await guardNavigation(url('/piibs/user/center?tab=1'), deps);
+    expect(result?.status).toBe(302);
+    expect(result?.headers.get('Location')).toBe('/piibs/user/center?tab=1');
+    expect(useUserStore.getState()).toMatchObject({ roles: ['admin'], loadMenus: false });
+    expect(usePermissionStore.getState().loaded).toBe(true);
+    // The repeated navigation goes ahead.
+    expect(await guardNavigation(url('/piibs/user/center?tab=1'), deps)).toBeNull();
+  });
+
+  it('user info cannot be loaded: the user is logged out and goes to /piibs/login', async () => {
+    localStorage.setItem('EL-ADMIN-TOEKN', 'stale');
+    localStorage.setItem('CA', 'true');
+    api = mockApi({
+      'GET api/auth/info': { status: 401, data: { status: 401, message: '登录状态已过期，请重新登录' } },
+      'POST api/auth/logout': { status: 401, data: { status: 401, message: '登录状态已过期，请重新登录' } },
+    });
+    const result = await guardNavigation(url('/piibs/dashboard'), deps);
+    expect(result?.headers.get('Location')).toMatch(/^\/piibs\/login/);
+    expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBeNull();
+    expect(localStorage.getItem('CA')).toBeNull();
+  });
+
+  it('a failed menu load is shown by the HTTP client and the app stays usable', async () => {
+    const error = vi.fn();
+    configureHttp({ ui: { confirm: vi.fn(), error } });
+    localStorage.setItem('EL-ADMIN-TOEKN', 't');
+    useUserStore.setState({ roles: ['admin'], loadMenus: true });
+    api = mockApi({ 'GET api/menus/build': { status: 500, data: { status: 500, message: '菜单加载失败' } } });
+    expect(await guardNavigation(url('/piibs/dashboard'), deps)).toBeNull();
+    expect(error).toHaveBeenCalledWith('菜单加载失败', 5000);
+    expect(useUserStore.getState().loadMenus).toBe(false);
+  });
+
+  it('not initialised: leads to /piibs/init', async () => {
+    const result = await guardNavigation(url('/piibs/login'), {
+      ...deps,
+      checkInitialized: async () => false,
+    });
+    expect(result?.headers.get('Location')).toBe('/piibs/init');
+  });
+});

@@ -1,0 +1,174 @@
+import type { MenuRoute } from '@piibs/shared/menu';
+import { Button } from 'antd';
+import { Component, type ErrorInfo, type ReactElement, type ReactNode, Suspense, useMemo } from 'react';
+import {
+  type Location,
+  matchRoutes,
+  Navigate,
+  type Params,
+  Route,
+  Routes,
+  useLocation,
+  useParams,
+} from 'react-router';
+import { ViewMissing } from '@/components/ViewMissing.tsx';
+import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
+import {
+  flattenMenus,
+  isContainer,
+  type MenuNode,
+  normalizeMenus,
+  usePermissionStore,
+} from '@/stores/permission.ts';
+import { PageLoading } from './RouteStatus.tsx';
+import { resolveView } from './view-registry.ts';
+
+export const USER_CENTER_PATH = '/piibs/user/center';
+
+/** Pages the layout serves whatever the server's menus say (spec §2: dashboard is 首页, pinned, not cached). */
+export const STATIC_MENUS: readonly MenuRoute[] = Object.freeze([
+  {
+    path: HOME_PATH,
+    component: 'Dashboard',
+    name: 'Dashboard',
+    meta: { title: '首页', icon: 'dashboard', affix: true, noCache: true },
+  },
+  {
+    path: USER_CENTER_PATH,
+    component: 'UserCenter',
+    name: 'UserCenter',
+    hidden: true,
+    meta: { title: '个人中心', icon: 'user' },
+  },
+]);
+
+const STATIC_NODES = normalizeMenus(STATIC_MENUS);
+
+/** The layout's routes: its own pages, then the server's menu tree, resolved. */
+export function useShellNodes(): { nodes: MenuNode[]; flat: MenuNode[]; loaded: boolean } {
+  const menuNodes = usePermissionStore((s) => s.nodes);
+  const loaded = usePermissionStore((s) => s.loaded);
+  return useMemo(() => {
+    const nodes = [...STATIC_NODES, ...menuNodes];
+    return { nodes, flat: flattenMenus(nodes), loaded };
+  }, [menuNodes, loaded]);
+}
+
+/** Where a node sends the user instead of rendering: its redirect, or a directory's first child page. */
+export function redirectTarget(node: MenuNode): string | undefined {
+  if (node.redirect) return node.redirect;
+  if (!isContainer(node)) return undefined;
+  return node.children.find((child) => !child.external && !/[:*]/.test(child.path))?.path;
+}
+
+function isRoutable(node: MenuNode): boolean {
+  return !node.external && (!isContainer(node) || redirectTarget(node) !== undefined);
+}
+
+export type ShellMatch = { node: MenuNode; params: Params };
+
+/** The menu node a pathname renders, with its params; null for paths the menus do not know. */
+export function matchShellRoute(flat: readonly MenuNode[], pathname: string): ShellMatch | null {
+  const routable = flat.filter(isRoutable);
+  const matches = matchRoutes(
+    routable.map((node, index) => ({ id: String(index), path: node.path })),
+    pathname,
+  );
+  const last = matches?.at(-1);
+  if (!last) return null;
+  return { node: routable[Number(last.route.id)]!, params: last.params };
+}
+
+/** Path relative to the layout's mount point, or undefined when the layout cannot serve it. */
+export function toRoutePath(path: string, base: string): string | undefined {
+  if (base === '/' || base === '') return path;
+  if (path.startsWith(`${base}/`)) return path.slice(base.length);
+  return undefined;
+}
+
+type BoundaryState = { failed: boolean };
+
+/** Keeps a page that fails to load or render inside its tab; the shell around it stays usable. */
+class ViewBoundary extends Component<{ children: ReactNode }, BoundaryState> {
+  override state: BoundaryState = { failed: false };
+
+  static getDerivedStateFromError(): BoundaryState {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div role="alert" style={{ padding: '15vh 24px', textAlign: 'center' }}>
+        <h2 style={{ fontWeight: 500 }}>页面加载失败</h2>
+        <p>请刷新页面后重试</p>
+        <Button type="primary" onClick={() => window.location.reload()}>
+          刷新页面
+        </Button>
+      </div>
+    );
+  }
+}
+
+/** Renders the page a view name maps to, or the "missing view" page. */
+export function ViewRoute({ name }: { name: string }) {
+  const View = resolveView(name);
+  if (!View) return <ViewMissing name={name} />;
+  return (
+    <ViewBoundary>
+      <Suspense fallback={<PageLoading />}>
+        <View />
+      </Suspense>
+    </ViewBoundary>
+  );
+}
+
+function routeElement(node: MenuNode): ReactElement {
+  const target = redirectTarget(node);
+  if (target) return <Navigate to={target} replace />;
+  return <ViewRoute name={node.view} />;
+}
+
+/**
+ * The menu tree as <Route> elements, flat: every node gets its full path (nested paths joined), so
+ * hidden detail routes are routable wherever they sit in the tree. `base` is the layout's mount path
+ * ('/piibs' when mounted at '/piibs/*'): descendant routes match the rest of the URL.
+ */
+export function renderMenuRoutes(nodes: readonly MenuNode[], base: string, loaded: boolean): ReactElement[] {
+  const seen = new Set<string>();
+  const routes = flattenMenus(nodes).flatMap((node) => {
+    const path = isRoutable(node) ? toRoutePath(node.path, base) : undefined;
+    // The first route for a path wins, as the router would pick it anyway (the layout's own come first).
+    if (!path || seen.has(path)) return [];
+    seen.add(path);
+    return [<Route key={path} path={path} element={routeElement(node)} />];
+  });
+  return [
+    <Route key="index" index element={<Navigate to={HOME_PATH} replace />} />,
+    ...routes,
+    // Until the menus arrive an unknown path may still be one of them: wait instead of sending to 404.
+    <Route key="*" path="*" element={loaded ? <Navigate to={NOT_FOUND_PATH} replace /> : <PageLoading />} />,
+  ];
+}
+
+/** One tab's content: the menu routes rendered for that tab's own location. */
+export function MenuRoutes({ routes, location }: { routes: ReactElement[]; location: Location }) {
+  return <Routes location={location}>{routes}</Routes>;
+}
+
+/**
+ * The path the layout is mounted at: '/piibs' under a '/piibs/*' route, '/' when rendered without a
+ * parent route. Counted in segments, as the router does, so encoded params do not skew it.
+ */
+export function useRouteBase(): string {
+  const { pathname } = useLocation();
+  const splat = useParams()['*'];
+  if (splat === undefined) return '/';
+  const segments = pathname.split('/').filter(Boolean);
+  const rest = splat.split('/').filter(Boolean).length;
+  return `/${segments.slice(0, segments.length - rest).join('/')}`;
+}

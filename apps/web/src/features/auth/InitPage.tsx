@@ -1,0 +1,143 @@
+import { CheckCircleFilled } from '@ant-design/icons';
+import { initForm } from '@piibs/shared/auth';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Form, Input, Spin } from 'antd';
+import { type ReactNode, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { PasswordStrengthMeter } from '@/components/account/PasswordStrengthMeter.tsx';
+import { sameAsRule, strongPasswordRule } from '@/components/account/password-rules.ts';
+import { ApiError, errorText } from '@/lib/request-inline.ts';
+import { AuthLayout, authStyles as styles } from './AuthLayout.tsx';
+import { initCheckQuery, initialise, useInitCheck } from './api.ts';
+import { AUTH_TEXTS as T } from './texts.ts';
+import { zodRule } from './zod-rule.ts';
+
+type Values = {
+  organisationName: string;
+  username: string;
+  password: string;
+  confirm: string;
+  nickName?: string;
+};
+
+const LOGIN_PATH = '/piibs/login';
+
+function AlreadyInitialised() {
+  return (
+    <div className={styles.center}>
+      <CheckCircleFilled style={{ fontSize: 48, color: '#52c41a' }} />
+      <h2 style={{ margin: '16px 0 8px' }}>{T.initAlready}</h2>
+      <p className={styles.subtitle} style={{ marginBottom: 24 }}>
+        {T.initAlreadyHint}
+      </p>
+      <Link to={LOGIN_PATH}>
+        <Button type="primary" size="large" block>
+          {T.goLogin}
+        </Button>
+      </Link>
+    </div>
+  );
+}
+
+/** /piibs/init: first-run setup, the organisation and the first administrator. */
+export default function InitPage() {
+  const [form] = Form.useForm<Values>();
+  const password = Form.useWatch('password', form);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  const check = useInitCheck();
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const onFinish = async (values: Values) => {
+    setError(null);
+    setSubmitting(true);
+    try {
+      await initialise({
+        organisationName: values.organisationName.trim(),
+        username: values.username.trim(),
+        password: values.password,
+        ...(values.nickName?.trim() ? { nickName: values.nickName.trim() } : {}),
+      });
+      void message.success(T.initDone);
+      navigate(LOGIN_PATH, { replace: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        queryClient.setQueryData(initCheckQuery.queryKey, { initialized: true });
+        return;
+      }
+      setError(errorText(err) ?? '初始化失败');
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  let body: ReactNode;
+  if (check.isPending) body = <Spin style={{ display: 'block', margin: '24px auto' }} />;
+  else if (check.data?.initialized) body = <AlreadyInitialised />;
+  else {
+    body = (
+      <Form<Values>
+        form={form}
+        name="init"
+        layout="vertical"
+        size="large"
+        onFinish={onFinish}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="organisationName"
+          label={T.organisationName}
+          rules={[
+            { required: true, whitespace: true, message: T.organisationNameRequired },
+            zodRule(initForm.shape.organisationName),
+          ]}
+        >
+          <Input autoComplete="organization" />
+        </Form.Item>
+        <Form.Item
+          name="username"
+          label={T.adminUsername}
+          rules={[
+            { required: true, whitespace: true, message: T.adminUsernameRequired },
+            zodRule(initForm.shape.username),
+          ]}
+        >
+          <Input autoComplete="username" />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={T.password}
+          rules={[{ required: true, message: T.passwordRequired }, strongPasswordRule]}
+          extra={<PasswordStrengthMeter password={password} />}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={T.confirmPassword}
+          dependencies={['password']}
+          rules={[{ required: true, message: T.confirmPasswordRequired }, sameAsRule('password')]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="nickName" label={T.nickName} rules={[zodRule(initForm.shape.nickName)]}>
+          <Input autoComplete="nickname" />
+        </Form.Item>
+        {error ? (
+          <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} />
+        ) : null}
+        <Button type="primary" htmlType="submit" block loading={submitting}>
+          {T.initSubmit}
+        </Button>
+      </Form>
+    );
+  }
+
+  return (
+    <AuthLayout title={T.initTitle} subtitle={check.data?.initialized ? undefined : T.initSubtitle}>
+      {body}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,61 @@
+import { App, Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { PasswordStrengthMeter } from '@/components/account/PasswordStrengthMeter.tsx';
+import { sameAsRule, strongPasswordRule } from '@/components/account/password-rules.ts';
+import { ApiError } from '@/lib/request-inline.ts';
+import { updatePassword } from './api.ts';
+import { CENTER_TEXTS as T } from './texts.ts';
+
+type Values = { oldPass: string; newPass: string; confirmPass: string };
+
+export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const newPass = Form.useWatch('newPass', form);
+  const { message } = App.useApp();
+  const [saving, setSaving] = useState(false);
+
+  const onFinish = async (values: Values) => {
+    setSaving(true);
+    try {
+      const { revokedSessions } = await updatePassword(values.oldPass, values.newPass);
+      form.resetFields();
+      void message.success(revokedSessions ? T.passwordChangedOthers(revokedSessions) : T.passwordChanged);
+      onChanged?.();
+    } catch (err) {
+      if (err instanceof ApiError) {
+        // Wrong old password, same as the old one …: shown on the field it concerns.
+        const field = /旧密码/.test(err.message) ? 'oldPass' : 'newPass';
+        form.setFields([{ name: field, errors: [err.message] }]);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Form<Values> form={form} name="password" layout="vertical" style={{ maxWidth: 480 }} onFinish={onFinish}>
+      <Form.Item name="oldPass" label={T.oldPass} rules={[{ required: true, message: T.oldPassRequired }]}>
+        <Input.Password autoComplete="current-password" />
+      </Form.Item>
+      <Form.Item
+        name="newPass"
+        label={T.newPass}
+        rules={[{ required: true, message: T.newPassRequired }, strongPasswordRule]}
+        extra={<PasswordStrengthMeter password={newPass} />}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        name="confirmPass"
+        label={T.confirmPass}
+        dependencies={['newPass']}
+        rules={[{ required: true, message: T.confirmPassRequired }, sameAsRule('newPass')]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={saving}>
+        {T.changePassword}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,38 @@
+import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
+import { App } from 'antd';
+import { useEffect, useState } from 'react';
+import screenfull from 'screenfull';
+
+/** Spec §5/§8 text, word for word. */
+export const FULLSCREEN_UNSUPPORTED = 'your browser can not work';
+
+export function Screenfull() {
+  const { message } = App.useApp();
+  const [full, setFull] = useState(false);
+
+  useEffect(() => {
+    if (!screenfull.isEnabled) return;
+    const onChange = () => setFull(screenfull.isFullscreen);
+    screenfull.on('change', onChange);
+    return () => screenfull.off('change', onChange);
+  }, []);
+
+  const toggle = () => {
+    if (!screenfull.isEnabled) {
+      void message.warning(FULLSCREEN_UNSUPPORTED);
+      return;
+    }
+    void screenfull.toggle();
+  };
+
+  return (
+    <button
+      type="button"
+      className="shell-icon-button"
+      aria-label={full ? '退出全屏' : '全屏'}
+      onClick={toggle}
+    >
+      {full ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+    </button>
+  );
+}

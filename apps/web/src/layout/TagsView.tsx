@@ -1,0 +1,143 @@
+import { CloseOutlined } from '@ant-design/icons';
+import { TAG_CONTEXT_MENU_WIDTH_PX } from '@piibs/shared/constants';
+import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { HOME_PATH } from '@/lib/paths.ts';
+import { type TagView, useTagsViewStore } from '@/stores/tagsView.ts';
+
+function MenuItem({ onClick, children }: { onClick(): void; children: string }) {
+  return (
+    <li>
+      <button type="button" onClick={onClick}>
+        {children}
+      </button>
+    </li>
+  );
+}
+
+type ContextMenu = { tag: TagView; left: number; top: number };
+
+/** Spec §2: the tags bar of visited views, with close / close others / close all and a context menu. */
+export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: boolean }) {
+  const navigate = useNavigate();
+  const visitedViews = useTagsViewStore((s) => s.visitedViews);
+  // Spec §6: no home tab in the reduced shell.
+  const tags = reduced ? visitedViews.filter((tag) => tag.key !== HOME_PATH) : visitedViews;
+  const [menu, setMenu] = useState<ContextMenu | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const tabs = Array.from(scrollRef.current?.children ?? []) as HTMLElement[];
+    tabs
+      .find((tab) => tab.dataset.tagKey === activeKey)
+      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [activeKey]);
+
+  useEffect(() => {
+    if (!menu) return;
+    const close = () => setMenu(null);
+    document.addEventListener('click', close);
+    return () => document.removeEventListener('click', close);
+  }, [menu]);
+
+  // Spec §6: CA and role-17 users cannot close their last tab.
+  const closable = (tag: TagView) => !tag.affix && !(reduced && tags.length <= 1);
+
+  /** After the open tab closes, show the most recent tab left, or the dashboard. */
+  const toLastView = () => {
+    const last = useTagsViewStore.getState().visitedViews.at(-1);
+    navigate(last ? last.fullPath : HOME_PATH);
+  };
+
+  const close = (tag: TagView) => {
+    if (!closable(tag)) return;
+    useTagsViewStore.getState().delView(tag.key, { keepLast: reduced });
+    if (tag.key === activeKey) toLastView();
+  };
+
+  const closeOthers = (tag: TagView) => {
+    useTagsViewStore.getState().delOthersViews(tag.key);
+    if (tag.key !== activeKey) navigate(tag.fullPath);
+  };
+
+  const closeAll = (tag: TagView) => {
+    useTagsViewStore.getState().delAllViews(reduced ? tag.key : undefined);
+    const left = useTagsViewStore.getState().visitedViews;
+    if (!left.some((view) => view.key === activeKey)) {
+      if (reduced) navigate(tag.fullPath);
+      else toLastView();
+    }
+  };
+
+  const refresh = (tag: TagView) => {
+    useTagsViewStore.getState().refreshView(tag.key);
+    if (tag.key !== activeKey) navigate(tag.fullPath);
+  };
+
+  const openMenu = (event: MouseEvent, tag: TagView) => {
+    event.preventDefault();
+    setMenu({ tag, left: event.clientX, top: event.clientY });
+  };
+
+  const run = (action: (tag: TagView) => void) => () => {
+    if (menu) action(menu.tag);
+    setMenu(null);
+  };
+
+  return (
+    <nav className="shell-tags" aria-label="标签栏">
+      <div
+        ref={scrollRef}
+        className="shell-tags-scroll"
+        onWheel={(event) => {
+          event.currentTarget.scrollLeft += event.deltaY;
+        }}
+      >
+        {tags.map((tag) => {
+          const active = tag.key === activeKey;
+          return (
+            <span
+              key={tag.key}
+              className={active ? 'shell-tag shell-tag-active' : 'shell-tag'}
+              data-tag-key={tag.key}
+            >
+              <Link
+                to={tag.fullPath}
+                aria-current={active ? 'page' : undefined}
+                onContextMenu={(event) => openMenu(event, tag)}
+                onAuxClick={(event) => {
+                  // Middle click closes a tab, as in the original.
+                  if (event.button === 1) close(tag);
+                }}
+              >
+                {tag.title}
+              </Link>
+              {closable(tag) && (
+                <button
+                  type="button"
+                  aria-label={`关闭 ${tag.title}`}
+                  className="shell-tag-close"
+                  onClick={() => close(tag)}
+                >
+                  <CloseOutlined />
+                </button>
+              )}
+            </span>
+          );
+        })}
+      </div>
+      {menu && (
+        <ul
+          aria-label="标签操作"
+          className="shell-contextmenu"
+          style={{ width: TAG_CONTEXT_MENU_WIDTH_PX, left: menu.left, top: menu.top }}
+        >
+          <MenuItem onClick={run(refresh)}>刷新</MenuItem>
+          {closable(menu.tag) && <MenuItem onClick={run(close)}>关闭</MenuItem>}
+          <MenuItem onClick={run(closeOthers)}>关闭其他</MenuItem>
+          <MenuItem onClick={run(closeAll)}>关闭所有</MenuItem>
+        </ul>
+      )}
+    </nav>
+  );
+}

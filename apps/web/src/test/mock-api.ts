@@ -1,0 +1,73 @@
+import type { AuthUser } from '@piibs/shared/auth';
+import { type AxiosAdapter, AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { http } from '@/lib/http.ts';
+
+/** An answer: a body (status 200) or an explicit status and body. */
+export type MockAnswer = { status: number; data?: unknown } | { data: unknown; status?: undefined };
+export type MockHandler = (config: InternalAxiosRequestConfig) => MockAnswer | Promise<MockAnswer>;
+
+export type MockApi = {
+  /** Every request made, in order. */
+  calls: InternalAxiosRequestConfig[];
+  /** Requests to one `METHOD url` key. */
+  callsTo(key: string): InternalAxiosRequestConfig[];
+  restore(): void;
+};
+
+const keyOf = (config: InternalAxiosRequestConfig) =>
+  `${(config.method ?? 'get').toUpperCase()} ${(config.url ?? '').replace(/^\//, '').split('?')[0]}`;
+
+/**
+ * Answers the shared client's calls from a table keyed by `METHOD url` ('POST api/auth/login'); anything
+ * else is a 404. Statuses outside 2xx go through axios' own validateStatus, so the error policy runs as live.
+ */
+export function mockApi(table: Record<string, MockHandler | MockAnswer>): MockApi {
+  const original = http.defaults.adapter;
+  const calls: InternalAxiosRequestConfig[] = [];
+  const adapter: AxiosAdapter = async (config) => {
+    calls.push(config);
+    const entry = table[keyOf(config)];
+    const answer: MockAnswer = entry
+      ? typeof entry === 'function'
+        ? await entry(config)
+        : entry
+      : { status: 404, data: { status: 404, message: `未模拟的接口 ${keyOf(config)}` } };
+    const status = answer.status ?? 200;
+    const response: AxiosResponse = { data: answer.data, status, statusText: '', headers: {}, config };
+    const valid = config.validateStatus ? config.validateStatus(status) : status >= 200 && status < 300;
+    if (valid) return response;
+    throw new AxiosError(
+      `Request failed with status code ${status}`,
+      'ERR_BAD_REQUEST',
+      config,
+      {},
+      response,
+    );
+  };
+  http.defaults.adapter = adapter;
+  return {
+    calls,
+    callsTo: (key) => calls.filter((config) => keyOf(config) === key),
+    restore: () => {
+      http.defaults.adapter = original;
+    },
+  };
+}
+
+/** A user as /api/auth/info answers it. */
+export function fakeUser(overrides: Partial<AuthUser> = {}): AuthUser {
+  return {
+    id: 1,
+    username: 'admin',
+    nickName: '系统管理员',
+    email: null,
+    phone: null,
+    gender: null,
+    avatar: null,
+    channel: 'staff',
+    uscc: null,
+    dept: null,
+    roles: ['admin'],
+    ...overrides,
+  };
+}
