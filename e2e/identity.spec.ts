@@ -3,21 +3,10 @@
 // covered by a component test with a mocked API (apps/web/src/app/identity-pages.test.tsx).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { CA_MARKER_KEY, DATA_DIR, fillSignIn, PASSWORD, storage, TOKEN_KEY } from './support.ts';
 
-const PASSWORD = 'Demo@2026';
-const TOKEN_KEY = 'EL-ADMIN-TOEKN';
-const caDir = path.resolve(import.meta.dirname, '../test-results/e2e-data/ca');
-
-const storage = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
-
-async function signIn(page: Page, username: string) {
-  await page.getByRole('textbox', { name: '用户名' }).fill(username);
-  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  // The e2e server runs with PIIBS_CAPTCHA=off: any answer will do, but the field is required.
-  await page.getByRole('textbox', { name: '验证码' }).fill('0000');
-  await page.getByRole('button', { name: /登\s*录/ }).click();
-}
+const caDir = path.join(DATA_DIR, 'ca');
 
 test.describe('identity', () => {
   test('password sign-in as admin lands on the dashboard with the token under EL-ADMIN-TOEKN', async ({
@@ -27,10 +16,10 @@ test.describe('identity', () => {
     await expect(page.getByRole('heading', { name: '财产保险互联网出单系统' })).toBeVisible();
     await expect(page.getByRole('img', { name: '验证码' })).toBeVisible();
     await expect(page).toHaveTitle('登录 - 财产保险互联网出单系统');
-    await signIn(page, 'admin');
+    await fillSignIn(page, 'admin');
     await expect(page).toHaveURL(/\/piibs\/dashboard$/);
     expect(await storage(page, TOKEN_KEY)).toMatch(/^eyJ/);
-    expect(await storage(page, 'CA')).toBeNull();
+    expect(await storage(page, CA_MARKER_KEY)).toBeNull();
 
     // The login routes redirect to the dashboard while a token exists.
     await page.goto('/piibs/login');
@@ -53,7 +42,7 @@ test.describe('identity', () => {
   }) => {
     await page.goto('/piibs/user/center');
     await expect(page).toHaveURL(/\/piibs\/login\?redirect=%2Fpiibs%2Fuser%2Fcenter$/);
-    await signIn(page, 'agent');
+    await fillSignIn(page, 'agent');
     await expect(page).toHaveURL(/\/piibs\/user\/center$/);
     await expect(page.getByText('agent', { exact: true })).toBeVisible();
   });
@@ -71,14 +60,14 @@ test.describe('identity', () => {
       await page.goto('/piibs/404');
       await page.evaluate(() => localStorage.clear());
       await page.goto(`/piibs/login?redirect=${encodeURIComponent(target)}`);
-      await signIn(page, 'service');
+      await fillSignIn(page, 'service');
       await expect(page).toHaveURL(`${baseURL}/piibs/dashboard`);
     }
   });
 
   test('logout asks for confirmation, then returns to login with the token gone', async ({ page }) => {
     await page.goto('/piibs/login?redirect=%2Fpiibs%2Fuser%2Fcenter');
-    await signIn(page, 'underwriter');
+    await fillSignIn(page, 'underwriter');
     await expect(page).toHaveURL(/\/piibs\/user\/center$/);
     const token = await storage(page, TOKEN_KEY);
     expect(token).toBeTruthy();
@@ -122,7 +111,7 @@ test.describe('identity', () => {
     await page.getByRole('button', { name: '证书登录' }).last().click();
     await expect(page).toHaveURL(/\/piibs\/dashboard$/);
     expect(await storage(page, TOKEN_KEY)).toMatch(/^eyJ/);
-    expect(await storage(page, 'CA')).not.toBeNull();
+    expect(await storage(page, CA_MARKER_KEY)).not.toBeNull();
 
     // The session is the enterprise user's, opened with the certificate.
     await page.goto('/piibs/user/center');

@@ -14,6 +14,7 @@ import { HttpError } from './lib/errors.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { RequestValidationError, validatorCompiler } from './lib/validation.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { customerRoutes } from './modules/customers/routes.ts';
 import { deptRoutes } from './modules/depts/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { initRoutes } from './modules/init/routes.ts';
@@ -21,10 +22,13 @@ import { jobRoutes } from './modules/jobs/routes.ts';
 import { logRoutes } from './modules/logs/routes.ts';
 import { menuRoutes } from './modules/menus/routes.ts';
 import { monitorRoutes } from './modules/monitor/routes.ts';
+import { productRoutes } from './modules/products/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { taskRoutes } from './modules/tasks/routes.ts';
 import { userAdminRoutes } from './modules/users/admin-routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { zhenjiangRoutes } from './modules/zhenjiang/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
 
 export interface AppDeps {
@@ -128,6 +132,11 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(dictRoutes, { prefix: '/api' });
   await app.register(logRoutes, { prefix: '/api' });
   await app.register(monitorRoutes, { prefix: '/api' });
+  // Business: products and rate tables, customers and their review, the ZhenJiang channel.
+  await app.register(productRoutes, { prefix: '/api' });
+  await app.register(customerRoutes, { prefix: '/api' });
+  await app.register(taskRoutes, { prefix: '/api' });
+  await app.register(zhenjiangRoutes, { prefix: '/api' });
 
   registerSpa(app, deps.config.webDist);
   return app;

@@ -1,8 +1,9 @@
 import { ensureDemoCa } from './ca/demo-ca.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo } from './db/demo.ts';
+import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './db/demo.ts';
 import { seedDictionaries } from './modules/dicts/seed.ts';
+import { seedProducts } from './modules/products/seed.ts';
 
 export interface StartDeps {
   config: Config;
@@ -12,14 +13,20 @@ export interface StartDeps {
 }
 
 /**
- * Runs once after migrations, before the server listens: the seed dictionaries on first start (every
- * installation), then demo data and the demo CA in demo mode.
+ * Runs once after migrations, before the server listens: the seed dictionaries and products on first start
+ * (every installation), then demo data and the demo CA in demo mode.
  */
 export async function onStart(deps: StartDeps): Promise<void> {
   if (await seedDictionaries(deps.database.db))
     deps.log('dictionaries seeded (industries, regions, statuses …)');
+  if (await seedProducts(deps.database.db))
+    deps.log(
+      'products seeded (安责险（工贸行业）, 建筑施工安责险, 工程履约保证保险) with active rate tables',
+    );
   if (!deps.config.demo) return;
   const seeded = await seedDemo(deps.database.db);
+  const customers = await seedDemoCustomers(deps.database.db);
+  if (customers) deps.log(`demo customers seeded: ${customers}`);
   const ca = ensureDemoCa(deps.config.dataDir, DEMO_ENTERPRISE);
   const accounts = ['admin', ...DEMO_USERS.map((u) => u.username)].join(', ');
   deps.log(

@@ -2,7 +2,7 @@
 // request bodies and answers shared by the web's admin pages and the server's routes. Import it as
 // `@piibs/shared/admin`. Field titles name the field in the server's 400 messages.
 import { z } from 'zod';
-import { CHANNELS, MASKED_MOBILE, USERNAME_MESSAGE } from './auth.ts';
+import { CHANNELS, MASKED_MOBILE, sessionInfo, USERNAME_MESSAGE } from './auth.ts';
 import { isMobile, MESSAGES, zfield } from './validators.ts';
 
 // ---- paging ----
@@ -432,23 +432,13 @@ export const loginLogRow = z.object({
 });
 export type LoginLogRow = z.infer<typeof loginLogRow>;
 
-export const onlineRow = z.object({
-  id: z.string(),
+/** A live session as administrators see it: the user's own session view plus who it belongs to. */
+export const onlineRow = sessionInfo.extend({
   userId: z.number(),
   username: z.string(),
   nickName: z.string(),
   dept: z.string().nullable(),
-  method: z.string(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
   browser: z.string().nullable(),
-  /** Sign-in time. */
-  createdAt: z.string(),
-  /** Last activity (to the minute). */
-  lastSeenAt: z.string(),
-  expiresAt: z.string(),
-  /** The caller's own session. */
-  current: z.boolean(),
 });
 export type OnlineRow = z.infer<typeof onlineRow>;
 

@@ -7,7 +7,7 @@ import { bearer, login } from '../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { demoCaPaths } from '../ca/demo-ca.ts';
 import { onStart } from '../startup.ts';
-import { DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo } from './demo.ts';
+import { DEMO_CUSTOMERS, DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo, seedDemoCustomers } from './demo.ts';
 
 let t: TestContext;
 const lines: string[] = [];
@@ -104,5 +104,54 @@ describe('demo data (PIIBS_DEMO=1)', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().user.username).toBe('enterprise');
+  });
+});
+
+describe('demo customers (PIIBS_DEMO=1)', () => {
+  const as = async (username: string) => {
+    const token = (await login(t, username, DEMO_PASSWORD)).json().token as string;
+    return (url: string, payload?: object) =>
+      t.app.inject({ method: payload ? 'POST' : 'GET', url, headers: bearer(token), payload });
+  };
+
+  it('carry valid GB 32100 codes and cover every review state', () => {
+    expect(DEMO_CUSTOMERS.every((c) => isUscc(c.uscc))).toBe(true);
+    expect(new Set(DEMO_CUSTOMERS.map((c) => c.status))).toEqual(
+      new Set(['approved', 'pending', 'returned', 'rejected']),
+    );
+  });
+
+  it('the enterprise sees its own approved record and can pre-fill an application from it', async () => {
+    const ent = await as('enterprise');
+    const list = (await ent('/api/customers')).json();
+    expect(list.content).toHaveLength(1);
+    expect(list.content[0]).toMatchObject({ uscc: DEMO_ENTERPRISE.uscc, reviewStatus: 'approved' });
+    const draft = await ent('/api/inputPlaInsurance/ZhenJiang/applicantInit', { uscc: DEMO_ENTERPRISE.uscc });
+    expect(draft.statusCode, draft.body).toBe(200);
+    expect(draft.json().product.code).toBe('AZX_GM_2025');
+  });
+
+  it('the agent sees their clients: approved, pending and returned with its opinion', async () => {
+    const agent = await as('agent');
+    const list = (await agent('/api/customers?sort=id,asc')).json();
+    expect(list.content.map((c: { reviewStatus: string }) => c.reviewStatus)).toEqual([
+      'approved',
+      'pending',
+      'returned',
+    ]);
+    expect(list.content[2].reviewOpinion).toMatch(/地址不一致/);
+  });
+
+  it('the underwriter has a waiting customer task, and sees decided ones', async () => {
+    const uw = await as('underwriter');
+    const open = (await uw('/api/tasks')).json();
+    expect(open.totalElements).toBe(1);
+    expect(open.content[0].ageSeconds).toBeGreaterThan(24 * 3600);
+    expect((await uw('/api/tasks?status=done')).json().totalElements).toBe(4);
+    expect((await uw('/api/customers?reviewStatus=rejected')).json().totalElements).toBe(1);
+  });
+
+  it('seeding again writes nothing', async () => {
+    expect(await seedDemoCustomers(t.database.db)).toBe(0);
   });
 });

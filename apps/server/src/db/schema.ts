@@ -3,6 +3,8 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
+  date,
   index,
   integer,
   jsonb,
@@ -301,5 +303,214 @@ export const dictDetails = pgTable(
   (t) => [
     uniqueIndex('dict_detail_value').on(t.dictId, t.value),
     index('dict_detail_sort').on(t.dictId, t.sort),
+  ],
+);
+
+// ---- products, rate tables ----
+// Money in fen (BIGINT); ratios in micro-percent (percent × 10⁶); rates in 10⁻⁷ (per-mille × 10⁴);
+// multipliers × 10⁴. See packages/shared/src/money.ts.
+
+/** Insurance products (险种). The 2025 work-safety rules are CHECK constraints as well as form rules. */
+export const products = pgTable(
+  'product',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** work_safety | construction | guarantee */
+    productClass: text('product_class').notNull(),
+    clauseVersion: text('clause_version').notNull(),
+    /** GB/T 2260 region code (region_* dictionaries). */
+    region: text('region').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }).notNull(),
+    allowsCoinsurance: boolean('allows_coinsurance').notNull().default(false),
+    /** Micro-percent, 0 ≤ min ≤ max ≤ 21% [rule]. */
+    preventionRatioMin: integer('prevention_ratio_min').notNull(),
+    preventionRatioMax: integer('prevention_ratio_max').notNull(),
+    /** Micro-percent, ≤ 5% [rule]. */
+    commissionCap: integer('commission_cap').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    description: text('description'),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('product_code').on(t.code),
+    index('product_class_region').on(t.productClass, t.region),
+    check(
+      'product_prevention_ratio',
+      sql`0 <= ${t.preventionRatioMin} and ${t.preventionRatioMin} <= ${t.preventionRatioMax} and ${t.preventionRatioMax} <= 21000000`,
+    ),
+    check('product_commission_cap', sql`${t.commissionCap} between 0 and 5000000`),
+    check('product_validity', sql`${t.validFrom} <= ${t.validTo}`),
+  ],
+);
+
+/** Coverages (责任) of a product, one per type. */
+export const coverages = pgTable(
+  'coverage',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    perPersonLimitFen: bigint('per_person_limit_fen', { mode: 'number' }),
+    perAccidentLimitFen: bigint('per_accident_limit_fen', { mode: 'number' }),
+    aggregateLimitFen: bigint('aggregate_limit_fen', { mode: 'number' }),
+    deductibleFen: bigint('deductible_fen', { mode: 'number' }).notNull().default(0),
+    mandatory: boolean('mandatory').notNull().default(false),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [uniqueIndex('coverage_product_type').on(t.productId, t.type)],
+);
+
+/**
+ * Versioned rate tables of a product. Drafts are editable; activating one makes it the single active version
+ * (the previous one retires) and freezes it, so a quote that stored its rate_table id stays reproducible.
+ */
+export const rateTables = pgTable(
+  'rate_table',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    versionNo: integer('version_no').notNull(),
+    effectiveDate: date('effective_date', { mode: 'string' }).notNull(),
+    /** draft | active | retired */
+    status: text('status').notNull().default('draft'),
+    /** Construction: the high-risk loading (× 10⁴); null: ×1.3. */
+    highRiskLoading: integer('high_risk_loading'),
+    /** Floating factors: FactorDef[] (see packages/shared/src/rating.ts). */
+    factors: jsonb('factors').notNull().default([]),
+    note: text('note'),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    activatedBy: bigint('activated_by', { mode: 'number' }),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rate_table_product_version').on(t.productId, t.versionNo),
+    uniqueIndex('rate_table_one_active').on(t.productId).where(sql`${t.status} = 'active'`),
+    check('rate_table_status', sql`${t.status} in ('draft', 'active', 'retired')`),
+  ],
+);
+
+/** Rows of a rate table: a rate by coverage, industry and limit tier, or a construction cost band. */
+export const rateTableRows = pgTable(
+  'rate_table_row',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    rateTableId: bigint('rate_table_id', { mode: 'number' })
+      .notNull()
+      .references(() => rateTables.id, { onDelete: 'cascade' }),
+    coverageType: text('coverage_type'),
+    /** GB/T 4754 section letter or two-digit division; null: any. */
+    industry: text('industry'),
+    limitTierFen: bigint('limit_tier_fen', { mode: 'number' }),
+    costBandUpToFen: bigint('cost_band_up_to_fen', { mode: 'number' }),
+    /** 10⁻⁷ of the base (per-mille × 10⁴). */
+    rate: integer('rate').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [
+    index('rate_table_row_table').on(t.rateTableId),
+    check('rate_table_row_rate', sql`${t.rate} between 0 and 10000000`),
+  ],
+);
+
+// ---- customers and review ----
+
+/** Customers (投保人). An application needs an approved one. */
+export const customers = pgTable(
+  'customer',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Unified social credit code (or legacy tax number), upper case. */
+    uscc: text('uscc').notNull(),
+    name: text('name').notNull(),
+    industrySection: text('industry_section').notNull(),
+    industryDivision: text('industry_division').notNull(),
+    region: text('region').notNull(),
+    address: text('address').notNull(),
+    legalRepresentative: text('legal_representative').notNull(),
+    contactName: text('contact_name').notNull(),
+    phone: text('phone').notNull(),
+    headcount: integer('headcount').notNull(),
+    licenceNo: text('licence_no'),
+    /** SHA-256 (hex) of the bound CA certificate. */
+    caFingerprint: text('ca_fingerprint'),
+    /** The agent who owns the client (agent-created records); enterprise users are linked by uscc instead. */
+    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    /** pending | approved | returned | rejected */
+    reviewStatus: text('review_status').notNull().default('pending'),
+    reviewOpinion: text('review_opinion'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('customer_uscc').on(t.uscc),
+    uniqueIndex('customer_ca_fingerprint').on(t.caFingerprint).where(sql`${t.caFingerprint} is not null`),
+    index('customer_owner').on(t.ownerId),
+    index('customer_created_by').on(t.createdBy),
+    index('customer_review_status').on(t.reviewStatus),
+    index('customer_created').on(t.createdAt),
+    check(
+      'customer_review_status_value',
+      sql`${t.reviewStatus} in ('pending', 'approved', 'returned', 'rejected')`,
+    ),
+    check('customer_headcount', sql`${t.headcount} between 0 and 999999`),
+  ],
+);
+
+/**
+ * Review tasks: one per submission of a record for review (kind 'customer' now; 'application' and 'tender'
+ * later). At most one open task per record; deciding closes it.
+ */
+export const reviewTasks = pgTable(
+  'review_task',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** customer | application | tender */
+    kind: text('kind').notNull(),
+    subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
+    /** What is reviewed, for lists (e.g. the customer's name and code). */
+    title: text('title').notNull(),
+    /** open | done */
+    status: text('status').notNull().default('open'),
+    submittedBy: bigint('submitted_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    assigneeId: bigint('assignee_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    /** approve | return | reject */
+    decision: text('decision'),
+    opinion: text('opinion'),
+    decidedBy: bigint('decided_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('review_task_one_open').on(t.kind, t.subjectId).where(sql`${t.status} = 'open'`),
+    index('review_task_queue').on(t.status, t.kind, t.createdAt),
+    index('review_task_subject').on(t.kind, t.subjectId),
+    check('review_task_status', sql`${t.status} in ('open', 'done')`),
+    check(
+      'review_task_decision',
+      sql`(${t.status} = 'open' and ${t.decision} is null) or (${t.status} = 'done' and ${t.decision} in ('approve', 'return', 'reject'))`,
+    ),
   ],
 );

@@ -40,13 +40,17 @@ afterEach(() => {
 describe('routes (spec §2)', () => {
   it('/ redirects to /piibs/dashboard', async () => {
     const router = renderAt('/');
-    expect(await screen.findByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
+    expect(
+      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/piibs/dashboard');
   });
 
   it('/piibs also goes to the dashboard', async () => {
     const router = renderAt('/piibs');
-    expect(await screen.findByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
+    expect(
+      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/piibs/dashboard');
   });
 
@@ -64,7 +68,9 @@ describe('routes (spec §2)', () => {
   it('返回首页 on the 404 page goes to the dashboard', async () => {
     const router = renderAt('/piibs/404');
     await userEvent.click(await screen.findByRole('button', { name: /返回首页/ }));
-    expect(await screen.findByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
+    expect(
+      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/piibs/dashboard');
   });
 });
@@ -72,13 +78,13 @@ describe('routes (spec §2)', () => {
 describe("the page title is the route's title followed by the site title", () => {
   it('names the dashboard 首页', async () => {
     renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
     expect(document.title).toBe('首页 - 财产保险互联网出单系统');
   });
 
   it('follows navigation', async () => {
     const router = renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
     await act(() => router.navigate('/piibs/401'));
     await screen.findByText('抱歉，您没有权限访问该页面');
     expect(document.title).toBe('401 - 财产保险互联网出单系统');
@@ -88,7 +94,7 @@ describe("the page title is the route's title followed by the site title", () =>
 describe('scroll resets to the top on each navigation', () => {
   it('scrolls to the top when the page changes', async () => {
     const router = renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
     vi.mocked(window.scrollTo).mockClear();
     await act(() => router.navigate('/piibs/401'));
     await screen.findByText('抱歉，您没有权限访问该页面');
@@ -97,7 +103,7 @@ describe('scroll resets to the top on each navigation', () => {
 
   it('keeps the position when only the query string changes (list filters live in the URL)', async () => {
     const router = renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统');
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
     vi.mocked(window.scrollTo).mockClear();
     await act(() => router.navigate('/piibs/dashboard?page=2'));
     expect(window.scrollTo).not.toHaveBeenCalled();

@@ -4,8 +4,14 @@ import { request } from '@/lib/http.ts';
 
 /** View names that only group children: the main layout and eladmin's nested-directory view. */
 const CONTAINER_VIEWS = new Set(['Layout', 'ParentView']);
-/** eladmin's marker for "this directory has no page of its own" (no breadcrumb link). */
-const NO_REDIRECT = 'noRedirect';
+/**
+ * eladmin's marker for "this directory has no page of its own" (no breadcrumb link). The server spells it
+ * 'noredirect' (as eladmin's back end does), vue-element-admin 'noRedirect': either is the marker, never a
+ * path (taken as one, it led to '<page>/noredirect').
+ */
+function isNoRedirect(redirect: string | null | undefined): boolean {
+  return redirect?.toLowerCase() === 'noredirect';
+}
 const EXTERNAL = /^(https?:|mailto:|tel:)/;
 
 /** A menu route with its path resolved against its parents and its meta flattened. */
@@ -62,8 +68,8 @@ export function normalizeMenus(menus: readonly MenuRoute[], parents: MenuNode[] 
       hidden: menu.hidden === true,
       affix: menu.meta?.affix === true,
       noCache: menu.meta?.noCache === true,
-      redirect: menu.redirect && menu.redirect !== NO_REDIRECT ? menu.redirect : undefined,
-      noRedirect: menu.redirect === NO_REDIRECT,
+      redirect: menu.redirect && !isNoRedirect(menu.redirect) ? menu.redirect : undefined,
+      noRedirect: isNoRedirect(menu.redirect),
       alwaysShow: menu.alwaysShow === true,
       external: isExternal(path),
       parents,

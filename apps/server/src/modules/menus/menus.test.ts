@@ -1,7 +1,9 @@
 import type { MenuRoute } from '@piibs/shared/menu';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createUser, initSystem, tokenFor } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { menus, roleMenus, roles } from '../../db/schema.ts';
 import { SEED_MENUS } from './seed.ts';
 
 let t: TestContext;
@@ -209,5 +211,42 @@ describe('GET /api/menus: hasChildren', () => {
       content: { path: string; hasChildren: boolean }[];
     };
     expect(top.content.find((m) => m.path === '/piibs/product')!.hasChildren).toBe(true);
+  });
+});
+
+describe('business pages and permission buttons', () => {
+  it('gives underwriters the visible review queue and customer list, cached', async () => {
+    const tree = (await call('uw', 'GET', '/api/menus/build')).json() as MenuRoute[];
+    const task = tree.find((r) => r.path === '/piibs/task')!;
+    expect(task.children!.find((c) => c.path === 'list')).toMatchObject({
+      component: 'task/TaskList',
+      hidden: false,
+      meta: { title: '审核任务', noCache: false },
+    });
+    const applicant = tree.find((r) => r.path === '/piibs/applicant')!;
+    expect(applicant.children!.find((c) => c.path === 'list')).toMatchObject({
+      component: 'applicant/CustomerList',
+      hidden: false,
+      meta: { noCache: false },
+    });
+  });
+
+  it('grants the product, customer and review buttons to the right roles', async () => {
+    const rows = await t.database.db
+      .select({ role: roles.code, permission: menus.permission })
+      .from(roleMenus)
+      .innerJoin(roles, eq(roles.id, roleMenus.roleId))
+      .innerJoin(menus, eq(menus.id, roleMenus.menuId));
+    const granted = (code: string) =>
+      rows
+        .filter((r) => r.permission === code)
+        .map((r) => r.role)
+        .sort();
+    expect(granted('product:list')).toEqual(['underwriter']);
+    expect(granted('product:edit')).toEqual([]);
+    expect(granted('customer:list')).toEqual(['17', 'agent', 'underwriter']);
+    expect(granted('customer:edit')).toEqual(['17', 'agent', 'underwriter']);
+    expect(granted('customer:unmask')).toEqual(['underwriter']);
+    expect(granted('customer:review')).toEqual(['underwriter']);
   });
 });

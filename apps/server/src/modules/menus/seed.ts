@@ -134,8 +134,19 @@ export const SEED_MENUS: SeedMenu[] = [
     title: '客户管理',
     path: '/piibs/applicant',
     icon: 'user',
-    roles: [ENTERPRISE, UNDERWRITER],
+    roles: [ENTERPRISE, UNDERWRITER, AGENT],
     children: [
+      page('客户列表', 'list', 'applicant/CustomerList', [UNDERWRITER, AGENT], {
+        hidden: false,
+        cache: true,
+        icon: 'peoples',
+        children: [
+          button('客户查询', 'customer:list', [UNDERWRITER, AGENT, ENTERPRISE]),
+          button('客户新增', 'customer:add', [UNDERWRITER, AGENT, ENTERPRISE]),
+          button('客户修改', 'customer:edit', [UNDERWRITER, AGENT, ENTERPRISE]),
+          button('查看完整联系电话', 'customer:unmask', [UNDERWRITER]),
+        ],
+      }),
       page('客户信息', 'newUpdate/:id/:detail', 'applicant/ApplicantEdit', [ENTERPRISE, UNDERWRITER]),
     ],
   },
@@ -145,6 +156,12 @@ export const SEED_MENUS: SeedMenu[] = [
     icon: 'audit',
     roles: [UNDERWRITER],
     children: [
+      page('审核任务', 'list', 'task/TaskList', [UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'audit',
+        children: [button('审核客户信息', 'customer:review', [UNDERWRITER])],
+      }),
       page('审核客户信息', 'audit/:id/:audit', 'task/CustomerAudit', [UNDERWRITER]),
       page('审核二次下单信息', 'tenderAudit/:id/:audit', 'task/TenderAudit', [UNDERWRITER]),
     ],
@@ -243,6 +260,13 @@ export const SEED_MENUS: SeedMenu[] = [
         hidden: false,
         cache: true,
         icon: 'product',
+        // Underwriters read products and rate tables; administrators (every permission) maintain them.
+        children: [
+          button('险种查询', 'product:list', [UNDERWRITER]),
+          button('险种新增', 'product:add'),
+          button('险种修改', 'product:edit'),
+          button('险种删除', 'product:del'),
+        ],
       }),
     ],
   },

@@ -1,0 +1,597 @@
+// Products (险种) with their coverages (责任), and their versioned rate tables.
+//
+// Rate tables: a product has numbered versions. A draft can be edited or deleted; activating it makes it the
+// product's single active version (the previous active one retires) and freezes it. Quotes record the
+// rate_table id they were priced on, so activating a later version never changes an existing quote, and
+// POST /products/:id/quote with that rateTableId reproduces it.
+import { formatTime } from '@piibs/shared/constants';
+import {
+  type CoverageRow,
+  type PRODUCT_SORT_FIELDS,
+  type ProductRow,
+  type productCreateForm,
+  type productUpdateForm,
+  type RateTableDetail,
+  type RateTableRow,
+  rateRowsProblem,
+  type rateTableCreateForm,
+  type rateTableUpdateForm,
+} from '@piibs/shared/product';
+import { COVERAGE_LABELS, type CoverageType, type FactorDef, type ProductClass } from '@piibs/shared/rating';
+import { and, asc, count, desc, eq, gte, inArray, lte, max, ne, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { coverages, products, rateTableRows, rateTables } from '../../db/schema.ts';
+import { type Actor, auditChange } from '../../lib/audit.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { checkDictCodes } from '../dicts/codes.ts';
+import { STALE_VERSION } from '../users/admin-service.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const PRODUCT_NOT_FOUND = '险种不存在';
+export const RATE_TABLE_NOT_FOUND = '费率表不存在';
+const CODE_TAKEN = '险种代码已存在';
+
+/** Today in Asia/Shanghai, YYYY-MM-DD. */
+export const today = (): string => formatTime(Date.now(), '{y}-{m}-{d}');
+
+// ---- reading products ----
+
+const coveragesJson = sql<CoverageRow[]>`coalesce((select json_agg(json_build_object(
+    'id', c.id, 'type', c.type, 'name', c.name, 'perPersonLimitFen', c.per_person_limit_fen,
+    'perAccidentLimitFen', c.per_accident_limit_fen, 'aggregateLimitFen', c.aggregate_limit_fen,
+    'deductibleFen', c.deductible_fen, 'mandatory', c.mandatory, 'sort', c.sort) order by c.sort, c.id)
+  from coverage c where c.product_id = "product"."id"), '[]'::json)`;
+
+const activeJson = sql<{
+  id: number;
+  versionNo: number;
+  effectiveDate: string;
+} | null>`(select json_build_object('id', r.id, 'versionNo', r.version_no, 'effectiveDate', r.effective_date)
+  from rate_table r where r.product_id = "product"."id" and r.status = 'active')`;
+
+const rowColumns = {
+  id: products.id,
+  code: products.code,
+  name: products.name,
+  productClass: products.productClass,
+  clauseVersion: products.clauseVersion,
+  region: products.region,
+  validFrom: products.validFrom,
+  validTo: products.validTo,
+  allowsCoinsurance: products.allowsCoinsurance,
+  preventionRatioMin: products.preventionRatioMin,
+  preventionRatioMax: products.preventionRatioMax,
+  commissionCap: products.commissionCap,
+  enabled: products.enabled,
+  description: products.description,
+  coverages: coveragesJson,
+  activeRateTable: activeJson,
+  version: products.version,
+  createdAt: products.createdAt,
+  updatedAt: products.updatedAt,
+};
+
+const selectRows = (db: Db | Tx) => db.select(rowColumns).from(products);
+type RawRow = Awaited<ReturnType<typeof selectRows>>[number];
+
+const toRow = (r: RawRow): ProductRow => ({
+  ...r,
+  productClass: r.productClass as ProductClass,
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+});
+
+export interface ProductFilter {
+  blurry?: string | undefined;
+  productClass?: ProductClass | undefined;
+  region?: string | undefined;
+  enabled?: boolean | undefined;
+}
+
+type SortField = (typeof PRODUCT_SORT_FIELDS)[number];
+const sortColumns: SortColumns<SortField> = {
+  id: products.id,
+  code: products.code,
+  name: products.name,
+  productClass: products.productClass,
+  region: products.region,
+  validFrom: products.validFrom,
+  validTo: products.validTo,
+  enabled: products.enabled,
+  createdAt: products.createdAt,
+  updatedAt: products.updatedAt,
+};
+
+export function productListSpec(db: Db, f: ProductFilter): ListSpec<SortField, ProductRow> {
+  const where = and(
+    blurry(f.blurry, products.code, products.name),
+    f.productClass ? eq(products.productClass, f.productClass) : undefined,
+    f.region ? eq(products.region, f.region) : undefined,
+    f.enabled !== undefined ? eq(products.enabled, f.enabled) : undefined,
+  );
+  return {
+    columns: sortColumns,
+    defaultOrder: [asc(products.id)],
+    fetch: async ({ limit, offset, orderBy }) =>
+      (
+        await selectRows(db)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset)
+      ).map(toRow),
+    count: async () => (await db.select({ n: count() }).from(products).where(where))[0]?.n ?? 0,
+  };
+}
+
+export async function getProduct(db: Db | Tx, id: number): Promise<ProductRow> {
+  const [row] = await selectRows(db).where(eq(products.id, id));
+  if (!row) throw notFound(PRODUCT_NOT_FOUND);
+  return toRow(row);
+}
+
+/** Enabled products in force today, optionally by class and region (the region's prefecture and province too). */
+export async function availableProducts(
+  db: Db,
+  f: { productClass?: ProductClass | undefined; region?: string | undefined },
+): Promise<ProductRow[]> {
+  const day = today();
+  const regions = f.region ? regionAncestors(f.region) : undefined;
+  const rows = await selectRows(db)
+    .where(
+      and(
+        eq(products.enabled, true),
+        lte(products.validFrom, day),
+        gte(products.validTo, day),
+        f.productClass ? eq(products.productClass, f.productClass) : undefined,
+        regions ? inArray(products.region, regions) : undefined,
+      ),
+    )
+    .orderBy(asc(products.id));
+  const sorted = regions
+    ? rows.sort((a, b) => regions.indexOf(a.region) - regions.indexOf(b.region) || a.id - b.id)
+    : rows;
+  return sorted.map(toRow);
+}
+
+/** A GB/T 2260 code and the codes above it, most specific first: 321102 → 321102, 321100, 320000. */
+export function regionAncestors(code: string): string[] {
+  const out = [code, `${code.slice(0, 4)}00`, `${code.slice(0, 2)}0000`];
+  return [...new Set(out)];
+}
+
+// ---- changing products ----
+
+type CreateInput = z.infer<typeof productCreateForm>;
+type UpdateInput = z.infer<typeof productUpdateForm>;
+type CoverageInput = CreateInput['coverages'][number];
+
+type ProductFieldsIn = Pick<
+  CreateInput,
+  | 'code'
+  | 'name'
+  | 'clauseVersion'
+  | 'region'
+  | 'validFrom'
+  | 'validTo'
+  | 'allowsCoinsurance'
+  | 'preventionRatioMin'
+  | 'preventionRatioMax'
+  | 'commissionCap'
+  | 'enabled'
+> & { productClass: string; description?: string | null | undefined };
+
+function productValues(form: ProductFieldsIn) {
+  return {
+    code: form.code,
+    name: form.name,
+    productClass: form.productClass,
+    clauseVersion: form.clauseVersion,
+    region: form.region,
+    validFrom: form.validFrom,
+    validTo: form.validTo,
+    allowsCoinsurance: form.allowsCoinsurance,
+    preventionRatioMin: form.preventionRatioMin,
+    preventionRatioMax: form.preventionRatioMax,
+    commissionCap: form.commissionCap,
+    enabled: form.enabled,
+    description: form.description ?? null,
+  };
+}
+
+const coverageValues = (productId: number, c: CoverageInput) => ({
+  productId,
+  type: c.type,
+  name: c.name ?? COVERAGE_LABELS[c.type],
+  perPersonLimitFen: c.perPersonLimitFen ?? null,
+  perAccidentLimitFen: c.perAccidentLimitFen ?? null,
+  aggregateLimitFen: c.aggregateLimitFen ?? null,
+  deductibleFen: c.deductibleFen,
+  mandatory: c.mandatory,
+  sort: c.sort,
+});
+
+/** What the audit trail keeps of a product. */
+const snapshot = (
+  p: ReturnType<typeof productValues>,
+  cs: ({ type: string } & Record<string, unknown>)[],
+) => ({
+  ...p,
+  coverages: cs
+    .map(({ productId: _, ...c }) => c)
+    .sort((a, b) => String(a.type).localeCompare(String(b.type))),
+});
+
+async function guard<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(CODE_TAKEN);
+    throw err;
+  }
+}
+
+async function codeTaken(db: Db | Tx, code: string, exceptId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.code, code), exceptId ? ne(products.id, exceptId) : undefined));
+  return Boolean(row);
+}
+
+export async function createProduct(db: Db, actor: Actor, form: CreateInput): Promise<ProductRow> {
+  await checkDictCodes(db, { region: form.region }, { region: '适用地区' });
+  if (await codeTaken(db, form.code)) throw conflict(CODE_TAKEN);
+  return guard(() =>
+    db.transaction(async (tx) => {
+      const values = productValues(form);
+      const [row] = await tx
+        .insert(products)
+        .values({ ...values, createdBy: actor.user.id })
+        .returning({ id: products.id });
+      const cs = form.coverages.map((c) => coverageValues(row!.id, c));
+      if (cs.length) await tx.insert(coverages).values(cs);
+      await auditChange(tx, actor, {
+        action: 'create',
+        entity: 'product',
+        entityId: row!.id,
+        after: snapshot(values, cs),
+      });
+      return getProduct(tx, row!.id);
+    }),
+  );
+}
+
+export async function updateProduct(db: Db, actor: Actor, form: UpdateInput): Promise<ProductRow> {
+  await checkDictCodes(db, { region: form.region }, { region: '适用地区' });
+  return guard(() =>
+    db.transaction(async (tx) => {
+      const [before] = await tx.select().from(products).where(eq(products.id, form.id)).for('update');
+      if (!before) throw notFound(PRODUCT_NOT_FOUND);
+      if (before.version !== form.version) throw conflict(STALE_VERSION);
+      if (form.code !== before.code && (await codeTaken(tx, form.code, form.id))) throw conflict(CODE_TAKEN);
+      if (form.productClass !== before.productClass) {
+        const [table] = await tx
+          .select({ id: rateTables.id })
+          .from(rateTables)
+          .where(eq(rateTables.productId, form.id))
+          .limit(1);
+        if (table) throw badRequest('险种类别：险种已有费率表，不能修改类别');
+      }
+      const oldCoverages = await tx.select().from(coverages).where(eq(coverages.productId, form.id));
+      const values = productValues(form);
+      await tx
+        .update(products)
+        .set({ ...values, version: sql`${products.version} + 1`, updatedAt: sql`now()` })
+        .where(eq(products.id, form.id));
+      await tx.delete(coverages).where(eq(coverages.productId, form.id));
+      const cs = form.coverages.map((c) => coverageValues(form.id, c));
+      if (cs.length) await tx.insert(coverages).values(cs);
+      await auditChange(tx, actor, {
+        action: 'update',
+        entity: 'product',
+        entityId: form.id,
+        before: snapshot(
+          productValues(before),
+          oldCoverages.map(({ id: _, ...c }) => c),
+        ),
+        after: snapshot(values, cs),
+      });
+      return getProduct(tx, form.id);
+    }),
+  );
+}
+
+/** Deletes products never priced on: a product with an active or retired rate table can only be disabled. */
+export async function deleteProducts(db: Db, actor: Actor, ids: number[]): Promise<{ deleted: number }> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  return db.transaction(async (tx) => {
+    const rows = await tx.select().from(products).where(inArray(products.id, unique)).for('update');
+    if (rows.length !== unique.length) throw notFound(PRODUCT_NOT_FOUND);
+    const [used] = await tx
+      .select({ productId: rateTables.productId })
+      .from(rateTables)
+      .where(and(inArray(rateTables.productId, unique), ne(rateTables.status, 'draft')))
+      .limit(1);
+    if (used) {
+      const name = rows.find((r) => r.id === used.productId)?.name ?? '';
+      throw conflict(`险种「${name}」已有生效或历史费率表，不能删除，请改为停用`);
+    }
+    await tx.delete(products).where(inArray(products.id, unique));
+    for (const p of rows) {
+      await auditChange(tx, actor, {
+        action: 'delete',
+        entity: 'product',
+        entityId: p.id,
+        before: { code: p.code, name: p.name, productClass: p.productClass },
+      });
+    }
+    return { deleted: rows.length };
+  });
+}
+
+// ---- rate tables ----
+
+const tableColumns = {
+  id: rateTables.id,
+  productId: rateTables.productId,
+  versionNo: rateTables.versionNo,
+  effectiveDate: rateTables.effectiveDate,
+  status: rateTables.status,
+  highRiskLoading: rateTables.highRiskLoading,
+  factors: rateTables.factors,
+  note: rateTables.note,
+  rowCount: sql<number>`(select count(*)::int from rate_table_row rr where rr.rate_table_id = "rate_table"."id")`,
+  activatedAt: rateTables.activatedAt,
+  activatedBy: sql<
+    string | null
+  >`(select coalesce(u.nick_name, u.username) from app_user u where u.id = "rate_table"."activated_by")`,
+  version: rateTables.version,
+  createdAt: rateTables.createdAt,
+  updatedAt: rateTables.updatedAt,
+};
+
+function toTableRow(r: {
+  id: number;
+  productId: number;
+  versionNo: number;
+  effectiveDate: string;
+  status: string;
+  highRiskLoading: number | null;
+  factors: unknown;
+  note: string | null;
+  rowCount: number;
+  activatedAt: Date | null;
+  activatedBy: string | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}): RateTableRow {
+  return {
+    ...r,
+    status: r.status as RateTableRow['status'],
+    factors: r.factors as FactorDef[],
+    rowCount: Number(r.rowCount),
+    activatedAt: r.activatedAt?.toISOString() ?? null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+export async function listRateTables(db: Db, productId: number): Promise<RateTableRow[]> {
+  await getProduct(db, productId);
+  const rows = await db
+    .select(tableColumns)
+    .from(rateTables)
+    .where(eq(rateTables.productId, productId))
+    .orderBy(desc(rateTables.versionNo));
+  return rows.map(toTableRow);
+}
+
+export async function getRateTable(db: Db | Tx, id: number): Promise<RateTableDetail> {
+  const [table] = await db.select(tableColumns).from(rateTables).where(eq(rateTables.id, id));
+  if (!table) throw notFound(RATE_TABLE_NOT_FOUND);
+  const rows = await db
+    .select({
+      id: rateTableRows.id,
+      coverageType: rateTableRows.coverageType,
+      industry: rateTableRows.industry,
+      limitTierFen: rateTableRows.limitTierFen,
+      costBandUpToFen: rateTableRows.costBandUpToFen,
+      rate: rateTableRows.rate,
+    })
+    .from(rateTableRows)
+    .where(eq(rateTableRows.rateTableId, id))
+    .orderBy(asc(rateTableRows.sort), asc(rateTableRows.id));
+  return {
+    ...toTableRow(table),
+    rows: rows.map((r) => ({ ...r, coverageType: r.coverageType as CoverageType | null })),
+  };
+}
+
+type TableInput = z.infer<typeof rateTableCreateForm>;
+
+function checkRows(productClass: string, form: TableInput): void {
+  const problem = rateRowsProblem(productClass as ProductClass, form.rows);
+  if (problem) throw badRequest(problem);
+  if (form.highRiskLoading != null && productClass !== 'construction')
+    throw badRequest('高风险加成系数：只适用于建筑施工险种');
+}
+
+async function insertRows(tx: Tx, tableId: number, form: TableInput): Promise<void> {
+  await tx.insert(rateTableRows).values(
+    form.rows.map((r, i) => ({
+      rateTableId: tableId,
+      coverageType: r.coverageType,
+      industry: r.industry,
+      limitTierFen: r.limitTierFen,
+      costBandUpToFen: r.costBandUpToFen,
+      rate: r.rate,
+      sort: i,
+    })),
+  );
+}
+
+const tableSnapshot = (t: {
+  effectiveDate: string;
+  highRiskLoading?: number | null;
+  note?: string | null;
+}) => ({
+  effectiveDate: t.effectiveDate,
+  highRiskLoading: t.highRiskLoading ?? null,
+  note: t.note ?? null,
+});
+
+/** A new draft version (numbered after the product's latest). */
+export async function createRateTable(
+  db: Db,
+  actor: Actor,
+  productId: number,
+  form: TableInput,
+): Promise<RateTableDetail> {
+  return db.transaction(async (tx) => {
+    // Locking the product numbers concurrent drafts one after the other.
+    const [product] = await tx.select().from(products).where(eq(products.id, productId)).for('update');
+    if (!product) throw notFound(PRODUCT_NOT_FOUND);
+    checkRows(product.productClass, form);
+    const [last] = await tx
+      .select({ n: max(rateTables.versionNo) })
+      .from(rateTables)
+      .where(eq(rateTables.productId, productId));
+    const versionNo = (last?.n ?? 0) + 1;
+    const [row] = await tx
+      .insert(rateTables)
+      .values({
+        productId,
+        versionNo,
+        effectiveDate: form.effectiveDate,
+        status: 'draft',
+        highRiskLoading: form.highRiskLoading ?? null,
+        factors: form.factors,
+        note: form.note ?? null,
+        createdBy: actor.user.id,
+      })
+      .returning({ id: rateTables.id });
+    await insertRows(tx, row!.id, form);
+    await auditChange(tx, actor, {
+      action: 'create',
+      entity: 'rate_table',
+      entityId: row!.id,
+      after: {
+        productId,
+        versionNo,
+        ...tableSnapshot(form),
+        rows: form.rows.length,
+        factors: form.factors.length,
+      },
+    });
+    return getRateTable(tx, row!.id);
+  });
+}
+
+async function lockTable(tx: Tx, id: number) {
+  const [table] = await tx.select().from(rateTables).where(eq(rateTables.id, id)).for('update');
+  if (!table) throw notFound(RATE_TABLE_NOT_FOUND);
+  return table;
+}
+
+/** Replaces a draft's settings and rows; active and retired versions are frozen (409). */
+export async function updateRateTable(
+  db: Db,
+  actor: Actor,
+  id: number,
+  form: z.infer<typeof rateTableUpdateForm>,
+): Promise<RateTableDetail> {
+  return db.transaction(async (tx) => {
+    const table = await lockTable(tx, id);
+    if (table.version !== form.version) throw conflict(STALE_VERSION);
+    if (table.status !== 'draft') throw conflict('只有草稿状态的费率表可以修改；请新建版本');
+    const [product] = await tx.select().from(products).where(eq(products.id, table.productId));
+    checkRows(product!.productClass, form);
+    await tx
+      .update(rateTables)
+      .set({
+        effectiveDate: form.effectiveDate,
+        highRiskLoading: form.highRiskLoading ?? null,
+        factors: form.factors,
+        note: form.note ?? null,
+        version: sql`${rateTables.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(rateTables.id, id));
+    await tx.delete(rateTableRows).where(eq(rateTableRows.rateTableId, id));
+    await insertRows(tx, id, form);
+    await auditChange(tx, actor, {
+      action: 'update',
+      entity: 'rate_table',
+      entityId: id,
+      before: tableSnapshot(table),
+      after: { ...tableSnapshot(form), rows: form.rows.length, factors: form.factors.length },
+    });
+    return getRateTable(tx, id);
+  });
+}
+
+/** Makes a draft the product's active version; the previous active version retires. */
+export async function activateRateTable(
+  db: Db,
+  actor: Actor,
+  id: number,
+  version: number,
+): Promise<RateTableDetail> {
+  return db.transaction(async (tx) => {
+    const [peek] = await tx
+      .select({ productId: rateTables.productId })
+      .from(rateTables)
+      .where(eq(rateTables.id, id));
+    if (!peek) throw notFound(RATE_TABLE_NOT_FOUND);
+    // The product first (as createRateTable does): activations of one product run one after the other.
+    await tx.select({ id: products.id }).from(products).where(eq(products.id, peek.productId)).for('update');
+    const table = await lockTable(tx, id);
+    if (table.version !== version) throw conflict(STALE_VERSION);
+    if (table.status !== 'draft') throw conflict('只有草稿状态的费率表可以生效');
+    const retired = await tx
+      .update(rateTables)
+      .set({ status: 'retired', version: sql`${rateTables.version} + 1`, updatedAt: sql`now()` })
+      .where(and(eq(rateTables.productId, table.productId), eq(rateTables.status, 'active')))
+      .returning({ id: rateTables.id, versionNo: rateTables.versionNo });
+    await tx
+      .update(rateTables)
+      .set({
+        status: 'active',
+        activatedAt: sql`now()`,
+        activatedBy: actor.user.id,
+        version: sql`${rateTables.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(rateTables.id, id));
+    await auditChange(tx, actor, {
+      action: 'activate',
+      entity: 'rate_table',
+      entityId: id,
+      before: { status: 'draft', activeVersion: retired[0]?.versionNo ?? null },
+      after: { status: 'active', activeVersion: table.versionNo },
+    });
+    return getRateTable(tx, id);
+  });
+}
+
+/** Deletes a draft; active and retired versions are kept (quotes refer to them). */
+export async function deleteRateTable(db: Db, actor: Actor, id: number): Promise<{ deleted: number }> {
+  return db.transaction(async (tx) => {
+    const table = await lockTable(tx, id);
+    if (table.status !== 'draft') throw conflict('只有草稿状态的费率表可以删除');
+    await tx.delete(rateTables).where(eq(rateTables.id, id));
+    await auditChange(tx, actor, {
+      action: 'delete',
+      entity: 'rate_table',
+      entityId: id,
+      before: { productId: table.productId, versionNo: table.versionNo, ...tableSnapshot(table) },
+    });
+    return { deleted: 1 };
+  });
+}

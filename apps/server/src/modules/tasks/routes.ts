@@ -1,0 +1,88 @@
+import { blurryParam, pageOf } from '@piibs/shared/admin';
+import { REVIEW_DECISIONS, TASK_KIND_PERMISSIONS, TASK_KINDS, TASK_STATUSES } from '@piibs/shared/review';
+import { decideForm, TASK_SORT_FIELDS, taskDetail, taskRow } from '@piibs/shared/task';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { forbidden } from '../../lib/errors.ts';
+import { pageQuery, paginate } from '../../lib/paging.ts';
+import { requireAnyPermission } from '../../lib/permissions.ts';
+import { adminErrors } from '../../lib/schemas.ts';
+import { hasPermission } from '../../plugins/auth.ts';
+import { customerViewerOf } from '../customers/access.ts';
+import { decideTask, getTask, type Reviewer, reviewKinds, taskListSpec } from './service.ts';
+
+const taskQuery = pageQuery(TASK_SORT_FIELDS).extend({
+  kind: z.enum(TASK_KINDS, { error: '请选择正确的任务类型' }).optional().meta({ title: '任务类型' }),
+  /** Default: open (the waiting queue). */
+  status: z.enum(TASK_STATUSES, { error: '请选择 open 或 done' }).default('open').meta({ title: '任务状态' }),
+  decision: z
+    .enum(REVIEW_DECISIONS, { error: '请选择正确的审核结论' })
+    .optional()
+    .meta({ title: '审核结论' }),
+  blurry: blurryParam.meta({ title: '关键词', description: '任务标题包含' }),
+});
+
+const idParams = z.object({ id: z.coerce.number().int().positive().meta({ title: '任务ID' }) });
+
+async function reviewerOf(app: FastifyInstance, req: FastifyRequest): Promise<Reviewer> {
+  const db = app.deps.database.db;
+  const [viewer, kinds] = await Promise.all([
+    customerViewerOf(db, req.user),
+    reviewKinds((code) => hasPermission(app, req.user, code)),
+  ]);
+  if (kinds.length === 0) throw forbidden();
+  return { user: req.user, ip: req.ip, viewer, kinds };
+}
+
+/**
+ * Review tasks (审核任务). Each kind needs its reviewer permission (customer → customer:review); the list shows
+ * only the kinds the caller reviews, on records they may see.
+ */
+export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = () => app.deps.database.db;
+  const anyReviewer = requireAnyPermission(app, ...Object.values(TASK_KIND_PERMISSIONS));
+
+  app.get(
+    '/tasks',
+    {
+      preHandler: anyReviewer,
+      schema: {
+        tags: ['tasks'],
+        summary: '审核任务队列（默认待处理，最早提交的在前，含等待时长 ageSeconds）',
+        querystring: taskQuery,
+        response: { 200: pageOf(taskRow), ...adminErrors },
+      },
+    },
+    async (req) => paginate(req.query, taskListSpec(db(), await reviewerOf(app, req), req.query)),
+  );
+
+  app.get(
+    '/tasks/:id',
+    {
+      preHandler: anyReviewer,
+      schema: {
+        tags: ['tasks'],
+        summary: '审核任务详情：审核对象、历次审核结论与变更记录',
+        params: idParams,
+        response: { 200: taskDetail, ...adminErrors },
+      },
+    },
+    async (req) => getTask(db(), await reviewerOf(app, req), req.params.id),
+  );
+
+  app.post(
+    '/tasks/:id/decide',
+    {
+      preHandler: anyReviewer,
+      schema: {
+        tags: ['tasks'],
+        summary: '审核：通过 / 退回 / 拒绝（退回、拒绝须填写意见；已处理或 version 过期答 409）',
+        params: idParams,
+        body: decideForm,
+        response: { 200: taskRow, ...adminErrors },
+      },
+    },
+    async (req) => decideTask(db(), await reviewerOf(app, req), req.params.id, req.body),
+  );
+};

@@ -1,0 +1,222 @@
+// Review tasks: the queue (oldest first, with age), one task with what it reviews, and the decision.
+//
+// Deciding is one transaction that locks the record under review, then the task (the same order as a change
+// to the record, which locks the record and then bumps the open task), checks the task's version and state and
+// the record's state (@piibs/shared/review), records the decision on both and writes it to the audit trail.
+// Two reviewers deciding at once: the second waits for the first's lock, then finds the task done → 409.
+
+import type { CustomerRow } from '@piibs/shared/customer';
+import {
+  type ReviewDecision,
+  type ReviewStatus,
+  statusAfterDecision,
+  TASK_KIND_PERMISSIONS,
+  type TaskKind,
+  type TaskStatus,
+} from '@piibs/shared/review';
+import type { decideForm, TASK_SORT_FIELDS, TaskDetail, TaskRow } from '@piibs/shared/task';
+import { and, count, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { auditLog, reviewTasks } from '../../db/schema.ts';
+import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import type { CustomerViewer } from '../customers/access.ts';
+import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
+import { STALE_VERSION } from '../users/admin-service.ts';
+import { taskColumns, toTaskRow } from './queue.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const TASK_NOT_FOUND = '审核任务不存在';
+export const TASK_DONE = '该任务已被处理，请刷新后查看';
+
+/** What the task service needs of each kind of record under review. */
+interface ReviewSubject {
+  /** Locks the record; null when the reviewer may not see it. */
+  lock(tx: Tx, viewer: CustomerViewer, id: number): Promise<{ status: ReviewStatus; title: string } | null>;
+  apply(tx: Tx, id: number, next: ReviewStatus, opinion: string | null): Promise<void>;
+  /** The condition limiting the kind's tasks to records the viewer may see (undefined: all). */
+  visible(db: Db, viewer: CustomerViewer): SQL | undefined;
+  /** The audit entity the record's changes are written under. */
+  entity: string;
+}
+
+const SUBJECTS: Partial<Record<TaskKind, ReviewSubject>> = {
+  customer: {
+    lock: lockForReview,
+    apply: applyReview,
+    visible: customerTasksVisibleTo,
+    entity: 'customer',
+  },
+};
+
+/** The caller of the task routes: what they may see and which kinds they review. */
+export interface Reviewer extends Actor {
+  viewer: CustomerViewer;
+  kinds: TaskKind[];
+}
+
+export interface TaskFilter {
+  kind?: TaskKind | undefined;
+  status?: TaskStatus | undefined;
+  decision?: ReviewDecision | undefined;
+  blurry?: string | undefined;
+}
+
+type SortField = (typeof TASK_SORT_FIELDS)[number];
+const sortColumns: SortColumns<SortField> = {
+  id: reviewTasks.id,
+  createdAt: reviewTasks.createdAt,
+  decidedAt: reviewTasks.decidedAt,
+};
+
+/** Tasks of the kinds the reviewer reviews, on records they may see. */
+function tasksVisibleTo(db: Db, reviewer: Reviewer, kind?: TaskKind): SQL {
+  const kinds = reviewer.kinds.filter((k) => (kind ? k === kind : true) && SUBJECTS[k]);
+  if (kinds.length === 0) return sql`false`;
+  return or(...kinds.map((k) => and(eq(reviewTasks.kind, k), SUBJECTS[k]!.visible(db, reviewer.viewer))))!;
+}
+
+/** The queue: oldest first unless sorted otherwise. */
+export function taskListSpec(db: Db, reviewer: Reviewer, f: TaskFilter): ListSpec<SortField, TaskRow> {
+  const where = and(
+    tasksVisibleTo(db, reviewer, f.kind),
+    f.status ? eq(reviewTasks.status, f.status) : undefined,
+    f.decision ? eq(reviewTasks.decision, f.decision) : undefined,
+    blurry(f.blurry, reviewTasks.title),
+  );
+  return {
+    columns: sortColumns,
+    defaultOrder: [sql`${reviewTasks.createdAt} asc`, sql`${reviewTasks.id} asc`],
+    fetch: async ({ limit, offset, orderBy }) =>
+      (
+        await db
+          .select(taskColumns)
+          .from(reviewTasks)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset)
+      ).map(toTaskRow),
+    count: async () => (await db.select({ n: count() }).from(reviewTasks).where(where))[0]?.n ?? 0,
+  };
+}
+
+async function loadTask(db: Db | Tx, reviewer: Reviewer, id: number): Promise<TaskRow> {
+  const [row] = await db
+    .select(taskColumns)
+    .from(reviewTasks)
+    .where(and(eq(reviewTasks.id, id), tasksVisibleTo(db as Db, reviewer)));
+  if (!row) throw notFound(TASK_NOT_FOUND);
+  return toTaskRow(row);
+}
+
+/** One task with its record, the record's earlier decisions and its change history. */
+export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<TaskDetail> {
+  const task = await loadTask(db, reviewer, id);
+  const subject = SUBJECTS[task.kind]!;
+  let customer: CustomerRow | null = null;
+  if (task.kind === 'customer') customer = await getCustomer(db, reviewer.viewer, task.subjectId);
+  const history = (
+    await db
+      .select(taskColumns)
+      .from(reviewTasks)
+      .where(
+        and(
+          eq(reviewTasks.kind, task.kind),
+          eq(reviewTasks.subjectId, task.subjectId),
+          ne(reviewTasks.id, id),
+        ),
+      )
+      .orderBy(desc(reviewTasks.createdAt), desc(reviewTasks.id))
+  ).map(toTaskRow);
+  const changes = await db
+    .select({
+      at: auditLog.createdAt,
+      actor: auditLog.actorName,
+      action: auditLog.action,
+      detail: auditLog.detail,
+    })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.entity, subject.entity),
+        eq(auditLog.entityId, String(task.subjectId)),
+        ne(auditLog.action, 'unmask'),
+      ),
+    )
+    .orderBy(desc(auditLog.id))
+    .limit(50);
+  return {
+    ...task,
+    customer,
+    history,
+    changes: changes.map((c) => ({ ...c, at: c.at.toISOString() })),
+  };
+}
+
+/** A reviewer's decision: exactly one of two concurrent deciders succeeds, the other gets 409. */
+export async function decideTask(
+  db: Db,
+  reviewer: Reviewer,
+  id: number,
+  form: z.infer<typeof decideForm>,
+): Promise<TaskRow> {
+  const [peek] = await db
+    .select({ kind: reviewTasks.kind, subjectId: reviewTasks.subjectId })
+    .from(reviewTasks)
+    .where(and(eq(reviewTasks.id, id), inArray(reviewTasks.kind, reviewer.kinds)));
+  const subject = peek ? SUBJECTS[peek.kind as TaskKind] : undefined;
+  if (!peek || !subject) throw notFound(TASK_NOT_FOUND);
+  return db.transaction(async (tx) => {
+    const record = await subject.lock(tx, reviewer.viewer, peek.subjectId);
+    if (!record) throw notFound(TASK_NOT_FOUND);
+    const [task] = await tx.select().from(reviewTasks).where(eq(reviewTasks.id, id)).for('update');
+    if (!task) throw notFound(TASK_NOT_FOUND);
+    if (task.status !== 'open') throw conflict(TASK_DONE);
+    if (task.version !== form.version) throw conflict(STALE_VERSION);
+    const next = statusAfterDecision(record.status, form.decision);
+    if (!next) throw conflict('该记录当前不是待审核状态');
+    const opinion = form.opinion ?? null;
+    await subject.apply(tx, peek.subjectId, next, opinion);
+    await tx
+      .update(reviewTasks)
+      .set({
+        status: 'done',
+        decision: form.decision,
+        opinion,
+        decidedBy: reviewer.user.id,
+        decidedAt: sql`now()`,
+        version: sql`${reviewTasks.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(reviewTasks.id, id));
+    await writeAudit(tx, {
+      actorId: reviewer.user.id,
+      actorName: reviewer.user.username,
+      action: `review_${form.decision}`,
+      entity: subject.entity,
+      entityId: peek.subjectId,
+      detail: {
+        taskId: id,
+        decision: form.decision,
+        opinion,
+        before: { reviewStatus: record.status },
+        after: { reviewStatus: next },
+      },
+      ip: reviewer.ip,
+    });
+    return loadTask(tx, { ...reviewer, viewer: { ...reviewer.viewer, staffScope: { all: true } } }, id);
+  });
+}
+
+/** The kinds of task a caller reviews, by permission. */
+export async function reviewKinds(can: (code: string) => Promise<boolean>): Promise<TaskKind[]> {
+  const kinds: TaskKind[] = [];
+  for (const [kind, code] of Object.entries(TASK_KIND_PERMISSIONS) as [TaskKind, string][]) {
+    if (await can(code)) kinds.push(kind);
+  }
+  return kinds;
+}

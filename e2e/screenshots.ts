@@ -1,0 +1,116 @@
+// The README's screenshots (docs/screenshots/*.png), taken from a running demo server. Not a test (the
+// Playwright config only picks up *.spec.ts). From the repository root:
+//
+//   (cd apps/web && ./node_modules/.bin/vite build)
+//   DATA_DIR=/tmp/shots PIIBS_DEMO=1 PIIBS_CAPTCHA=off PORT=8240 node apps/server/src/main.ts &
+//   PATH=$PWD/node_modules/.bin:$PATH node e2e/screenshots.ts [http://127.0.0.1:8240]
+//
+// A fresh DATA_DIR gives the same demo data every time.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Browser, chromium, expect, type Page } from '@playwright/test';
+import { toIndexedPng } from './png-palette.ts';
+import {
+  avatarMenu,
+  fillSignIn,
+  menuItem,
+  navigateInApp,
+  openFromSidebar,
+  signInQuickly,
+  tabLink,
+} from './support.ts';
+
+const baseURL = process.argv[2] ?? process.env.BASE_URL ?? 'http://127.0.0.1:8240';
+const outDir = path.resolve(import.meta.dirname, '../docs/screenshots');
+const DESKTOP = { width: 1280, height: 800 };
+const MOBILE = { width: 390, height: 800 };
+/** Larger screenshots are re-encoded with a 128-colour palette. */
+const MAX_BYTES = 150 * 1024;
+
+async function newPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    deviceScaleFactor: 1,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    reducedMotion: 'reduce',
+  });
+  return context.newPage();
+}
+
+/** Waits for the page to settle (lazy chunks, fonts, drawer animations, notices) and saves it. */
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.locator('.ant-message-notice').waitFor({ state: 'detached' });
+  await page.waitForTimeout(400);
+  const file = path.join(outDir, `${name}.png`);
+  let png = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+  if (png.length > MAX_BYTES) png = toIndexedPng(png);
+  writeFileSync(file, png);
+  console.log(`${file} (${Math.round(png.length / 1024)} KB)`);
+  await page.context().close();
+}
+
+mkdirSync(outDir, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars'],
+});
+try {
+  // The sign-in page, filled in.
+  {
+    const page = await newPage(browser);
+    await page.goto('/piibs/login');
+    await expect(page.getByRole('img', { name: '验证码' })).toBeVisible();
+    await page.getByRole('textbox', { name: '用户名' }).fill('admin');
+    await shoot(page, 'login');
+  }
+
+  // The full shell: an administrator with a few pages open.
+  {
+    const page = await newPage(browser);
+    await page.goto('/piibs/login');
+    await fillSignIn(page, 'admin');
+    await expect(page).toHaveURL(/\/piibs\/dashboard$/);
+    await openFromSidebar(page, '风险管控', '我的服务单');
+    await openFromSidebar(page, '风险管控', '服务机构');
+    await avatarMenu(page, '个人中心');
+    await tabLink(page, '首页').click();
+    await expect(page.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeVisible();
+    await shoot(page, 'dashboard-admin');
+  }
+
+  // The reduced shell of role 17: no home tab or crumb, the logo is not a link.
+  {
+    const page = await newPage(browser);
+    await signInQuickly(page, 'enterprise');
+    await openFromSidebar(page, '风险管控', '我的服务单');
+    await openFromSidebar(page, '投保管理', '在线投保');
+    // Back to the welcome page (no menu entry or logo link leads there in this shell).
+    await navigateInApp(page, '/piibs/dashboard');
+    await expect(page.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeVisible();
+    await shoot(page, 'dashboard-enterprise');
+  }
+
+  // A phone: the sidebar slides over the page, with a backdrop.
+  {
+    const page = await newPage(browser, MOBILE);
+    await signInQuickly(page, 'underwriter');
+    await page.getByRole('button', { name: '展开侧边栏' }).click();
+    await expect(page.getByRole('button', { name: '关闭侧边栏' })).toBeVisible();
+    await menuItem(page, '风险管控').click();
+    await shoot(page, 'mobile');
+  }
+
+  // The layout settings drawer.
+  {
+    const page = await newPage(browser);
+    await signInQuickly(page, 'admin');
+    await avatarMenu(page, '布局设置');
+    await expect(page.getByRole('switch', { name: '显示页脚' })).toBeVisible();
+    await shoot(page, 'settings');
+  }
+} finally {
+  await browser.close();
+}

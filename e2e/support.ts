@@ -1,0 +1,123 @@
+// Shared helpers for the e2e specs: the demo accounts, signing in (through the form, or quickly through the
+// API), local storage, calls with the signed-in token, and the shell's landmarks.
+// The e2e server runs with PIIBS_DEMO=1 and PIIBS_CAPTCHA=off (see playwright.config.ts).
+import path from 'node:path';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'Demo@2026';
+/** Spec §9, as spelt. */
+export const TOKEN_KEY = 'EL-ADMIN-TOEKN';
+export const CA_MARKER_KEY = 'CA';
+export const SITE_TITLE = '财产保险互联网出单系统';
+/** Where the e2e server keeps its data (the demo CA certificates are under ca/). */
+export const DATA_DIR = path.resolve(import.meta.dirname, '../test-results/e2e-data');
+
+/** The demo accounts; `enterprise` holds role '17' (the reduced shell). */
+export type DemoUser = 'admin' | 'underwriter' | 'agent' | 'enterprise' | 'service';
+
+export const storage = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
+
+/** Fills and submits the password sign-in form the page is showing. */
+export async function fillSignIn(page: Page, username: string, password = PASSWORD): Promise<void> {
+  await page.getByRole('textbox', { name: '用户名' }).fill(username);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  // PIIBS_CAPTCHA=off: any answer will do, but the field is required.
+  await page.getByRole('textbox', { name: '验证码' }).fill('0000');
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+/** Signs in through the login page (optionally with a redirect) and waits until the page has left it. */
+export async function signIn(page: Page, username: DemoUser, redirect?: string): Promise<void> {
+  await page.goto(redirect ? `/piibs/login?redirect=${encodeURIComponent(redirect)}` : '/piibs/login');
+  await fillSignIn(page, username);
+  await expect(page).not.toHaveURL(/\/piibs\/login/);
+}
+
+/** A token for a demo user, from POST /api/auth/login (form-encoded, as the login page sends it). */
+export async function apiToken(request: APIRequestContext, username: DemoUser): Promise<string> {
+  const res = await request.post('/api/auth/login', {
+    form: { username, password: PASSWORD, code: '0000', uuid: 'e2e', psPower: '2' },
+  });
+  expect(res.status(), `sign-in of ${username}`).toBe(200);
+  const { token } = (await res.json()) as { token: string };
+  return token;
+}
+
+/**
+ * Signs in without the form: a token from the API is put where the login page puts it, then `path` is
+ * loaded (the guard loads the user and the menus as after a page reload). For tests about the shell.
+ */
+export async function signInQuickly(page: Page, username: DemoUser, path = '/piibs/dashboard') {
+  const token = await apiToken(page.request, username);
+  // Any page of the origin will do to reach its storage; the 404 page is open and light.
+  await page.goto('/piibs/404');
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [TOKEN_KEY, token] as const);
+  await page.goto(path);
+  await expect(shell(page)).toBeVisible();
+  return token;
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** The signed-in page's token, for calls made beside the UI. */
+export async function pageToken(page: Page): Promise<string> {
+  const token = await storage(page, TOKEN_KEY);
+  expect(token, 'a signed-in page').toBeTruthy();
+  return token!;
+}
+
+/**
+ * Navigates inside the single-page app, as a link would: the app and its in-memory state (tabs, kept-alive
+ * pages) stay. For routes no link leads to (hidden routes with params).
+ */
+export async function navigateInApp(page: Page, to: string): Promise<void> {
+  // The router follows popstate; the script is a string because the e2e project has no DOM typings.
+  await page.evaluate(
+    `history.pushState(null, '', ${JSON.stringify(to)}); dispatchEvent(new PopStateEvent('popstate'));`,
+  );
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === to);
+}
+
+// ---- the shell's landmarks ----
+
+export const shell = (page: Page) => page.getByTestId('shell');
+export const sidebar = (page: Page) => page.getByRole('complementary', { name: '侧边栏' });
+export const tagsBar = (page: Page) => page.getByRole('navigation', { name: '标签栏' });
+/** The tab of a page, by its path (route params included). */
+export const tab = (page: Page, key: string) => tagsBar(page).locator(`[data-tag-key="${key}"]`);
+export const tabLink = (page: Page, title: string) =>
+  tagsBar(page).getByRole('link', { name: title, exact: true });
+export const breadcrumb = (page: Page) => page.locator('.shell-breadcrumb');
+export const content = (page: Page) => page.getByRole('main');
+
+/** A sidebar entry by its title (its accessible name also carries the icon's). */
+export const menuItem = (page: Page, title: string) =>
+  sidebar(page)
+    .getByRole('menuitem')
+    .filter({ hasText: new RegExp(`^${title}$`) });
+
+/** Clicks through the sidebar: directories first, then the page. */
+export async function openFromSidebar(page: Page, ...titles: string[]): Promise<void> {
+  for (const [index, title] of titles.entries()) {
+    const item = menuItem(page, title);
+    // A directory is opened unless it already is (the sidebar opens the current page's directory itself).
+    if (index === titles.length - 1 || (await item.getAttribute('aria-expanded')) !== 'true')
+      await item.click();
+  }
+}
+
+/** Opens the avatar menu and chooses an entry (布局设置, 个人中心, 退出登录). */
+export async function avatarMenu(page: Page, entry: string): Promise<void> {
+  await page.getByRole('button', { name: '用户菜单' }).click();
+  await page.getByRole('menuitem', { name: entry }).click();
+}
+
+/** Requests the page makes to anywhere but the test server. */
+export function recordExternalRequests(page: Page, origin = 'http://127.0.0.1'): string[] {
+  const external: string[] = [];
+  page.on('request', (req) => {
+    const url = req.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) external.push(url);
+  });
+  return external;
+}

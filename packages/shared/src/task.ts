@@ -1,0 +1,65 @@
+// Review tasks (审核任务): queries, the decision body and answers shared by the web's task pages and the
+// server's routes. Import it as `@piibs/shared/task`; the state machine is in `@piibs/shared/review`.
+import { z } from 'zod';
+import { customerRow } from './customer.ts';
+import { OPINION_REQUIRED, REVIEW_DECISIONS, TASK_KINDS, TASK_STATUSES } from './review.ts';
+
+export const TASK_SORT_FIELDS = ['id', 'createdAt', 'decidedAt'] as const;
+
+/** POST /api/tasks/:id/decide. `version` is the task's, as loaded (409 when stale or already decided). */
+export const decideForm = z
+  .object({
+    decision: z.enum(REVIEW_DECISIONS, { error: '请选择通过、退回或拒绝' }).meta({ title: '审核结论' }),
+    opinion: z
+      .preprocess(
+        (v) => (typeof v === 'string' ? v.trim() || null : v),
+        z.string().max(500, { error: '不能超过 500 个字符' }).nullish(),
+      )
+      .meta({ title: '审核意见' }),
+    version: z.number().int().min(0).meta({ title: '版本号' }),
+  })
+  .superRefine((d, ctx) => {
+    if (OPINION_REQUIRED.includes(d.decision) && !d.opinion)
+      ctx.addIssue({ code: 'custom', path: ['opinion'], message: '退回或拒绝时必须填写审核意见' });
+  });
+export type DecideForm = z.input<typeof decideForm>;
+
+const userRef = z.object({ id: z.number(), name: z.string() }).nullable();
+
+export const taskRow = z.object({
+  id: z.number(),
+  kind: z.enum(TASK_KINDS),
+  subjectId: z.number(),
+  /** What is reviewed, e.g. the customer's name and code. */
+  title: z.string(),
+  status: z.enum(TASK_STATUSES),
+  submittedBy: userRef,
+  assignee: userRef,
+  decision: z.enum(REVIEW_DECISIONS).nullable(),
+  opinion: z.string().nullable(),
+  decidedBy: userRef,
+  decidedAt: z.string().nullable(),
+  version: z.number(),
+  createdAt: z.string(),
+  /** Seconds since the task was opened (until decided, for done tasks). */
+  ageSeconds: z.number(),
+});
+export type TaskRow = z.infer<typeof taskRow>;
+
+export const auditEntry = z.object({
+  at: z.string(),
+  actor: z.string().nullable(),
+  action: z.string(),
+  detail: z.unknown(),
+});
+
+/** GET /api/tasks/:id: the task, what it reviews, earlier decisions on it and its change history. */
+export const taskDetail = taskRow.extend({
+  /** kind 'customer': the customer as it is now (phone masked). */
+  customer: customerRow.nullable(),
+  /** Earlier tasks of the same record, newest first. */
+  history: z.array(taskRow),
+  /** The record's audit trail, newest first (at most 50). */
+  changes: z.array(auditEntry),
+});
+export type TaskDetail = z.infer<typeof taskDetail>;
