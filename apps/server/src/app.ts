@@ -13,6 +13,7 @@ import type { Database } from './db/client.ts';
 import { HttpError } from './lib/errors.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { RequestValidationError, validatorCompiler } from './lib/validation.ts';
+import { applicationRoutes } from './modules/applications/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
 import { deptRoutes } from './modules/depts/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   // Business: products and rate tables, customers and their review, the ZhenJiang channel.
   await app.register(productRoutes, { prefix: '/api' });
   await app.register(customerRoutes, { prefix: '/api' });
+  await app.register(applicationRoutes, { prefix: '/api' });
   await app.register(taskRoutes, { prefix: '/api' });
   await app.register(zhenjiangRoutes, { prefix: '/api' });
 

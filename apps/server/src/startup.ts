@@ -2,6 +2,7 @@ import { ensureDemoCa } from './ca/demo-ca.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './db/demo.ts';
+import { seedDemoApplications } from './db/demo-applications.ts';
 import { seedDictionaries } from './modules/dicts/seed.ts';
 import { seedProducts } from './modules/products/seed.ts';
 
@@ -27,6 +28,8 @@ export async function onStart(deps: StartDeps): Promise<void> {
   const seeded = await seedDemo(deps.database.db);
   const customers = await seedDemoCustomers(deps.database.db);
   if (customers) deps.log(`demo customers seeded: ${customers}`);
+  const applications = await seedDemoApplications(deps.database.db);
+  if (applications) deps.log(`demo applications seeded: ${applications}`);
   const ca = ensureDemoCa(deps.config.dataDir, DEMO_ENTERPRISE);
   const accounts = ['admin', ...DEMO_USERS.map((u) => u.username)].join(', ');
   deps.log(

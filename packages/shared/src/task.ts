@@ -1,6 +1,7 @@
 // Review tasks (审核任务): queries, the decision body and answers shared by the web's task pages and the
 // server's routes. Import it as `@piibs/shared/task`; the state machine is in `@piibs/shared/review`.
 import { z } from 'zod';
+import { applicationDetail, applicationEventRow } from './application.ts';
 import { customerRow } from './customer.ts';
 import { OPINION_REQUIRED, REVIEW_DECISIONS, TASK_KINDS, TASK_STATUSES } from './review.ts';
 
@@ -57,6 +58,10 @@ export const auditEntry = z.object({
 export const taskDetail = taskRow.extend({
   /** kind 'customer': the customer as it is now (phone masked). */
   customer: customerRow.nullable(),
+  /** kind 'application': the application with its quote breakdown, co-insurers and its applicant (customer). */
+  application: applicationDetail.nullable().optional(),
+  /** kind 'application': its history timeline, oldest first. */
+  events: z.array(applicationEventRow).optional(),
   /** Earlier tasks of the same record, newest first. */
   history: z.array(taskRow),
   /** The record's audit trail, newest first (at most 50). */

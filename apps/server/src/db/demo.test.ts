@@ -8,6 +8,7 @@ import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { demoCaPaths } from '../ca/demo-ca.ts';
 import { onStart } from '../startup.ts';
 import { DEMO_CUSTOMERS, DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo, seedDemoCustomers } from './demo.ts';
+import { seedDemoApplications } from './demo-applications.ts';
 
 let t: TestContext;
 const lines: string[] = [];
@@ -144,14 +145,48 @@ describe('demo customers (PIIBS_DEMO=1)', () => {
 
   it('the underwriter has a waiting customer task, and sees decided ones', async () => {
     const uw = await as('underwriter');
-    const open = (await uw('/api/tasks')).json();
+    const open = (await uw('/api/tasks?kind=customer')).json();
     expect(open.totalElements).toBe(1);
     expect(open.content[0].ageSeconds).toBeGreaterThan(24 * 3600);
-    expect((await uw('/api/tasks?status=done')).json().totalElements).toBe(4);
+    expect((await uw('/api/tasks?kind=customer&status=done')).json().totalElements).toBe(4);
     expect((await uw('/api/customers?reviewStatus=rejected')).json().totalElements).toBe(1);
   });
 
   it('seeding again writes nothing', async () => {
     expect(await seedDemoCustomers(t.database.db)).toBe(0);
+  });
+});
+
+describe('demo applications (PIIBS_DEMO=1)', () => {
+  const as = async (username: string) => {
+    const token = (await login(t, username, DEMO_PASSWORD)).json().token as string;
+    return (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+  };
+  type Row = { id: number; status: string; premiumFen: number | null; reviewOpinion: string | null };
+
+  it('cover every state with real quotes: the enterprise its own, the agent its clients', async () => {
+    const ent = (await (await as('enterprise'))('/api/applications?sort=id,asc')).json().content as Row[];
+    expect(ent.map((a) => a.status)).toEqual(['DRAFT', 'PENDING_REVIEW', 'PENDING_PAYMENT']);
+    // 86 heads at 500,000 yuan (C): 86 × (50,000,000 × 0.38‰ + 5,000,000 × 0.6‰) + 60,000 = 1,952,000;
+    // the draft has ×0.9 × ×0.95 → 1,668,960
+    expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000]);
+    const agent = (await (await as('agent'))('/api/applications?sort=id,asc')).json().content as Row[];
+    expect(agent.map((a) => a.status)).toEqual(['RETURNED', 'DECLINED', 'CANCELLED', 'DRAFT']);
+    expect(agent[0]!.reviewOpinion).toMatch(/参保人数/);
+    const detail = (await (await as('enterprise'))(`/api/applications/${ent[2]!.id}`)).json();
+    expect(detail.paymentOrder).toMatchObject({ amountFen: 1_952_000, status: 'PENDING' });
+    const co = (await (await as('enterprise'))(`/api/applications/${ent[1]!.id}`)).json();
+    expect(co.coinsurers.reduce((s: number, c: { premiumFen: number }) => s + c.premiumFen, 0)).toBe(
+      1_952_000,
+    );
+  });
+
+  it('the underwriter has an application waiting in the queue', async () => {
+    const open = (await (await as('underwriter'))('/api/tasks?kind=application')).json();
+    expect(open.totalElements).toBe(1);
+  });
+
+  it('seeding again writes nothing', async () => {
+    expect(await seedDemoApplications(t.database.db)).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -512,5 +513,168 @@ export const reviewTasks = pgTable(
       'review_task_decision',
       sql`(${t.status} = 'open' and ${t.decision} is null) or (${t.status} = 'done' and ${t.decision} in ('approve', 'return', 'reject'))`,
     ),
+  ],
+);
+
+// ---- applications (投保单), co-insurers, history, payment orders ----
+
+/** Serials of the application and payment-order numbers (prefix and year are added by the server). */
+export const applicationNumberSeq = pgSequence('application_number_seq', { startWith: 1 });
+export const paymentOrderNumberSeq = pgSequence('payment_order_number_seq', { startWith: 1 });
+
+/**
+ * Applications: each wizard step saves the draft; submit re-rates on the active rate table and stores the quote
+ * snapshot (rate-table id and version, every input, the factor breakdown) with the premium. States and their
+ * transitions: packages/shared/src/application-status.ts.
+ */
+export const applications = pgTable(
+  'application',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Made on the server: product prefix + year + serial, e.g. AZX2026000123. */
+    number: text('number').notNull(),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id),
+    /** enterprise | agent | project | zhenjiang */
+    channel: text('channel').notNull(),
+    /** 1 enterprise, 2 individual. */
+    policyholderType: integer('policyholder_type').notNull().default(1),
+    /** The applicant (投保人), an approved customer. */
+    customerId: bigint('customer_id', { mode: 'number' })
+      .notNull()
+      .references(() => customers.id),
+    insuredName: text('insured_name'),
+    insuredUscc: text('insured_uscc'),
+    insuredAddress: text('insured_address'),
+    contactName: text('contact_name'),
+    contactPhone: text('contact_phone'),
+    contactEmail: text('contact_email'),
+    specialTerms: text('special_terms'),
+    /** Asia/Shanghai dates: cover from 00:00 of the start day to 24:00 of the end day. */
+    startDate: date('start_date', { mode: 'string' }),
+    endDate: date('end_date', { mode: 'string' }),
+    // rating inputs
+    industrySection: text('industry_section'),
+    industryDivision: text('industry_division'),
+    headcount: integer('headcount'),
+    payrollFen: bigint('payroll_fen', { mode: 'number' }),
+    perPersonLimitFen: bigint('per_person_limit_fen', { mode: 'number' }),
+    /** Optional coverages chosen (CoverageType[]). */
+    coverages: jsonb('coverages').notNull().default([]),
+    /** Floating factors chosen: { code: option }. */
+    factors: jsonb('factors').notNull().default({}),
+    guaranteeAmountFen: bigint('guarantee_amount_fen', { mode: 'number' }),
+    // construction project
+    projectName: text('project_name'),
+    projectAddress: text('project_address'),
+    projectCostFen: bigint('project_cost_fen', { mode: 'number' }),
+    contractor: text('contractor'),
+    highRisk: boolean('high_risk').notNull().default(false),
+    // the quote
+    /** QuoteResult of @piibs/shared/product: rate-table id and version, inputs, lines, factors. */
+    quote: jsonb('quote'),
+    rateTableId: bigint('rate_table_id', { mode: 'number' }),
+    premiumFen: bigint('premium_fen', { mode: 'number' }),
+    /** Micro-percent, within the product's range (≤ 21%). */
+    preventionRatio: integer('prevention_ratio'),
+    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }),
+    /** Micro-percent, ≤ the product's cap (≤ 5%). */
+    commissionRate: integer('commission_rate'),
+    agentId: bigint('agent_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    /** See APPLICATION_STATUSES. */
+    status: text('status').notNull().default('DRAFT'),
+    /** The underwriter's last opinion (return / decline). */
+    reviewOpinion: text('review_opinion'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('application_number').on(t.number),
+    index('application_customer').on(t.customerId),
+    index('application_owner').on(t.ownerId),
+    index('application_agent').on(t.agentId),
+    index('application_status_created').on(t.status, t.createdAt),
+    check(
+      'application_status_value',
+      sql`${t.status} in ('DRAFT', 'PENDING_REVIEW', 'RETURNED', 'DECLINED', 'PENDING_PAYMENT', 'PAID', 'PAYMENT_EXPIRED', 'CANCELLED', 'ISSUED', 'IN_FORCE', 'EXPIRED')`,
+    ),
+    check('application_channel', sql`${t.channel} in ('enterprise', 'agent', 'project', 'zhenjiang')`),
+    check('application_policyholder_type', sql`${t.policyholderType} in (1, 2)`),
+    check('application_prevention_ratio', sql`${t.preventionRatio} between 0 and 21000000`),
+    check('application_commission', sql`${t.commissionRate} between 0 and 5000000`),
+    check('application_money', sql`${t.premiumFen} >= 0 and ${t.preventionFeeFen} >= 0`),
+    check('application_period', sql`${t.endDate} > ${t.startDate}`),
+  ],
+);
+
+/** The co-insurance / joint-insurance table of an application: shares total 100% with one lead. */
+export const applicationCoinsurers = pgTable(
+  'application_coinsurer',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    /** Code from the `coinsurer` dictionary. */
+    insurerCode: text('insurer_code').notNull(),
+    lead: boolean('lead').notNull().default(false),
+    /** Micro-percent. */
+    share: integer('share').notNull(),
+    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull().default(0),
+    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }).notNull().default(0),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('application_coinsurer_insurer').on(t.applicationId, t.insurerCode),
+    uniqueIndex('application_coinsurer_one_lead').on(t.applicationId).where(sql`${t.lead}`),
+    check('application_coinsurer_share', sql`${t.share} between 1 and 100000000`),
+  ],
+);
+
+/** The history timeline of an application: every transition with its actor and opinion. Append-only. */
+export const applicationEvents = pgTable(
+  'application_event',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    /** create | submit | approve | return | decline | cancel */
+    action: text('action').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name'),
+    opinion: text('opinion'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('application_event_application').on(t.applicationId, t.id)],
+);
+
+/** Payment orders, made when an underwriter approves (the payment issue adds channels and callbacks). */
+export const paymentOrders = pgTable(
+  'payment_order',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    number: text('number').notNull(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    /** PENDING (the payment issue adds the others). */
+    status: text('status').notNull().default('PENDING'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_order_number').on(t.number),
+    index('payment_order_application').on(t.applicationId),
+    check('payment_order_amount', sql`${t.amountFen} >= 0`),
   ],
 );

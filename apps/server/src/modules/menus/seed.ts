@@ -101,6 +101,12 @@ export const SEED_MENUS: SeedMenu[] = [
         hidden: false,
         cache: true,
         icon: 'list',
+        // Applications of every channel: enterprises, agents and contractors keep their own; staff read them.
+        children: [
+          button('投保单查询', 'application:list', [ENTERPRISE, AGENT, CONTRACTOR, UNDERWRITER]),
+          button('投保单新增', 'application:add', [ENTERPRISE, AGENT, CONTRACTOR]),
+          button('投保单修改', 'application:edit', [ENTERPRISE, AGENT, CONTRACTOR]),
+        ],
       }),
       page('填写投保信息', 'stepOne/:id/:policyholderType', 'epinsure/StepOne', [CONTRACTOR, AGENT]),
       page('项目信息', 'stepSecond/:id/:policyholderType', 'epinsure/StepSecond', [CONTRACTOR, AGENT]),
@@ -160,7 +166,10 @@ export const SEED_MENUS: SeedMenu[] = [
         hidden: false,
         cache: true,
         icon: 'audit',
-        children: [button('审核客户信息', 'customer:review', [UNDERWRITER])],
+        children: [
+          button('审核客户信息', 'customer:review', [UNDERWRITER]),
+          button('审核投保单', 'application:review', [UNDERWRITER]),
+        ],
       }),
       page('审核客户信息', 'audit/:id/:audit', 'task/CustomerAudit', [UNDERWRITER]),
       page('审核二次下单信息', 'tenderAudit/:id/:audit', 'task/TenderAudit', [UNDERWRITER]),

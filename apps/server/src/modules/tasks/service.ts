@@ -5,6 +5,7 @@
 // the record's state (@piibs/shared/review), records the decision on both and writes it to the audit trail.
 // Two reviewers deciding at once: the second waits for the first's lock, then finds the task done → 409.
 
+import type { ApplicationDetail, ApplicationEventRow } from '@piibs/shared/application';
 import type { CustomerRow } from '@piibs/shared/customer';
 import {
   type ReviewDecision,
@@ -22,6 +23,13 @@ import { auditLog, reviewTasks } from '../../db/schema.ts';
 import { type Actor, writeAudit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { applicationTasksVisibleTo } from '../applications/access.ts';
+import {
+  applicationEventsOf,
+  applyApplicationReview,
+  getApplication,
+  lockApplicationForReview,
+} from '../applications/service.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -36,7 +44,7 @@ export const TASK_DONE = '该任务已被处理，请刷新后查看';
 interface ReviewSubject {
   /** Locks the record; null when the reviewer may not see it. */
   lock(tx: Tx, viewer: CustomerViewer, id: number): Promise<{ status: ReviewStatus; title: string } | null>;
-  apply(tx: Tx, id: number, next: ReviewStatus, opinion: string | null): Promise<void>;
+  apply(tx: Tx, id: number, next: ReviewStatus, opinion: string | null, actor: Actor): Promise<void>;
   /** The condition limiting the kind's tasks to records the viewer may see (undefined: all). */
   visible(db: Db, viewer: CustomerViewer): SQL | undefined;
   /** The audit entity the record's changes are written under. */
@@ -49,6 +57,12 @@ const SUBJECTS: Partial<Record<TaskKind, ReviewSubject>> = {
     apply: applyReview,
     visible: customerTasksVisibleTo,
     entity: 'customer',
+  },
+  application: {
+    lock: lockApplicationForReview,
+    apply: applyApplicationReview,
+    visible: applicationTasksVisibleTo,
+    entity: 'application',
   },
 };
 
@@ -118,7 +132,14 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
   const task = await loadTask(db, reviewer, id);
   const subject = SUBJECTS[task.kind]!;
   let customer: CustomerRow | null = null;
+  let application: ApplicationDetail | null = null;
+  let events: ApplicationEventRow[] | undefined;
   if (task.kind === 'customer') customer = await getCustomer(db, reviewer.viewer, task.subjectId);
+  if (task.kind === 'application') {
+    application = await getApplication(db, reviewer.viewer, task.subjectId);
+    customer = application.customer;
+    events = await applicationEventsOf(db, reviewer.viewer, task.subjectId);
+  }
   const history = (
     await db
       .select(taskColumns)
@@ -152,6 +173,8 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
   return {
     ...task,
     customer,
+    application,
+    ...(events ? { events } : {}),
     history,
     changes: changes.map((c) => ({ ...c, at: c.at.toISOString() })),
   };
@@ -180,7 +203,7 @@ export async function decideTask(
     const next = statusAfterDecision(record.status, form.decision);
     if (!next) throw conflict('该记录当前不是待审核状态');
     const opinion = form.opinion ?? null;
-    await subject.apply(tx, peek.subjectId, next, opinion);
+    await subject.apply(tx, peek.subjectId, next, opinion, reviewer);
     await tx
       .update(reviewTasks)
       .set({

@@ -1,0 +1,51 @@
+// Who may see which applications. A record the caller may not see answers 404, never 403.
+//   admin / staff with scope 'all'  every application;
+//   everyone                        the applications they own (made);
+//   enterprise (role '17')          the applications of their own enterprise (the applicant's uscc = theirs);
+//   agent                           the applications they entered and those of their own clients;
+//   staff (other roles)             by data scope: applications owned by users in scope.
+// Changing an application (draft, co-insurers, submit, cancel) is for its owner (or its agent) only: 403.
+import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { applications, customers, reviewTasks, users } from '../../db/schema.ts';
+import { usersInScope } from '../../lib/data-scope.ts';
+import type { CustomerViewer } from '../customers/access.ts';
+
+/** The WHERE condition of the applications a viewer may see (undefined: all). */
+export function applicationsVisibleTo(db: Pick<Db, 'select'>, v: CustomerViewer): SQL | undefined {
+  if (v.staffScope?.all) return undefined;
+  const conditions: SQL[] = [eq(applications.ownerId, v.user.id)];
+  if (v.isEnterprise && v.uscc)
+    conditions.push(
+      inArray(
+        applications.customerId,
+        db.select({ id: customers.id }).from(customers).where(eq(customers.uscc, v.uscc)),
+      ),
+    );
+  if (v.isAgent)
+    conditions.push(
+      eq(applications.agentId, v.user.id),
+      inArray(
+        applications.customerId,
+        db.select({ id: customers.id }).from(customers).where(eq(customers.ownerId, v.user.id)),
+      ),
+    );
+  if (v.staffScope) {
+    const inScope = db.select({ id: users.id }).from(users).where(usersInScope(v.staffScope));
+    conditions.push(inArray(applications.ownerId, inScope));
+  }
+  return or(...conditions);
+}
+
+/** The condition limiting review tasks of kind 'application' to applications the viewer may see. */
+export function applicationTasksVisibleTo(db: Db, viewer: CustomerViewer): SQL | undefined {
+  const visible = applicationsVisibleTo(db, viewer);
+  if (!visible) return undefined;
+  return sql`${reviewTasks.subjectId} in (select ${applications.id} from ${applications} where ${visible})`;
+}
+
+/** The owner (who made it) or the agent entering it for a client may change an application. */
+export const isApplicationOwner = (
+  a: { ownerId: number | null; agentId: number | null },
+  userId: number,
+): boolean => a.ownerId === userId || a.agentId === userId;

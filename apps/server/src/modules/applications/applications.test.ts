@@ -1,0 +1,438 @@
+import { earliestStart } from '@piibs/shared/application-status';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, expectDownloadName, readXlsx } from '../../../test/admin.ts';
+import { createUser, tokenFor } from '../../../test/auth.ts';
+import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
+import { auditLog, products, reviewTasks } from '../../db/schema.ts';
+
+let w: World;
+let uw2: Client;
+let contractor: Client;
+let entCustomerId: number;
+let agentCustomerId: number;
+let agent2CustomerId: number;
+beforeAll(async () => {
+  w = await createWorld();
+  await createUser(w.t, { username: 'uw2', roles: ['underwriter'] });
+  await createUser(w.t, { username: 'ctr', roles: ['contractor'] });
+  uw2 = client(w.t, await tokenFor(w.t, 'uw2'));
+  contractor = client(w.t, await tokenFor(w.t, 'ctr'));
+  entCustomerId = await approvedCustomer(w.ent, { uscc: w.entUscc });
+  agentCustomerId = await approvedCustomer(w.agent);
+  agent2CustomerId = await approvedCustomer(w.agent2);
+});
+afterAll(() => w.t.close());
+
+type App = {
+  id: number;
+  number: string;
+  version: number;
+  status: string;
+  premiumFen: number | null;
+  preventionFeeFen: number | null;
+  quote: {
+    rateTableId: number;
+    rateTableVersion: number;
+    premiumFen: number;
+    input: Record<string, unknown>;
+    factors: { code: string; multiplier: number }[];
+  } | null;
+  quoteProblem?: string | null;
+  openTaskId: number | null;
+  actions: string[];
+  coinsurers: {
+    insurerCode: string;
+    lead: boolean;
+    share: number;
+    premiumFen: number;
+    preventionFeeFen: number;
+  }[];
+  paymentOrder: { amountFen: number; status: string; expiresAt: string } | null;
+  reviewOpinion: string | null;
+};
+
+async function approvedCustomer(who: Client, over: Parameters<typeof customerForm>[0] = {}): Promise<number> {
+  const res = await who.post('/api/customers', customerForm(over));
+  if (res.statusCode !== 200) throw new Error(res.body);
+  const c = res.json();
+  const task = (await w.underwriter.get(`/api/tasks/${c.openTaskId}`)).json();
+  const d = await w.underwriter.post(`/api/tasks/${task.id}/decide`, {
+    decision: 'approve',
+    version: task.version,
+  });
+  if (d.statusCode !== 200) throw new Error(d.body);
+  return c.id;
+}
+
+async function productId(code: string): Promise<number> {
+  const [p] = await w.t.database.db.select({ id: products.id }).from(products).where(eq(products.code, code));
+  return p!.id;
+}
+
+async function create(who: Client, customerId: number, code = 'AZX_GM_2025'): Promise<App> {
+  const res = await who.post('/api/applications', { productId: await productId(code), customerId });
+  if (res.statusCode !== 200) throw new Error(res.body);
+  return res.json();
+}
+const draft = (who: Client, a: App, fields: Record<string, unknown>) =>
+  who.post(`/api/applications/${a.id}/draft`, { version: a.version, ...fields });
+const submit = (who: Client, a: App) => who.post(`/api/applications/${a.id}/submit`, { version: a.version });
+const cancel = (who: Client, a: App) => who.post(`/api/applications/${a.id}/cancel`, { version: a.version });
+const load = async (id: number, who: Client = w.underwriter): Promise<App> =>
+  (await who.get(`/api/applications/${id}`)).json();
+async function decide(who: Client, a: App, decision: string, opinion?: string) {
+  const task = (await who.get(`/api/tasks/${a.openTaskId}`)).json();
+  return who.post(`/api/tasks/${task.id}/decide`, {
+    decision,
+    version: task.version,
+    ...(opinion ? { opinion } : {}),
+  });
+}
+/** An application of the enterprise, submitted (PENDING_REVIEW). */
+async function pending(who: Client = w.ent, customerId = entCustomerId): Promise<App> {
+  const a = await create(who, customerId);
+  const res = await submit(who, a);
+  if (res.statusCode !== 200) throw new Error(res.body);
+  return res.json();
+}
+
+describe('rating through the API (hand-computed, integer fen, rounded once)', () => {
+  it('work safety per head: 50 heads of C/34 at 500,000 yuan = 11,600.00 yuan, prevention 15% = 1,740.00', async () => {
+    const a = await create(w.ent, entCustomerId);
+    // death 50 × 50,000,000 × 0.38‰ = 950,000; medical 50 × 5,000,000 × 0.6‰ = 150,000;
+    // third-party 500,000,000 × 0.1‰ = 50,000; rescue 100,000,000 × 0.1‰ = 10,000
+    expect(a).toMatchObject({
+      status: 'DRAFT',
+      premiumFen: 1_160_000,
+      preventionFeeFen: 174_000,
+      quoteProblem: null,
+    });
+    expect(a.number).toMatch(/^AZX\d{4}\d{6}$/);
+    expect(a.quote).toMatchObject({ rateTableVersion: 1, premiumFen: 1_160_000 });
+    // factors: no accident ×0.9, level-3 award ×0.95 → 1,160,000 × 0.855 = 991,800
+    const res = await draft(w.ent, a, { factors: { ACCIDENT_HISTORY: 'NONE', SAFETY_AWARD: 'LEVEL3' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ premiumFen: 991_800, preventionFeeFen: 148_770 });
+    expect(res.json().quote.factors.map((f: { multiplier: number }) => f.multiplier)).toEqual([
+      9_000, 9_500, 10_000,
+    ]);
+    // 21% prevention and 10 heads at the 400,000 tier:
+    // (10×40,000,000×0.4‰ + 10×5,000,000×0.6‰ + 50,000 + 10,000) × 0.855 = 250,000 × 0.855 = 213,750;
+    // prevention 213,750 × 21% = 44,887.5 → 44,888 (half up)
+    const b = await draft(w.ent, res.json(), {
+      preventionRatio: 21_000_000,
+      headcount: 10,
+      perPersonLimitFen: 40_000_000,
+    });
+    expect(b.json()).toMatchObject({ premiumFen: 213_750, preventionFeeFen: 44_888 });
+    // outside the product's range (15–21%)
+    expect((await draft(w.ent, b.json(), { preventionRatio: 14_000_000 })).statusCode).toBe(400);
+  });
+
+  it('construction ‰ of cost by band: 20 million yuan = 12,500.00; high risk ×1.3 = 16,250.00', async () => {
+    const a = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
+    expect(a.number).toMatch(/^JZSG\d{10}$/);
+    expect(a.quoteProblem).toBe('工程造价：不能为空');
+    const res = await draft(w.agent, a, { projectCostFen: 2_000_000_000 });
+    // 1e9 × 0.65‰ + 1e9 × 0.60‰
+    expect(res.json()).toMatchObject({ premiumFen: 1_250_000, quoteProblem: null });
+    const hi = await draft(w.agent, res.json(), { highRisk: true });
+    expect(hi.json()).toMatchObject({ premiumFen: 1_625_000, preventionFeeFen: 243_750 });
+  });
+
+  it('rounds once, half up, to the fen: 123,456,789 fen × 0.65‰ = 80,246.91… → 80,247; ×1.3 = 104,320.99 → 104,321', async () => {
+    const a = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
+    const res = await draft(w.agent, a, { projectCostFen: 123_456_789 });
+    expect(res.json().premiumFen).toBe(80_247);
+    expect((await draft(w.agent, res.json(), { highRisk: true })).json().premiumFen).toBe(104_321);
+  });
+
+  it('a stored quote is reproducible from its snapshot (rate-table id + inputs)', async () => {
+    const a = await pending();
+    const q = a.quote!;
+    const input = Object.fromEntries(Object.entries(q.input).filter(([, v]) => v !== null));
+    const res = await w.ent.post(`/api/products/${await productId('AZX_GM_2025')}/quote`, {
+      ...input,
+      rateTableId: q.rateTableId,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ premiumFen: q.premiumFen, rateTableId: q.rateTableId });
+  });
+});
+
+describe('drafts and periods', () => {
+  it('a back-dated period answers 400 naming 保险起期; the end defaults to a year less a day', async () => {
+    const a = await create(w.ent, entCustomerId);
+    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const res = await draft(w.ent, a, { startDate: today });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^保险起期：/);
+    const start = earliestStart();
+    const ok = await draft(w.ent, a, { startDate: start });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [y, m, d] = start.split('-').map(Number) as [number, number, number];
+    expect(ok.json().endDate).toBe(new Date(Date.UTC(y + 1, m - 1, d - 1)).toISOString().slice(0, 10));
+    const inverted = await draft(w.ent, ok.json(), { endDate: start });
+    expect(inverted.json()).toEqual({ status: 400, message: '保险止期：须晚于保险起期' });
+  });
+
+  it('needs an approved applicant: 400 投保人尚未审核通过', async () => {
+    const res = await w.agent.post('/api/customers', customerForm());
+    const c = res.json();
+    const r = await w.agent.post('/api/applications', {
+      productId: await productId('AZX_GM_2025'),
+      customerId: c.id,
+    });
+    expect(r.json()).toEqual({ status: 400, message: '投保人尚未审核通过' });
+  });
+
+  it('a stale version answers 409; commission above the cap 400', async () => {
+    const a = await create(w.ent, entCustomerId);
+    expect((await draft(w.ent, a, { specialTerms: '一' })).statusCode).toBe(200);
+    expect((await draft(w.ent, a, { specialTerms: '二' })).json()).toEqual({
+      status: 409,
+      message: '数据已被他人修改，请刷新后重试',
+    });
+    const fresh = await load(a.id, w.ent);
+    expect((await draft(w.ent, fresh, { commissionRate: 5_000_000 })).statusCode).toBe(200);
+    expect((await draft(w.ent, fresh, { commissionRate: 5_000_001 })).statusCode).toBe(400);
+  });
+
+  it('submit checks completeness, naming the field', async () => {
+    const a = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
+    const res = await submit(w.agent, a);
+    expect(res.json()).toEqual({ status: 400, message: '工程名称：不能为空' });
+  });
+});
+
+describe('co-insurance', () => {
+  const put = (who: Client, a: App, shares: unknown[]) =>
+    who.post(`/api/applications/${a.id}/coinsurers`, { version: a.version, shares });
+
+  it('one lead, total exactly 100 (message shows the current total), parts split to the fen', async () => {
+    const a = await create(w.ent, entCustomerId);
+    const short = await put(w.ent, a, [
+      { insurerCode: 'PICC', lead: true, share: '60' },
+      { insurerCode: 'PAIC', share: '39.5' },
+    ]);
+    expect(short.json()).toEqual({ status: 400, message: '共保份额合计须为100%，当前合计为 99.5%' });
+    const noLead = await put(w.ent, a, [
+      { insurerCode: 'PICC', share: '60' },
+      { insurerCode: 'PAIC', share: '40' },
+    ]);
+    expect(noLead.json().message).toBe('共保信息：须有且只有一家主承保公司');
+    const badShare = await put(w.ent, a, [{ insurerCode: 'PICC', lead: true, share: '100.0000001' }]);
+    expect(badShare.json().message).toContain('请输入1-100且最多六位小数');
+    const unknown = await put(w.ent, a, [{ insurerCode: 'NOPE', lead: true, share: '100' }]);
+    expect(unknown.json().message).toBe('共保公司：字典中没有代码 NOPE');
+    const ok = await put(w.ent, a, [
+      { insurerCode: 'PICC', lead: true, share: '33.333334' },
+      { insurerCode: 'PAIC', share: '33.333333' },
+      { insurerCode: 'CPIC', share: '33.333333' },
+    ]);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const parts = ok.json().coinsurers as App['coinsurers'];
+    expect(parts.map((p) => p.premiumFen)).toEqual([386_668, 386_666, 386_666]);
+    expect(parts.reduce((s, p) => s + p.premiumFen, 0)).toBe(1_160_000);
+    expect(parts.reduce((s, p) => s + p.preventionFeeFen, 0)).toBe(174_000);
+    // the parts follow the premium
+    const changed = await draft(w.ent, ok.json(), { headcount: 7 });
+    const after = changed.json() as App;
+    expect(after.coinsurers.reduce((s, p) => s + p.premiumFen, 0)).toBe(after.premiumFen);
+  });
+
+  it('refused on a product without co-insurance', async () => {
+    const a = await create(w.ent, entCustomerId, 'LYBZ_2025');
+    const res = await put(w.ent, a, [{ insurerCode: 'PICC', lead: true, share: '100' }]);
+    expect(res.json()).toEqual({ status: 400, message: '共保信息：该险种不支持共保/联保' });
+  });
+});
+
+describe('state machine', () => {
+  it('DRAFT → PENDING_REVIEW → PENDING_PAYMENT with a payment order for the premium, expiring in 24 h', async () => {
+    const a = await pending();
+    expect(a).toMatchObject({ status: 'PENDING_REVIEW', actions: ['view'] });
+    expect(a.openTaskId).toBeTruthy();
+    const res = await decide(w.underwriter, a, 'approve');
+    expect(res.statusCode, res.body).toBe(200);
+    const now = await load(a.id, w.ent);
+    expect(now).toMatchObject({ status: 'PENDING_PAYMENT', actions: ['view', 'cancel', 'pay'] });
+    expect(now.paymentOrder).toMatchObject({ amountFen: a.premiumFen, status: 'PENDING' });
+    const ttl = Date.parse(now.paymentOrder!.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(23 * 3600_000);
+    expect(ttl).toBeLessThanOrEqual(24 * 3600_000);
+    const events = (await w.ent.get(`/api/applications/${a.id}/events`)).json();
+    expect(events.map((e: { action: string; toStatus: string }) => [e.action, e.toStatus])).toEqual([
+      ['create', 'DRAFT'],
+      ['submit', 'PENDING_REVIEW'],
+      ['approve', 'PENDING_PAYMENT'],
+    ]);
+    expect(events[2].actor).toBe('uw');
+    // cancel from PENDING_PAYMENT (owner)
+    const c = await cancel(w.ent, now);
+    expect(c.json()).toMatchObject({ status: 'CANCELLED', paymentOrder: { status: 'CANCELLED' } });
+  });
+
+  it('PENDING_REVIEW → RETURNED with opinion → edited → resubmitted → PENDING_REVIEW (a new task)', async () => {
+    const a = await pending();
+    const res = await decide(w.underwriter, a, 'return', '请核实参保人数');
+    expect(res.statusCode).toBe(200);
+    const returned = await load(a.id, w.ent);
+    expect(returned).toMatchObject({
+      status: 'RETURNED',
+      reviewOpinion: '请核实参保人数',
+      actions: ['continue', 'view', 'cancel'],
+    });
+    const edited = (await draft(w.ent, returned, { headcount: 60 })).json() as App;
+    const again = await submit(w.ent, edited);
+    expect(again.json()).toMatchObject({ status: 'PENDING_REVIEW' });
+    expect(again.json().openTaskId).not.toBe(a.openTaskId);
+    const events = (await w.ent.get(`/api/applications/${a.id}/events`)).json();
+    expect(events[2]).toMatchObject({ action: 'return', opinion: '请核实参保人数', actor: 'uw' });
+    const [entry] = await w.t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'application'),
+          eq(auditLog.entityId, String(a.id)),
+          eq(auditLog.action, 'review_return'),
+        ),
+      );
+    expect(entry).toMatchObject({ actorName: 'uw', detail: { opinion: '请核实参保人数' } });
+  });
+
+  it('PENDING_REVIEW → DECLINED is final; DRAFT → CANCELLED', async () => {
+    const a = await pending();
+    expect((await decide(w.underwriter, a, 'reject', '不符合承保条件')).statusCode).toBe(200);
+    const declined = await load(a.id, w.ent);
+    expect(declined).toMatchObject({ status: 'DECLINED', actions: ['view'] });
+    expect((await submit(w.ent, declined)).statusCode).toBe(409);
+    expect((await cancel(w.ent, declined)).statusCode).toBe(409);
+    expect((await draft(w.ent, declined, { headcount: 3 })).statusCode).toBe(409);
+    const d = await create(w.ent, entCustomerId);
+    expect((await cancel(w.ent, d)).json().status).toBe('CANCELLED');
+  });
+
+  it('forbidden transitions: 409 by state, 403 by owner or role', async () => {
+    const a = await pending();
+    expect((await submit(w.ent, a)).statusCode).toBe(409); // already pending
+    expect((await cancel(w.ent, a)).statusCode).toBe(409); // pending review cannot be cancelled
+    expect((await draft(w.ent, a, { headcount: 3 })).statusCode).toBe(409);
+    const d = await create(w.agent, agentCustomerId);
+    // the underwriter sees it but does not own it / lacks application:edit → 403
+    expect((await submit(w.underwriter, d)).statusCode).toBe(403);
+    expect((await cancel(w.underwriter, d)).statusCode).toBe(403);
+    // an applicant cannot decide
+    expect((await w.agent.get('/api/tasks?kind=application')).statusCode).toBe(403);
+    // a decided task cannot be decided again
+    await decide(w.underwriter, a, 'approve');
+    const [task] = await w.t.database.db
+      .select()
+      .from(reviewTasks)
+      .where(and(eq(reviewTasks.kind, 'application'), eq(reviewTasks.subjectId, a.id)));
+    expect(
+      (
+        await w.underwriter.post(`/api/tasks/${task!.id}/decide`, {
+          decision: 'reject',
+          opinion: 'x',
+          version: task!.version,
+        })
+      ).statusCode,
+    ).toBe(409);
+    const paid = await load(a.id, w.ent);
+    expect((await submit(w.ent, paid)).statusCode).toBe(409);
+  });
+
+  it('the task detail shows the application, its quote breakdown, the customer and the history', async () => {
+    const a = await pending();
+    const task = (await w.underwriter.get(`/api/tasks/${a.openTaskId}`)).json();
+    expect(task).toMatchObject({
+      kind: 'application',
+      subjectId: a.id,
+      application: { id: a.id, quote: { premiumFen: a.premiumFen } },
+      customer: { id: entCustomerId },
+    });
+    expect(task.application.quote.lines.length).toBeGreaterThan(0);
+    expect(task.events.map((e: { action: string }) => e.action)).toEqual(['create', 'submit']);
+    expect(task.title).toContain(a.number);
+  });
+});
+
+describe('two underwriters at once', () => {
+  it('exactly one decision wins (200), the other gets 409; one payment order', async () => {
+    for (let i = 0; i < 3; i++) {
+      const a = await pending();
+      const task = (await w.underwriter.get(`/api/tasks/${a.openTaskId}`)).json();
+      const results = await Promise.all([
+        w.underwriter.post(`/api/tasks/${task.id}/decide`, { decision: 'approve', version: task.version }),
+        uw2.post(`/api/tasks/${task.id}/decide`, { decision: 'approve', version: task.version }),
+      ]);
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      const events = (await w.ent.get(`/api/applications/${a.id}/events`)).json();
+      expect(events.filter((e: { action: string }) => e.action === 'approve')).toHaveLength(1);
+    }
+  });
+});
+
+describe('isolation', () => {
+  it("another enterprise's or agent's application answers 404 on get, draft, submit, cancel and events", async () => {
+    const mine = await create(w.ent, entCustomerId);
+    const theirs = await create(w.agent2, agent2CustomerId);
+    for (const [who, a] of [
+      [w.ent2, mine],
+      [w.agent, mine],
+      [w.ent, theirs],
+      [w.agent, theirs],
+      [contractor, theirs],
+    ] as const) {
+      expect((await who.get(`/api/applications/${a.id}`)).statusCode).toBe(404);
+      expect((await who.get(`/api/applications/${a.id}/events`)).statusCode).toBe(404);
+      const edits = [draft(who, a, { headcount: 1 }), submit(who, a), cancel(who, a)];
+      for (const r of await Promise.all(edits)) expect([403, 404]).toContain(r.statusCode);
+    }
+    // with the edit permission the answer is 404, never a hint that the record exists
+    expect((await draft(w.ent2, mine, { headcount: 1 })).statusCode).toBe(404);
+    expect((await submit(w.agent, theirs)).statusCode).toBe(404);
+    expect((await cancel(w.ent, theirs)).statusCode).toBe(404);
+    // creating for someone else's customer: 404
+    const r = await w.agent.post('/api/applications', {
+      productId: await productId('AZX_GM_2025'),
+      customerId: agent2CustomerId,
+    });
+    expect(r.statusCode).toBe(404);
+  });
+});
+
+describe('insureList', () => {
+  it('shows each caller their own (agents: their clients), staff all; filters, search and export', async () => {
+    const a = await create(w.agent, agentCustomerId);
+    const e = await create(w.ent, entCustomerId);
+    const ids = async (who: Client, q = '') =>
+      ((await who.get(`/api/applications?size=500${q}`)).json().content as App[]).map((x) => x.id);
+    expect(await ids(w.agent)).toContain(a.id);
+    expect(await ids(w.agent)).not.toContain(e.id);
+    expect(await ids(w.ent)).toContain(e.id);
+    expect(await ids(w.ent)).not.toContain(a.id);
+    expect(await ids(w.ent2)).toEqual([]);
+    const staff = await ids(w.underwriter);
+    expect(staff).toEqual(expect.arrayContaining([a.id, e.id]));
+    expect(await ids(w.ent, '&status=DRAFT')).toContain(e.id);
+    expect(await ids(w.ent, '&status=DECLINED')).not.toContain(e.id);
+    expect(await ids(w.underwriter, `&blurry=${e.number}`)).toEqual([e.id]);
+    const row = (await w.ent.get(`/api/applications?blurry=${e.number}`)).json().content[0];
+    expect(row.actions).toEqual(['continue', 'view', 'cancel']);
+    const dl = await w.ent.get(`/api/applications/download?blurry=${e.number}`);
+    expect(dl.statusCode).toBe(200);
+    expectDownloadName(dl.headers['content-disposition'], '投保单');
+    const rows = await readXlsx(dl.rawPayload);
+    expect(rows[0]).toContain('投保单号');
+    expect(rows[1]![0]).toBe(e.number);
+    expect(rows[1]).toContain('11600.00');
+  });
+
+  it('needs application:list (signed in without a role → 403)', async () => {
+    expect((await w.nobody.get('/api/applications')).statusCode).toBe(403);
+  });
+});

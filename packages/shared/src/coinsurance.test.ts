@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  coinsuranceProblem,
+  isShare,
+  parseShare,
+  SHARE_MESSAGE,
+  splitAmount,
+  splitCoinsurance,
+  totalMessage,
+} from './coinsurance.ts';
+import { MESSAGES } from './validators.ts';
+
+const s = (insurerCode: string, share: number, lead = false) => ({ insurerCode, share, lead });
+
+describe('co-insurance shares', () => {
+  it('uses the spec percentage messages word for word', () => {
+    expect(SHARE_MESSAGE).toBe(MESSAGES.percent1To100);
+  });
+
+  it('parses typed shares: 1–100 with up to six decimals (0 only where allowed)', () => {
+    expect(parseShare('33.333333')).toBe(33_333_333);
+    expect(parseShare('100')).toBe(100_000_000);
+    expect(parseShare('0.000001')).toBe(1);
+    for (const bad of ['0', '100.000001', '1.1234567', '-1', '01', 'abc', ''])
+      expect(parseShare(bad), bad).toBeNull();
+    expect(parseShare('0', true)).toBe(0);
+    expect(isShare(0)).toBe(false);
+    expect(isShare(0, true)).toBe(true);
+  });
+
+  it('accepts an empty table and a valid one', () => {
+    expect(coinsuranceProblem([])).toBeNull();
+    expect(coinsuranceProblem([s('PICC', 60_000_000, true), s('PAIC', 40_000_000)])).toBeNull();
+  });
+
+  it('requires exactly one lead', () => {
+    expect(coinsuranceProblem([s('PICC', 60_000_000), s('PAIC', 40_000_000)])?.message).toBe(
+      '共保信息：须有且只有一家主承保公司',
+    );
+    expect(coinsuranceProblem([s('PICC', 60_000_000, true), s('PAIC', 40_000_000, true)])?.message).toBe(
+      '共保信息：须有且只有一家主承保公司',
+    );
+  });
+
+  it('requires the total to be exactly 100, showing the current total', () => {
+    expect(coinsuranceProblem([s('PICC', 60_000_000, true), s('PAIC', 39_500_000)])?.message).toBe(
+      '共保份额合计须为100%，当前合计为 99.5%',
+    );
+    expect(totalMessage(100_000_001)).toBe('共保份额合计须为100%，当前合计为 100.000001%');
+  });
+
+  it('refuses zero, out-of-range shares, unknown and duplicate insurers', () => {
+    expect(coinsuranceProblem([s('PICC', 100_000_000, true), s('PAIC', 0)])).toEqual({
+      field: 'shares.1.share',
+      message: `共保份额：${SHARE_MESSAGE}`,
+    });
+    expect(coinsuranceProblem([s('XXX', 100_000_000, true)], ['PICC'])?.message).toBe(
+      '共保公司：字典中没有代码 XXX',
+    );
+    expect(coinsuranceProblem([s('PICC', 50_000_000, true), s('PICC', 50_000_000)])?.field).toBe(
+      'shares.1.insurerCode',
+    );
+  });
+});
+
+describe('splitAmount: floor for the followers, the remainder to the lead', () => {
+  it('splits 100.00 yuan three ways to the fen', () => {
+    const shares = [s('A', 33_333_334, true), s('B', 33_333_333), s('C', 33_333_333)];
+    expect(splitAmount(10_000, shares)).toEqual([3_334, 3_333, 3_333]);
+    expect(splitAmount(1, shares)).toEqual([1, 0, 0]);
+    const parts = splitCoinsurance(shares, 10_001, 2_000);
+    expect(parts.map((p) => [p.premiumFen, p.preventionFeeFen])).toEqual([
+      [3_335, 668],
+      [3_333, 666],
+      [3_333, 666],
+    ]);
+  });
+
+  /** Random valid tables: n shares that total exactly 100%, one of them the lead. */
+  const tables = fc
+    .tuple(fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 8 }), fc.nat())
+    .map(([weights, leadSeed]) => {
+      const sum = weights.reduce((a, b) => a + b, 0);
+      const shares = weights.map((w) => Math.max(1, Math.floor((w * 100_000_000) / sum)));
+      const over = shares.reduce((a, b) => a + b, 0) - 100_000_000;
+      const biggest = shares.indexOf(Math.max(...shares));
+      shares[biggest]! -= over;
+      const lead = leadSeed % shares.length;
+      return shares.map((share, i) => s(`I${i}`, share, i === lead));
+    })
+    .filter((t) => t.every((x) => x.share >= 1));
+
+  it('property: parts always add up to the total, each non-negative, on any valid table', () => {
+    fc.assert(
+      fc.property(tables, fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (shares, total) => {
+        expect(coinsuranceProblem(shares)).toBeNull();
+        const parts = splitAmount(total, shares);
+        expect(parts.reduce((a, b) => a + b, 0)).toBe(total);
+        for (const p of parts) expect(p).toBeGreaterThanOrEqual(0);
+        // each follower gets exactly its floor
+        shares.forEach((x, i) => {
+          if (!x.lead) expect(parts[i]).toBe(Number((BigInt(total) * BigInt(x.share)) / 100_000_000n));
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

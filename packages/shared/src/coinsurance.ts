@@ -1,0 +1,108 @@
+// Co-insurance (共保) and joint insurance (联保): several insurers share one contract. Pure, no zod: the wizard
+// imports it as `@piibs/shared/coinsurance` and checks the table and splits the premium as the user types; the
+// server runs the same code on save and at submit.
+//
+// Shares are integer micro-percent (percent × 10⁶; 100% = 100_000_000), typed as percentages with up to six
+// decimals. Rules [DOMAIN]: exactly one lead; each share 1–100 (more than 0, at most 100, ≤ 6 decimals); the
+// total exactly 100. Amounts split floor-then-remainder: each follower gets floor(total × share / 10⁸) fen, the
+// lead the rest, so the parts always add up to the total to the fen.
+import { HUNDRED_PERCENT, microPercentText, percentTextToMicro } from './money.ts';
+
+/** The spec's percentage messages (validators.ts MESSAGES.percent1To100 / percent0To100), word for word. */
+export const SHARE_MESSAGE = '请输入1-100且最多六位小数';
+export const SHARE_OR_ZERO_MESSAGE = '请输入0-100且最多六位小数';
+
+export interface CoinsurerShare {
+  /** Insurer code from the `coinsurer` dictionary. */
+  insurerCode: string;
+  lead: boolean;
+  /** Micro-percent. */
+  share: number;
+}
+
+export interface CoinsurerPart extends CoinsurerShare {
+  premiumFen: number;
+  preventionFeeFen: number;
+}
+
+/** Parses a typed share ('33.333333') into micro-percent; null unless 0 < value ≤ 100 with ≤ 6 decimals. */
+export function parseShare(text: string, allowZero = false): number | null {
+  if (!/^(?:0|[1-9]\d*)(?:\.\d{1,6})?$/.test(text.trim())) return null;
+  const micro = percentTextToMicro(text);
+  if (micro === null || micro > HUNDRED_PERCENT) return null;
+  if (micro === 0 && !allowZero) return null;
+  return micro;
+}
+
+/** True for a micro-percent share within 1–100 (more than zero; with `allowZero`, 0–100). */
+export function isShare(micro: number, allowZero = false): boolean {
+  return Number.isSafeInteger(micro) && micro >= (allowZero ? 0 : 1) && micro <= HUNDRED_PERCENT;
+}
+
+/** The sum of the shares, micro-percent. */
+export const shareTotal = (shares: readonly Pick<CoinsurerShare, 'share'>[]): number =>
+  shares.reduce((a, s) => a + s.share, 0);
+
+/** `共保份额合计须为100%，当前合计为 99.5%`. */
+export const totalMessage = (total: number): string =>
+  `共保份额合计须为100%，当前合计为 ${microPercentText(total)}%`;
+
+export interface CoinsuranceProblem {
+  /** 'shares' for the table, or `shares.<i>.share|insurerCode`. */
+  field: string;
+  message: string;
+}
+
+/**
+ * The first problem of a co-insurance table, or null. An empty table is fine (no co-insurance); otherwise:
+ * known, distinct insurers; every share 1–100 with ≤ 6 decimals; exactly one lead; total exactly 100%.
+ */
+export function coinsuranceProblem(
+  shares: readonly CoinsurerShare[],
+  knownInsurers?: ReadonlySet<string> | readonly string[],
+): CoinsuranceProblem | null {
+  if (shares.length === 0) return null;
+  const known = knownInsurers ? new Set(knownInsurers) : null;
+  const seen = new Set<string>();
+  for (const [i, s] of shares.entries()) {
+    if (!s.insurerCode || (known && !known.has(s.insurerCode)))
+      return { field: `shares.${i}.insurerCode`, message: `共保公司：字典中没有代码 ${s.insurerCode}` };
+    if (seen.has(s.insurerCode))
+      return { field: `shares.${i}.insurerCode`, message: `共保公司：${s.insurerCode} 重复` };
+    seen.add(s.insurerCode);
+    if (!isShare(s.share)) return { field: `shares.${i}.share`, message: `共保份额：${SHARE_MESSAGE}` };
+  }
+  const leads = shares.filter((s) => s.lead).length;
+  if (leads !== 1) return { field: 'shares', message: '共保信息：须有且只有一家主承保公司' };
+  const total = shareTotal(shares);
+  if (total !== HUNDRED_PERCENT) return { field: 'shares', message: totalMessage(total) };
+  return null;
+}
+
+/**
+ * Splits an amount (fen) by the shares: each follower floor(total × share / 10⁸), the lead the remainder.
+ * The parts are non-negative and add up to the total whenever the shares total 100% with one lead.
+ */
+export function splitAmount(
+  totalFen: number,
+  shares: readonly Pick<CoinsurerShare, 'lead' | 'share'>[],
+): number[] {
+  if (!Number.isSafeInteger(totalFen) || totalFen < 0) throw new RangeError('total must be a fen amount');
+  const parts = shares.map((s) =>
+    s.lead ? 0 : Number((BigInt(totalFen) * BigInt(s.share)) / BigInt(HUNDRED_PERCENT)),
+  );
+  const lead = shares.findIndex((s) => s.lead);
+  if (lead >= 0) parts[lead] = totalFen - parts.reduce((a, b) => a + b, 0);
+  return parts;
+}
+
+/** The table with each insurer's premium and prevention-fee parts. */
+export function splitCoinsurance(
+  shares: readonly CoinsurerShare[],
+  premiumFen: number,
+  preventionFeeFen: number,
+): CoinsurerPart[] {
+  const premium = splitAmount(premiumFen, shares);
+  const prevention = splitAmount(preventionFeeFen, shares);
+  return shares.map((s, i) => ({ ...s, premiumFen: premium[i]!, preventionFeeFen: prevention[i]! }));
+}
