@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl: string | undefined;
   demo: boolean;
   captcha: boolean;
+  /** Sign-in calls allowed per IP per minute (PIIBS_SIGNIN_RATE). */
+  signInRatePerMinute: number;
   jwtSecret: string;
   webDist: string;
   version: string;
@@ -62,6 +64,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters long.');
   const captcha = (env.PIIBS_CAPTCHA ?? 'on').toLowerCase();
   if (captcha !== 'on' && captcha !== 'off') throw new ConfigError('PIIBS_CAPTCHA must be "on" or "off".');
+  const signInRatePerMinute = Number(env.PIIBS_SIGNIN_RATE ?? 20);
+  if (!Number.isInteger(signInRatePerMinute) || signInRatePerMinute < 1) {
+    throw new ConfigError(`PIIBS_SIGNIN_RATE must be a whole number ≥ 1, got "${env.PIIBS_SIGNIN_RATE}"`);
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -69,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     demo: env.PIIBS_DEMO === '1',
     captcha: captcha === 'on',
+    signInRatePerMinute,
     jwtSecret,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),

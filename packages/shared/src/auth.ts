@@ -134,6 +134,8 @@ export const authUser = z.object({
   dept: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** Role codes; ['ROLE_SYSTEM_DEFAULT'] for a user without roles. */
   roles: z.array(z.string()),
+  /** Permission codes granted through the roles' menus and buttons (e.g. 'user:add'); the admin role holds all. */
+  permissions: z.array(z.string()),
 });
 export type AuthUser = z.infer<typeof authUser>;
 
@@ -141,6 +143,8 @@ export const loginResult = z.object({
   token: z.string(),
   /** The server's own strength score of the password; 0 means the token may only change the password. */
   psPower: z.number().int().min(0).max(3),
+  /** True when the session may only change the password (weak password, or a one-time password). */
+  mustChangePassword: z.boolean(),
   user: authUser,
 });
 export type LoginResult = z.infer<typeof loginResult>;

@@ -1,8 +1,8 @@
 import { ROLE_SYSTEM_DEFAULT } from '@piibs/shared';
 import { type AuthUser, CHANNELS, type Channel, maskPhone } from '@piibs/shared/auth';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { departments, users } from '../../db/schema.ts';
+import { departments, menus, roleMenus, roles, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { roleCodesOf } from './sessions.ts';
 
@@ -37,6 +37,7 @@ export async function loadAuthUser(db: Db, userId: number): Promise<AuthUser> {
     .where(eq(users.id, userId))
     .limit(1);
   if (!row) throw notFound('用户不存在');
+  const permissions = await permissionCodesOf(db, row.roles);
   return {
     id: row.id,
     username: row.username,
@@ -49,7 +50,23 @@ export async function loadAuthUser(db: Db, userId: number): Promise<AuthUser> {
     uscc: row.uscc,
     dept: row.deptId != null && row.deptName != null ? { id: row.deptId, name: row.deptName } : null,
     roles: visibleRoles(row.roles),
+    permissions,
   };
+}
+
+/** The permission codes the roles are granted through menus and buttons; the admin role holds every code. */
+async function permissionCodesOf(db: Db, roleCodes: string[]): Promise<string[]> {
+  if (roleCodes.length === 0) return [];
+  const admin = roleCodes.includes('admin');
+  const rows = await db
+    .selectDistinct({ code: menus.permission })
+    .from(menus)
+    .leftJoin(roleMenus, eq(roleMenus.menuId, menus.id))
+    .leftJoin(roles, eq(roles.id, roleMenus.roleId))
+    .where(
+      admin ? isNotNull(menus.permission) : and(isNotNull(menus.permission), inArray(roles.code, roleCodes)),
+    );
+  return rows.map((r) => r.code!).sort();
 }
 
 /** The account a username signs in as (case-insensitive), with what the sign-in checks need. */

@@ -29,8 +29,6 @@ import { asChannel, loadAuthUser, visibleRoles } from './repository.ts';
 import { type ClientInfo, caLogin, exchangeHandoff, issueHandoff, passwordLogin } from './service.ts';
 import { revokeSession, revokeUserSessions } from './sessions.ts';
 
-/** Sign-in calls: 20 a minute per IP (in memory, per instance; the database-backed IP budget covers the rest). */
-const SIGN_IN_RATE = { max: 20, timeWindow: 60_000 };
 /** Captchas and challenges write a row each: 60 a minute per IP. */
 const ISSUE_RATE = { max: 60, timeWindow: 60_000 };
 
@@ -45,6 +43,9 @@ const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 429: errorBody 
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.deps.database.db;
+  /** Sign-in calls a minute per IP (PIIBS_SIGNIN_RATE, default 20; in memory, per instance — the
+   * database-backed failure budget per IP covers the rest). */
+  const SIGN_IN_RATE = { max: app.deps.config.signInRatePerMinute, timeWindow: 60_000 };
 
   app.get(
     '/auth/code',

@@ -181,7 +181,12 @@ export async function passwordLogin(
   const psPower = passwordStrength(form.password);
   const scope: SessionScope = psPower === 0 || user.mustChangePassword ? 'password_change' : 'full';
   const { token } = await startSession(deps, client, user.id, user.username, 'password', scope);
-  return { token, psPower, user: await loadAuthUser(db, user.id) };
+  return {
+    token,
+    psPower,
+    mustChangePassword: scope === 'password_change',
+    user: await loadAuthUser(db, user.id),
+  };
 }
 
 /** Certificate sign-in: IP budget → challenge (used up whatever happens) → chain, dates, signature → user. */

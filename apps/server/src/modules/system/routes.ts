@@ -1,5 +1,18 @@
+import { DEFAULT_SETTINGS } from '@piibs/shared/constants';
+import { type SiteSettings, siteSettingsSchema } from '@piibs/shared/site';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { systemSettings } from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { requirePermission } from '../../plugins/auth.ts';
+
+const SITE_KEY = 'site';
+const DEFAULT_SITE: SiteSettings = {
+  footerTxt: DEFAULT_SETTINGS.footerTxt,
+  caseNumber: DEFAULT_SETTINGS.caseNumber,
+  policeNumber: '',
+};
 
 const healthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
@@ -44,5 +57,62 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => ({ status: 'ok' as const }),
+  );
+
+  const readSite = async (): Promise<SiteSettings> => {
+    const [row] = await app.deps.database.db
+      .select({ value: systemSettings.value })
+      .from(systemSettings)
+      .where(eq(systemSettings.key, SITE_KEY));
+    return { ...DEFAULT_SITE, ...(row?.value as Partial<SiteSettings> | undefined) };
+  };
+
+  // Public: the footer is shown on every page of the shell, and its filing numbers are public by law.
+  app.get(
+    '/settings/site',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: '页脚与备案信息',
+        security: [],
+        response: { 200: siteSettingsSchema },
+      },
+    },
+    readSite,
+  );
+
+  app.post(
+    '/settings/site',
+    {
+      preHandler: requirePermission(app, 'setting:edit'),
+      schema: {
+        tags: ['system'],
+        summary: '修改页脚与备案信息',
+        body: siteSettingsSchema,
+        response: { 200: siteSettingsSchema },
+      },
+    },
+    async (req) => {
+      const before = await readSite();
+      await app.deps.database.db.transaction(async (tx) => {
+        await tx
+          .insert(systemSettings)
+          .values({ key: SITE_KEY, value: req.body })
+          .onConflictDoUpdate({
+            target: systemSettings.key,
+            set: { value: req.body, updatedAt: sql`now()` },
+          });
+        await writeAudit(tx, {
+          actorId: req.user.id,
+          actorName: req.user.username,
+          action: 'update',
+          entity: 'site_settings',
+          detail: { before, after: req.body },
+          ip: req.ip,
+        });
+      });
+      return readSite();
+    },
   );
 };
