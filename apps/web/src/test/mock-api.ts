@@ -2,8 +2,10 @@ import type { AuthUser } from '@piibs/shared/auth';
 import { type AxiosAdapter, AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { http } from '@/lib/http.ts';
 
-/** An answer: a body (status 200) or an explicit status and body. */
-export type MockAnswer = { status: number; data?: unknown } | { data: unknown; status?: undefined };
+/** An answer: a body (status 200) or an explicit status and body; optionally response headers. */
+export type MockAnswer = ({ status: number; data?: unknown } | { data: unknown; status?: undefined }) & {
+  headers?: Record<string, string>;
+};
 export type MockHandler = (config: InternalAxiosRequestConfig) => MockAnswer | Promise<MockAnswer>;
 
 export type MockApi = {
@@ -33,7 +35,13 @@ export function mockApi(table: Record<string, MockHandler | MockAnswer>): MockAp
         : entry
       : { status: 404, data: { status: 404, message: `未模拟的接口 ${keyOf(config)}` } };
     const status = answer.status ?? 200;
-    const response: AxiosResponse = { data: answer.data, status, statusText: '', headers: {}, config };
+    const response: AxiosResponse = {
+      data: answer.data,
+      status,
+      statusText: '',
+      headers: answer.headers ?? {},
+      config,
+    };
     const valid = config.validateStatus ? config.validateStatus(status) : status >= 200 && status < 300;
     if (valid) return response;
     throw new AxiosError(
@@ -68,6 +76,7 @@ export function fakeUser(overrides: Partial<AuthUser> = {}): AuthUser {
     uscc: null,
     dept: null,
     roles: ['admin'],
+    permissions: [],
     ...overrides,
   };
 }
