@@ -1,0 +1,190 @@
+import type { CustomerRow } from '@piibs/shared/customer';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Descriptions, Form, Result, Space, Spin } from 'antd';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { Auth } from '@/lib/permission.tsx';
+import {
+  CUSTOMER_LIST_PATH,
+  createCustomer,
+  customerQuery,
+  customersResource,
+  resubmitCustomer,
+  updateCustomer,
+} from './api.ts';
+import {
+  CUSTOMER_FIELD_TITLES,
+  CustomerFields,
+  type CustomerValues,
+  customerValues,
+} from './CustomerForm.tsx';
+import { ReviewStatusTag } from './ReviewStatusTag.tsx';
+import { APPLICANT_TEXTS as T } from './texts.ts';
+
+const FIELD_MESSAGE = /^([^：]{1,20})：(.+)$/;
+
+function toBody(values: CustomerValues) {
+  return {
+    ...values,
+    uscc: values.uscc.trim().toUpperCase(),
+    headcount: Number(values.headcount),
+    licenceNo: values.licenceNo?.trim() || null,
+  };
+}
+
+/**
+ * 客户信息 (applicant/ApplicantEdit, agent/ApplicantEdit): route params `id` (0 or absent: a new customer) and
+ * `detail` ('true': read-only). Saves with the loaded version; a 409 loads what the server holds now.
+ */
+export default function CustomerEditPage() {
+  const params = useParams();
+  const id = Number(params.id ?? 0) || 0;
+  const isNew = id <= 0;
+  const readOnly = !isNew && params.detail === 'true';
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<CustomerValues>();
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const query = useQuery({ ...customerQuery(id), enabled: !isNew });
+  const customer = query.data;
+
+  useEffect(() => {
+    if (customer) form.setFieldsValue(customerValues(customer));
+  }, [customer, form]);
+
+  const showRefusal = (err: unknown): boolean => {
+    const refusal = serverError(err);
+    if (!refusal || refusal.status === 401) return true;
+    const field = FIELD_MESSAGE.exec(refusal.message);
+    const name = field ? CUSTOMER_FIELD_TITLES[field[1]!] : undefined;
+    if (field && name !== undefined) form.setFields([{ name, errors: [field[2]!] }]);
+    else setError(refusal.message);
+    return refusal.status === 409;
+  };
+
+  const reload = async (serverMessage: string) => {
+    const fresh = await query.refetch();
+    if (fresh.data) form.setFieldsValue(customerValues(fresh.data));
+    setError(`${serverMessage}（${T.conflictReloaded}）`);
+  };
+
+  const saved = async (row: CustomerRow, text: string) => {
+    void message.success(text);
+    client.setQueryData(customerQuery(row.id).queryKey, row);
+    await invalidateResource(client, customersResource);
+    navigate(CUSTOMER_LIST_PATH);
+  };
+
+  const save = async (values: CustomerValues) => {
+    setError(null);
+    setSaving(true);
+    try {
+      const row = customer
+        ? await updateCustomer({ ...toBody(values), id: customer.id, version: customer.version })
+        : await createCustomer(toBody(values));
+      await saved(row, customer ? T.saved : T.created);
+    } catch (err) {
+      const refusal = serverError(err);
+      if (refusal?.status === 409 && customer) await reload(refusal.message);
+      else showRefusal(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const resubmit = async () => {
+    if (!customer) return;
+    setError(null);
+    setSaving(true);
+    try {
+      const row = await resubmitCustomer(customer.id, { version: customer.version });
+      await saved(row, T.resubmitted);
+    } catch (err) {
+      const refusal = serverError(err);
+      if (refusal?.status === 409) await reload(refusal.message);
+      else showRefusal(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (!isNew && query.isPending) {
+    return (
+      <div style={{ padding: 48, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  }
+  if (!isNew && query.isError) {
+    const refusal = serverError(query.error);
+    return (
+      <Result
+        status="warning"
+        title={refusal?.status === 404 ? T.notFound : (refusal?.message ?? T.notFound)}
+        extra={<Button onClick={() => navigate(CUSTOMER_LIST_PATH)}>{T.back}</Button>}
+      />
+    );
+  }
+
+  const title = isNew ? T.titleNew : readOnly ? T.titleView : T.titleEdit;
+  const canResubmit = !readOnly && customer?.reviewStatus === 'returned';
+
+  return (
+    <div style={{ padding: 16 }}>
+      <Card
+        variant="borderless"
+        title={title}
+        extra={customer ? <ReviewStatusTag status={customer.reviewStatus} /> : null}
+      >
+        {customer && (customer.reviewOpinion || customer.reviewedAt) ? (
+          <Descriptions size="small" column={2} style={{ marginBottom: 16 }}>
+            <Descriptions.Item label={T.reviewStatus}>
+              <ReviewStatusTag status={customer.reviewStatus} />
+            </Descriptions.Item>
+            <Descriptions.Item label={T.reviewedAt}>{customer.reviewedAt ?? T.none}</Descriptions.Item>
+            {customer.reviewOpinion ? (
+              <Descriptions.Item label={T.lastOpinion} span={2}>
+                {customer.reviewOpinion}
+              </Descriptions.Item>
+            ) : null}
+          </Descriptions>
+        ) : null}
+        {error ? (
+          <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
+        ) : null}
+        <Form<CustomerValues>
+          form={form}
+          layout="vertical"
+          name="customer"
+          onFinish={save}
+          onValuesChange={() => {
+            if (error) setError(null);
+          }}
+        >
+          <CustomerFields form={form} readOnly={readOnly} maskedPhone={customer?.phone} />
+          <Space>
+            {readOnly ? null : (
+              <Auth permission={isNew ? 'customer:add' : 'customer:edit'}>
+                <Button type="primary" htmlType="submit" loading={saving}>
+                  {T.save}
+                </Button>
+              </Auth>
+            )}
+            {canResubmit ? (
+              <Auth permission="customer:edit">
+                <Button onClick={() => void resubmit()} loading={saving}>
+                  {T.resubmit}
+                </Button>
+              </Auth>
+            ) : null}
+            <Button onClick={() => navigate(-1)}>{T.back}</Button>
+          </Space>
+        </Form>
+      </Card>
+    </div>
+  );
+}

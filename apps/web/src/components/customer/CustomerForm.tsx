@@ -1,0 +1,190 @@
+import type { CustomerRow } from '@piibs/shared/customer';
+import { sectionOfDivision } from '@piibs/shared/industry';
+import { isTaxNumber, MESSAGES, rules } from '@piibs/shared/validators';
+import { Col, Form, type FormInstance, Input, Row, Select } from 'antd';
+import type { NamePath } from 'antd/es/form/interface';
+import { useMemo } from 'react';
+import { DictSelect, useDict } from '@/lib/dict.tsx';
+import { APPLICANT_TEXTS as T } from './texts.ts';
+
+/** The form's values: text fields as typed (headcount too, until saved). */
+export interface CustomerValues {
+  uscc: string;
+  name: string;
+  industrySection: string;
+  industryDivision: string;
+  region: string;
+  address: string;
+  legalRepresentative: string;
+  contactName: string;
+  phone: string;
+  headcount: string;
+  licenceNo?: string | null;
+}
+
+/** The server's field titles (its 400 messages: `联系电话：…`) → the form's fields. */
+export const CUSTOMER_FIELD_TITLES: Readonly<Record<string, NamePath>> = Object.freeze({
+  统一社会信用代码: 'uscc',
+  投保人名称: 'name',
+  行业门类: 'industrySection',
+  行业大类: 'industryDivision',
+  所在地区: 'region',
+  详细地址: 'address',
+  法定代表人: 'legalRepresentative',
+  联系人: 'contactName',
+  联系电话: 'phone',
+  单位总人数: 'headcount',
+  营业执照号: 'licenceNo',
+});
+
+export function customerValues(row: CustomerRow): CustomerValues {
+  return {
+    uscc: row.uscc,
+    name: row.name,
+    industrySection: row.industrySection,
+    industryDivision: row.industryDivision,
+    region: row.region,
+    address: row.address,
+    legalRepresentative: row.legalRepresentative,
+    contactName: row.contactName,
+    phone: row.phone,
+    headcount: String(row.headcount),
+    licenceNo: row.licenceNo,
+  };
+}
+
+const required = { required: true, message: '不能为空' };
+
+/** The code rule of the server (GB 32100 code or a legacy tax number, case-blind), with its message. */
+const usccRule = {
+  validator: (_: unknown, value: unknown) =>
+    typeof value !== 'string' || value.trim() === '' || isTaxNumber(value.trim().toUpperCase())
+      ? Promise.resolve()
+      : Promise.reject(new Error(MESSAGES.uscc)),
+};
+
+/** Region choices: Zhenjiang's districts first, then the cities of Jiangsu. */
+function useRegionOptions() {
+  const zhenjiang = useDict('region_zhenjiang');
+  const jiangsu = useDict('region_jiangsu');
+  return useMemo(
+    () =>
+      [
+        { label: '镇江市', options: zhenjiang },
+        { label: '江苏省', options: jiangsu },
+      ].filter((group) => group.options.length > 0),
+    [zhenjiang, jiangsu],
+  );
+}
+
+/**
+ * The customer's fields, with the shared rules. `maskedPhone` is the phone as loaded (138****5678): sending it
+ * back keeps the stored number, so it passes.
+ */
+export function CustomerFields({
+  form,
+  readOnly,
+  maskedPhone,
+}: {
+  form: FormInstance<CustomerValues>;
+  readOnly: boolean;
+  maskedPhone?: string;
+}) {
+  const section = Form.useWatch('industrySection', form);
+  const divisions = useDict('industry_division');
+  const divisionOptions = useMemo(
+    () => (section ? divisions.filter((d) => sectionOfDivision(d.value) === section) : []),
+    [divisions, section],
+  );
+  const regions = useRegionOptions();
+  const phoneRule = {
+    validator: (rule: unknown, value: unknown) =>
+      maskedPhone && value === maskedPhone ? Promise.resolve() : rules.phone.validator(rule, value),
+  };
+  const span = { xs: 24, md: 12 };
+
+  return (
+    <Row gutter={24}>
+      <Col {...span}>
+        <Form.Item name="uscc" label={T.uscc} rules={[required, usccRule]}>
+          <Input maxLength={18} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="name" label={T.name} rules={[required, { min: 2, message: '至少 2 个字符' }]}>
+          <Input maxLength={100} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item
+          name="industrySection"
+          label={T.industrySection}
+          rules={[{ required: true, message: '请选择行业门类' }]}
+        >
+          <DictSelect
+            dict="industry_section"
+            showSearch={{ optionFilterProp: 'label' }}
+            disabled={readOnly}
+            onChange={() => form.setFieldValue('industryDivision', undefined)}
+          />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item
+          name="industryDivision"
+          label={T.industryDivision}
+          rules={[{ required: true, message: '请选择行业大类' }]}
+        >
+          <Select
+            options={divisionOptions}
+            showSearch={{ optionFilterProp: 'label' }}
+            allowClear
+            disabled={readOnly}
+            placeholder={section ? '请选择' : T.divisionFirst}
+          />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="region" label={T.region} rules={[{ required: true, message: '请选择地区' }]}>
+          <Select
+            options={regions}
+            showSearch={{ optionFilterProp: 'label' }}
+            allowClear
+            disabled={readOnly}
+            placeholder="请选择"
+          />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="address" label={T.address} rules={[required]}>
+          <Input maxLength={200} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="legalRepresentative" label={T.legalRepresentative} rules={[required]}>
+          <Input maxLength={30} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="contactName" label={T.contactName} rules={[required]}>
+          <Input maxLength={30} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="phone" label={T.phone} rules={[required, phoneRule]}>
+          <Input maxLength={20} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="headcount" label={T.headcount} rules={[required, rules.headcount]}>
+          <Input maxLength={6} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+      <Col {...span}>
+        <Form.Item name="licenceNo" label={T.licenceNo}>
+          <Input maxLength={50} readOnly={readOnly} />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}

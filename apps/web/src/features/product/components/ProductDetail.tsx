@@ -1,0 +1,131 @@
+import { formatTime } from '@piibs/shared/constants';
+import { formatYuan, microPercentText } from '@piibs/shared/money';
+import type { CoverageRow, ProductRow, RateTableRow } from '@piibs/shared/product';
+import { PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Descriptions, Drawer, Table, Tag, Typography } from 'antd';
+import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
+import { Auth } from '@/lib/permission.tsx';
+import { activateRateTable, productsResource, RATE_TABLE_STATUS_TEXT, rateTablesQuery } from '../api.ts';
+
+const limit = (fen: number | null) => (fen == null ? '—' : `${formatYuan(fen)} 元`);
+const STATUS_COLORS = { draft: 'default', active: 'success', retired: 'warning' } as const;
+
+const COVERAGE_COLUMNS = [
+  { key: 'name', title: '责任', dataIndex: 'name' },
+  { key: 'perPerson', title: '每人限额', dataIndex: 'perPersonLimitFen', render: limit },
+  { key: 'perAccident', title: '每次事故限额', dataIndex: 'perAccidentLimitFen', render: limit },
+  { key: 'aggregate', title: '累计限额', dataIndex: 'aggregateLimitFen', render: limit },
+  { key: 'deductible', title: '免赔额', dataIndex: 'deductibleFen', render: limit },
+  {
+    key: 'mandatory',
+    title: '必选',
+    dataIndex: 'mandatory',
+    render: (v: boolean) => (v ? <Tag color="blue">必选</Tag> : '可选'),
+  },
+];
+
+/** A product's coverages (limits in yuan) and its rate-table versions; a draft can be activated. */
+export function ProductDetail({ product, onClose }: { product: ProductRow | null; onClose: () => void }) {
+  const { modal, message } = App.useApp();
+  const client = useQueryClient();
+  const tables = useQuery({ ...rateTablesQuery(product?.id ?? 0), enabled: !!product });
+
+  const activate = (table: RateTableRow) => {
+    modal.confirm({
+      title: `确定生效费率表 V${table.versionNo} 吗？`,
+      content: '当前生效的版本将停用；已出的报价不受影响。',
+      okText: '确定',
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await activateRateTable(table.id, table.version);
+          void message.success(`费率表 V${table.versionNo} 已生效`);
+        } catch (error) {
+          modal.error({ title: '无法生效', content: errorMessage(error), okText: '确定' });
+        }
+        await Promise.all([tables.refetch(), invalidateResource(client, productsResource)]);
+      },
+    });
+  };
+
+  const tableColumns = [
+    { key: 'versionNo', title: '版本', dataIndex: 'versionNo', render: (v: number) => `V${v}` },
+    { key: 'effectiveDate', title: '生效日期', dataIndex: 'effectiveDate' },
+    {
+      key: 'status',
+      title: '状态',
+      dataIndex: 'status',
+      render: (s: RateTableRow['status']) => <Tag color={STATUS_COLORS[s]}>{RATE_TABLE_STATUS_TEXT[s]}</Tag>,
+    },
+    { key: 'rowCount', title: '费率行数', dataIndex: 'rowCount' },
+    {
+      key: 'activatedAt',
+      title: '生效时间',
+      dataIndex: 'activatedAt',
+      render: (v: string | null, row: RateTableRow) =>
+        v ? `${formatTime(v)}${row.activatedBy ? `（${row.activatedBy}）` : ''}` : '—',
+    },
+    { key: 'note', title: '说明', dataIndex: 'note', render: (v: string | null) => v ?? '—' },
+    {
+      key: 'actions',
+      title: '操作',
+      render: (_: unknown, row: RateTableRow) =>
+        row.status === 'draft' ? (
+          <Auth permission="product:edit">
+            <Button type="link" size="small" onClick={() => activate(row)}>
+              激活
+            </Button>
+          </Auth>
+        ) : null,
+    },
+  ];
+
+  return (
+    <Drawer open={!!product} title={product?.name} size={960} onClose={onClose} destroyOnHidden>
+      {product ? (
+        <>
+          <Descriptions bordered size="small" column={2} style={{ marginBottom: 16 }}>
+            <Descriptions.Item label="险种代码">{product.code}</Descriptions.Item>
+            <Descriptions.Item label="险种类别">
+              {PRODUCT_CLASS_LABELS[product.productClass]}
+            </Descriptions.Item>
+            <Descriptions.Item label="条款版本">{product.clauseVersion}</Descriptions.Item>
+            <Descriptions.Item label="适用地区">{product.region}</Descriptions.Item>
+            <Descriptions.Item label="有效期">
+              {product.validFrom} 至 {product.validTo}
+            </Descriptions.Item>
+            <Descriptions.Item label="允许共保">{product.allowsCoinsurance ? '是' : '否'}</Descriptions.Item>
+            <Descriptions.Item label="事故预防费用比例">
+              {microPercentText(product.preventionRatioMin)}% – {microPercentText(product.preventionRatioMax)}
+              %
+            </Descriptions.Item>
+            <Descriptions.Item label="手续费比例上限">
+              {microPercentText(product.commissionCap)}%
+            </Descriptions.Item>
+          </Descriptions>
+          <Typography.Title level={5}>责任</Typography.Title>
+          <Table<CoverageRow>
+            size="small"
+            rowKey="id"
+            pagination={false}
+            columns={COVERAGE_COLUMNS}
+            dataSource={product.coverages}
+            locale={{ emptyText: '暂无责任' }}
+            style={{ marginBottom: 16 }}
+          />
+          <Typography.Title level={5}>费率表</Typography.Title>
+          <Table<RateTableRow>
+            size="small"
+            rowKey="id"
+            pagination={false}
+            loading={tables.isFetching}
+            columns={tableColumns}
+            dataSource={tables.data ?? []}
+            locale={{ emptyText: tables.isError ? errorMessage(tables.error) : '暂无费率表' }}
+          />
+        </>
+      ) : null}
+    </Drawer>
+  );
+}

@@ -1,0 +1,343 @@
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { fenToYuanText, microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
+import type { ProductCreateForm, ProductRow } from '@piibs/shared/product';
+import {
+  COVERAGE_LABELS,
+  COVERAGE_TYPES,
+  type CoverageType,
+  PRODUCT_CLASS_LABELS,
+  PRODUCT_CLASSES,
+  type ProductClass,
+} from '@piibs/shared/rating';
+import { rules } from '@piibs/shared/validators';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Col, DatePicker, Form, Input, Row, Select, Switch } from 'antd';
+import type { NamePath } from 'antd/es/form/interface';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useRef } from 'react';
+import { CrudModal } from '@/components/crud/CrudModal.tsx';
+import { invalidateResource, reloadRow } from '@/components/crud/resource.ts';
+import { useDict } from '@/lib/dict.tsx';
+import { createProduct, productsResource, updateProduct } from '../api.ts';
+
+interface CoverageValues {
+  type?: CoverageType;
+  name?: string | null;
+  perPersonLimit?: string;
+  perAccidentLimit?: string;
+  aggregateLimit?: string;
+  deductible?: string;
+  mandatory?: boolean;
+}
+
+export interface ProductValues {
+  code: string;
+  name: string;
+  productClass: ProductClass;
+  clauseVersion: string;
+  region: string;
+  validFrom: Dayjs;
+  validTo: Dayjs;
+  allowsCoinsurance: boolean;
+  preventionRatioMin: string;
+  preventionRatioMax: string;
+  commissionCap: string;
+  enabled: boolean;
+  description?: string | null;
+  coverages?: CoverageValues[];
+}
+
+const DATE = 'YYYY-MM-DD';
+const required = { required: true, message: '不能为空' };
+const yuanRule = {
+  validator: (_: unknown, value: unknown) =>
+    value === undefined || value === null || value === '' || yuanTextToFen(String(value)) !== null
+      ? Promise.resolve()
+      : Promise.reject(new Error('请输入金额（元，最多两位小数）')),
+};
+
+const yuanText = (fen: number | null | undefined) => (fen == null ? undefined : fenToYuanText(fen));
+const fenOf = (text: string | undefined) => (text ? yuanTextToFen(text) : null);
+
+function toValues(row: ProductRow): Partial<ProductValues> {
+  return {
+    code: row.code,
+    name: row.name,
+    productClass: row.productClass,
+    clauseVersion: row.clauseVersion,
+    region: row.region,
+    validFrom: dayjs(row.validFrom),
+    validTo: dayjs(row.validTo),
+    allowsCoinsurance: row.allowsCoinsurance,
+    preventionRatioMin: microPercentText(row.preventionRatioMin),
+    preventionRatioMax: microPercentText(row.preventionRatioMax),
+    commissionCap: microPercentText(row.commissionCap),
+    enabled: row.enabled,
+    description: row.description,
+    coverages: row.coverages.map((c) => ({
+      type: c.type,
+      name: c.name,
+      perPersonLimit: yuanText(c.perPersonLimitFen),
+      perAccidentLimit: yuanText(c.perAccidentLimitFen),
+      aggregateLimit: yuanText(c.aggregateLimitFen),
+      deductible: yuanText(c.deductibleFen),
+      mandatory: c.mandatory,
+    })),
+  };
+}
+
+function toBody(values: ProductValues): ProductCreateForm {
+  return {
+    code: values.code.trim(),
+    name: values.name,
+    productClass: values.productClass,
+    clauseVersion: values.clauseVersion,
+    region: values.region,
+    validFrom: values.validFrom.format(DATE),
+    validTo: values.validTo.format(DATE),
+    allowsCoinsurance: values.allowsCoinsurance ?? false,
+    preventionRatioMin: percentTextToMicro(values.preventionRatioMin) ?? 0,
+    preventionRatioMax: percentTextToMicro(values.preventionRatioMax) ?? 0,
+    commissionCap: percentTextToMicro(values.commissionCap) ?? 0,
+    enabled: values.enabled ?? true,
+    description: values.description?.trim() || null,
+    coverages: (values.coverages ?? []).map((c, i) => ({
+      type: c.type as CoverageType,
+      name: c.name?.trim() || null,
+      perPersonLimitFen: fenOf(c.perPersonLimit),
+      perAccidentLimitFen: fenOf(c.perAccidentLimit),
+      aggregateLimitFen: fenOf(c.aggregateLimit),
+      deductibleFen: fenOf(c.deductible) ?? 0,
+      mandatory: c.mandatory ?? false,
+      sort: i,
+    })),
+  };
+}
+
+/** The server's field titles → the form's fields (coverage titles point at a coverage, chosen on submit). */
+const PRODUCT_TITLES: Record<string, NamePath> = {
+  险种代码: 'code',
+  险种名称: 'name',
+  险种类别: 'productClass',
+  条款版本: 'clauseVersion',
+  适用地区: 'region',
+  生效日期: 'validFrom',
+  失效日期: 'validTo',
+  事故预防费用比例下限: 'preventionRatioMin',
+  事故预防费用比例上限: 'preventionRatioMax',
+  手续费比例上限: 'commissionCap',
+  说明: 'description',
+};
+const COVERAGE_TITLES: Record<string, keyof CoverageValues> = {
+  责任类型: 'type',
+  责任名称: 'name',
+  每人限额: 'perPersonLimit',
+  每次事故限额: 'perAccidentLimit',
+  累计限额: 'aggregateLimit',
+  免赔额: 'deductible',
+  是否必选: 'mandatory',
+};
+
+/**
+ * The coverage a coverage message is about: the server names the field, not the row, so the row is the
+ * death/disability coverage the work-safety rules check, else the first.
+ */
+function coverageIndex(values: ProductValues): number {
+  const i = (values.coverages ?? []).findIndex((c) => c.type === 'EMPLOYEE_DEATH_DISABILITY');
+  return i >= 0 ? i : 0;
+}
+
+function useRegionOptions() {
+  const zhenjiang = useDict('region_zhenjiang');
+  const jiangsu = useDict('region_jiangsu');
+  return useMemo(
+    () =>
+      [
+        { label: '江苏省', options: [{ label: '江苏省', value: '320000' }, ...jiangsu] },
+        { label: '镇江市', options: zhenjiang },
+      ].filter((group) => group.options.length > 0),
+    [zhenjiang, jiangsu],
+  );
+}
+
+/** Create / edit a product with its coverages (limits in yuan, ratios in percent). */
+export function ProductModal({
+  open,
+  product,
+  onClose,
+}: {
+  open: boolean;
+  product: ProductRow | null;
+  onClose: () => void;
+}) {
+  const client = useQueryClient();
+  const regions = useRegionOptions();
+  // Read by CrudModal when a refusal arrives; the coverage entries are aimed on each submit.
+  const titles = useRef<Record<string, NamePath>>({ ...PRODUCT_TITLES }).current;
+
+  const submit = (values: ProductValues, record: ProductRow | null) => {
+    const i = coverageIndex(values);
+    for (const [title, field] of Object.entries(COVERAGE_TITLES)) titles[title] = ['coverages', i, field];
+    const body = toBody(values);
+    return record ? updateProduct({ ...body, id: record.id, version: record.version }) : createProduct(body);
+  };
+
+  return (
+    <CrudModal<ProductValues, ProductRow>
+      open={open}
+      title={product ? '编辑险种' : '新增险种'}
+      record={product}
+      toValues={toValues}
+      initialValues={{
+        enabled: true,
+        allowsCoinsurance: false,
+        productClass: 'work_safety',
+        coverages: [{ type: 'EMPLOYEE_DEATH_DISABILITY', mandatory: true }],
+      }}
+      onSubmit={submit}
+      reload={(row) => reloadRow(client, productsResource, row.id)}
+      onSaved={() => void invalidateResource(client, productsResource)}
+      onClose={onClose}
+      fieldTitles={titles}
+      drawer
+      width={880}
+      formProps={{ name: 'product' }}
+    >
+      <Row gutter={16}>
+        <Col span={12}>
+          <Form.Item name="code" label="险种代码" rules={[required]}>
+            <Input maxLength={32} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="name" label="险种名称" rules={[required]}>
+            <Input maxLength={60} />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="productClass" label="险种类别" rules={[required]}>
+            <Select
+              options={PRODUCT_CLASSES.map((value) => ({ value, label: PRODUCT_CLASS_LABELS[value] }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={12}>
+          <Form.Item name="clauseVersion" label="条款版本" rules={[required]}>
+            <Input maxLength={60} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="region" label="适用地区" rules={[{ required: true, message: '请选择地区' }]}>
+            <Select options={regions} showSearch={{ optionFilterProp: 'label' }} placeholder="请选择" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="validFrom" label="生效日期" rules={[required]}>
+            <DatePicker style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="validTo" label="失效日期" rules={[required]}>
+            <DatePicker style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            name="preventionRatioMin"
+            label="事故预防费用比例下限"
+            rules={[required, rules.percent0To100]}
+          >
+            <Input suffix="%" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            name="preventionRatioMax"
+            label="事故预防费用比例上限"
+            rules={[required, rules.percent0To100]}
+            extra="不超过 21%"
+          >
+            <Input suffix="%" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            name="commissionCap"
+            label="手续费比例上限"
+            rules={[required, rules.percent0To100]}
+            extra="不超过 5%"
+          >
+            <Input suffix="%" />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="allowsCoinsurance" label="允许共保" valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="enabled" label="状态" valuePropName="checked">
+            <Switch checkedChildren="启用" unCheckedChildren="停用" />
+          </Form.Item>
+        </Col>
+        <Col span={24}>
+          <Form.Item name="description" label="说明">
+            <Input.TextArea rows={2} maxLength={500} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.List name="coverages">
+        {(fields, { add, remove }) => (
+          <Card size="small" title="责任（限额以元计）">
+            {fields.map((field) => (
+              <Row gutter={8} key={field.key} align="top">
+                <Col span={6}>
+                  <Form.Item
+                    name={[field.name, 'type']}
+                    label="责任类型"
+                    rules={[{ required: true, message: '请选择责任类型' }]}
+                  >
+                    <Select
+                      options={COVERAGE_TYPES.map((value) => ({ value, label: COVERAGE_LABELS[value] }))}
+                    />
+                  </Form.Item>
+                </Col>
+                <Col span={4}>
+                  <Form.Item name={[field.name, 'perPersonLimit']} label="每人限额" rules={[yuanRule]}>
+                    <Input suffix="元" />
+                  </Form.Item>
+                </Col>
+                <Col span={4}>
+                  <Form.Item name={[field.name, 'perAccidentLimit']} label="每次事故限额" rules={[yuanRule]}>
+                    <Input suffix="元" />
+                  </Form.Item>
+                </Col>
+                <Col span={4}>
+                  <Form.Item name={[field.name, 'aggregateLimit']} label="累计限额" rules={[yuanRule]}>
+                    <Input suffix="元" />
+                  </Form.Item>
+                </Col>
+                <Col span={3}>
+                  <Form.Item name={[field.name, 'deductible']} label="免赔额" rules={[yuanRule]}>
+                    <Input suffix="元" />
+                  </Form.Item>
+                </Col>
+                <Col span={2}>
+                  <Form.Item name={[field.name, 'mandatory']} label="必选" valuePropName="checked">
+                    <Switch size="small" />
+                  </Form.Item>
+                </Col>
+                <Col span={1} style={{ paddingTop: 36 }}>
+                  <MinusCircleOutlined aria-label="删除责任" onClick={() => remove(field.name)} />
+                </Col>
+              </Row>
+            ))}
+            <Button type="dashed" block icon={<PlusOutlined />} onClick={() => add({ mandatory: false })}>
+              添加责任
+            </Button>
+          </Card>
+        )}
+      </Form.List>
+    </CrudModal>
+  );
+}

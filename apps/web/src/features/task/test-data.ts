@@ -1,0 +1,49 @@
+// Task rows as the API answers them, for the task pages' tests.
+import type { TaskDetail, TaskRow } from '@piibs/shared/task';
+import { customerRow } from '@/components/customer/test-data.ts';
+
+export function taskRow(overrides: Partial<TaskRow> = {}): TaskRow {
+  return {
+    id: 11,
+    kind: 'customer',
+    subjectId: 7,
+    title: '镇江示范机械有限公司（91440300708461136T）',
+    status: 'open',
+    submittedBy: { id: 5, name: '代理人甲' },
+    assignee: null,
+    decision: null,
+    opinion: null,
+    decidedBy: null,
+    decidedAt: null,
+    version: 2,
+    createdAt: '2026-11-20T02:00:00.000Z',
+    ageSeconds: 2 * 86_400 + 3 * 3_600 + 120,
+    ...overrides,
+  };
+}
+
+export function taskDetail(overrides: Partial<TaskDetail> = {}): TaskDetail {
+  return {
+    ...taskRow(),
+    customer: customerRow(),
+    history: [
+      taskRow({
+        id: 9,
+        status: 'done',
+        decision: 'return',
+        opinion: '营业执照照片不清晰',
+        decidedBy: { id: 3, name: '核保员乙' },
+        decidedAt: '2026-11-19T02:00:00.000Z',
+      }),
+    ],
+    changes: [
+      {
+        at: '2026-11-20T02:00:00.000Z',
+        actor: '代理人甲',
+        action: '修改投保人',
+        detail: { address: '学府路 1 号' },
+      },
+    ],
+    ...overrides,
+  };
+}
