@@ -108,8 +108,13 @@ export async function openFromSidebar(page: Page, ...titles: string[]): Promise<
 
 /** Opens the avatar menu and chooses an entry (布局设置, 个人中心, 退出登录). */
 export async function avatarMenu(page: Page, entry: string): Promise<void> {
-  await page.getByRole('button', { name: '用户菜单' }).click();
-  await page.getByRole('menuitem', { name: entry }).click();
+  // A click that lands while the dropdown is still animating in can be lost: retry until the menu closes.
+  await expect(async () => {
+    const item = page.getByRole('menuitem', { name: entry });
+    if (!(await item.isVisible())) await page.getByRole('button', { name: '用户菜单' }).click();
+    await item.click({ timeout: 2000 });
+    await expect(item).toBeHidden({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 /** Requests the page makes to anywhere but the test server. */

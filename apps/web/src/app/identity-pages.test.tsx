@@ -7,6 +7,9 @@ import { resetHttp } from '@/lib/http.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { App } from './App.tsx';
+// The router loads antd's providers lazily; loaded up front here, as importing antd the first time under
+// jsdom takes longer than a findBy waits.
+import './AntdRoot.tsx';
 import { resetGuard } from './guard.ts';
 import { routes } from './router.tsx';
 

@@ -1,5 +1,5 @@
 import type { MenuRoute } from '@piibs/shared/menu';
-import { Button } from 'antd';
+import { Button, Spin } from 'antd';
 import { Component, type ErrorInfo, type ReactElement, type ReactNode, Suspense, useMemo } from 'react';
 import {
   type Location,
@@ -20,8 +20,12 @@ import {
   normalizeMenus,
   usePermissionStore,
 } from '@/stores/permission.ts';
-import { PageLoading } from './RouteStatus.tsx';
 import { resolveView } from './view-registry.ts';
+
+/** Shown inside the layout while a view's code or the menus load (antd is loaded there). */
+function PageLoading() {
+  return <Spin size="large" style={{ display: 'block', margin: '20vh auto' }} />;
+}
 
 export const USER_CENTER_PATH = '/piibs/user/center';
 

@@ -34,6 +34,7 @@ function redirectTo(path: string, title: string) {
 const HOME_TITLE = '首页';
 const CATCH_ALL_ID = 'catch-all';
 const LAYOUT_ID = 'layout';
+const ANTD_ROOT_ID = 'antd';
 /** Pages the layout serves itself (the rest of its routes come from the server's menus). */
 const LAYOUT_STATIC_PATHS = new Set([HOME_PATH, '/piibs/user/center']);
 
@@ -54,37 +55,55 @@ export const routes: RouteObject[] = [
           { index: true, ...redirectTo(HOME_PATH, HOME_TITLE) },
 
           // ---- Login-type pages: outside the layout, hidden, not cached ----
+          // The password sign-in pages are plain markup: they stay outside the antd providers' route below,
+          // so their first load carries neither antd nor react-query.
           { path: 'login', ...loginTypePage('登录', () => import('@/features/auth/LoginPage.tsx')) },
-          { path: 'CAlogin', ...loginTypePage('证书登录', () => import('@/features/auth/CaSignInPage.tsx')) },
           {
             path: 'loginEP',
             ...loginTypePage('工程险企业登录', () => import('@/features/auth/LoginEpPage.tsx')),
           },
-          { path: 'logged', ...loginTypePage('已登录', () => import('@/features/auth/LoggedPage.tsx')) },
-          { path: 'init', ...loginTypePage('系统初始化', () => import('@/features/auth/InitPage.tsx')) },
           {
-            path: 'insured/start',
-            ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
-          },
-          {
-            // Spelt as the spec spells it.
-            path: 'api/loginByManange',
-            ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
-          },
-          {
-            path: 'redirect/*',
-            ...loginTypePage('跳转中', () => import('@/features/auth/RedirectPage.tsx')),
-          },
-          { path: '404', ...loginTypePage('404', () => import('@/features/error-pages/NotFoundPage.tsx')) },
-          { path: '401', ...loginTypePage('401', () => import('@/features/error-pages/ForbiddenPage.tsx')) },
+            // Pathless: antd's locale, theme and App context plus react-query, for every page that uses them.
+            id: ANTD_ROOT_ID,
+            lazy: async () => ({ Component: (await import('./AntdRoot.tsx')).default }),
+            children: [
+              {
+                path: 'CAlogin',
+                ...loginTypePage('证书登录', () => import('@/features/auth/CaSignInPage.tsx')),
+              },
+              { path: 'logged', ...loginTypePage('已登录', () => import('@/features/auth/LoggedPage.tsx')) },
+              { path: 'init', ...loginTypePage('系统初始化', () => import('@/features/auth/InitPage.tsx')) },
+              {
+                path: 'insured/start',
+                ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
+              },
+              {
+                // Spelt as the spec spells it.
+                path: 'api/loginByManange',
+                ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
+              },
+              {
+                path: 'redirect/*',
+                ...loginTypePage('跳转中', () => import('@/features/auth/RedirectPage.tsx')),
+              },
+              {
+                path: '404',
+                ...loginTypePage('404', () => import('@/features/error-pages/NotFoundPage.tsx')),
+              },
+              {
+                path: '401',
+                ...loginTypePage('401', () => import('@/features/error-pages/ForbiddenPage.tsx')),
+              },
 
-          // ---- Protected pages (the guard requires a token) ----
-          // The main layout renders the dashboard, the personal center and every menu route from the server
-          // (see layout/Layout.tsx); lazily loaded, so the sign-in pages never download the shell.
-          {
-            id: LAYOUT_ID,
-            path: '*',
-            lazy: async () => ({ Component: (await import('@/layout/Layout.tsx')).default }),
+              // ---- Protected pages (the guard requires a token) ----
+              // The main layout renders the dashboard, the personal center and every menu route from the
+              // server (see layout/Layout.tsx); lazily loaded, so the sign-in pages never download the shell.
+              {
+                id: LAYOUT_ID,
+                path: '*',
+                lazy: async () => ({ Component: (await import('@/layout/Layout.tsx')).default }),
+              },
+            ],
           },
         ],
       },

@@ -1,4 +1,5 @@
 import { useSettingsStore } from '@/stores/settings.ts';
+import { useSiteSettings } from './site-settings.ts';
 
 export const ICP_SITE = 'https://beian.miit.gov.cn/';
 /** The public-security filing site; its query takes the number's digits. */
@@ -12,12 +13,16 @@ interface FooterProps {
   policeNumber?: string;
 }
 
-/** Spec §1: footer text with the ICP and public-security filing numbers; props override the settings. */
+/**
+ * Spec §1: footer text with the ICP and public-security filing numbers, as the administrator set them on the
+ * server (local defaults until they arrive); props override both.
+ */
 export function Footer(props: FooterProps) {
   const settings = useSettingsStore();
-  const footerTxt = props.footerTxt ?? settings.footerTxt;
-  const caseNumber = props.caseNumber ?? settings.caseNumber;
-  const policeNumber = props.policeNumber ?? settings.policeNumber;
+  const { data: site } = useSiteSettings();
+  const footerTxt = props.footerTxt ?? (site?.footerTxt || settings.footerTxt);
+  const caseNumber = props.caseNumber ?? (site?.caseNumber || settings.caseNumber);
+  const policeNumber = props.policeNumber ?? (site?.policeNumber || settings.policeNumber);
   return (
     <footer className="shell-footer">
       {footerTxt && <span>{footerTxt}</span>}

@@ -9,7 +9,7 @@ import { usePermissionStore } from '@/stores/permission.ts';
 import { SETTINGS_STORAGE_KEY, useSettingsStore } from '@/stores/settings.ts';
 import { ICP_SITE, POLICE_SITE } from './Footer.tsx';
 import Layout from './Layout.tsx';
-import { FAKE_MENUS, renderShell, resetShellStores, setBodyWidth } from './test-helpers.tsx';
+import { FAKE_MENUS, Providers, renderShell, resetShellStores, setBodyWidth } from './test-helpers.tsx';
 
 vi.mock('@/app/view-registry.ts', async (original) =>
   (await import('./test-views.tsx')).mockViewRegistry(original),
@@ -194,7 +194,7 @@ describe('mounting', () => {
       ],
       { initialEntries: ['/piibs/system/user'] },
     );
-    render(<RouterProvider router={router} />);
+    render(<RouterProvider router={router} />, { wrapper: Providers });
     expect(await screen.findByLabelText('输入框')).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('用户管理 - 财产保险互联网出单系统'));
     await act(() => router.navigate('/piibs/epinsure/stepOne/5/B'));
@@ -210,6 +210,7 @@ describe('mounting', () => {
       <MemoryRouter initialEntries={['/piibs/system/user']}>
         <Layout />
       </MemoryRouter>,
+      { wrapper: Providers },
     );
     expect(await screen.findByLabelText('输入框')).toBeInTheDocument();
   });
@@ -219,6 +220,7 @@ describe('mounting', () => {
       <MemoryRouter initialEntries={['/piibs/system/user']}>
         <Layout />
       </MemoryRouter>,
+      { wrapper: Providers },
     );
     expect(screen.queryByText('404 页面')).not.toBeInTheDocument();
     expect(document.querySelector('.ant-spin')).toBeInTheDocument();

@@ -1,7 +1,12 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
-import { App, Divider, Drawer, Switch } from 'antd';
+import { siteSettingsSchema } from '@piibs/shared/site';
+import { App, Button, Divider, Drawer, Form, Input, Switch } from 'antd';
+import { useEffect } from 'react';
+import { can } from '@/lib/permission.tsx';
 import { type LayoutSettings, useSettingsStore } from '@/stores/settings.ts';
+import { useShellSession } from './session-adapter.ts';
+import { useSaveSiteSettings, useSiteSettings } from './site-settings.ts';
 
 type Toggle = {
   [K in keyof LayoutSettings]: LayoutSettings[K] extends boolean ? K : never;
@@ -21,6 +26,7 @@ const row = { display: 'flex', justifyContent: 'space-between', alignItems: 'cen
 export default function SettingsDrawer() {
   const { message } = App.useApp();
   const settings = useSettingsStore();
+  const { roles } = useShellSession();
 
   const applyTheme = (color: string) => {
     if (color === settings.theme) return;
@@ -82,6 +88,47 @@ export default function SettingsDrawer() {
           />
         </div>
       ))}
+      {can(roles, ['admin']) && <SiteSettingsForm />}
     </Drawer>
+  );
+}
+
+/** The administrator's footer text and filing numbers, for everyone (server-side setting). */
+function SiteSettingsForm() {
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const { data } = useSiteSettings();
+  const save = useSaveSiteSettings();
+  useEffect(() => {
+    if (data) form.setFieldsValue(data);
+  }, [data, form]);
+  const fields = siteSettingsSchema.shape;
+  return (
+    <>
+      <Divider titlePlacement="start">页脚备案信息</Divider>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={(values) =>
+          save.mutate(siteSettingsSchema.parse(values), {
+            onSuccess: () => void message.success('备案信息已保存'),
+          })
+        }
+      >
+        {(['footerTxt', 'caseNumber', 'policeNumber'] as const).map((name) => (
+          <Form.Item
+            key={name}
+            name={name}
+            label={fields[name].meta()?.title as string}
+            rules={[{ max: name === 'footerTxt' ? 100 : 50 }]}
+          >
+            <Input allowClear />
+          </Form.Item>
+        ))}
+        <Button type="primary" htmlType="submit" loading={save.isPending} block>
+          保存备案信息
+        </Button>
+      </Form>
+    </>
   );
 }

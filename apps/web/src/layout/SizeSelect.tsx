@@ -29,7 +29,8 @@ export function SizeSelect({ onRefresh }: { onRefresh(): void }) {
         onClick: ({ key }) => {
           setSize(key as Size);
           onRefresh();
-          void message.success('布局设置成功');
+          // The new size re-renders the theme provider (and its message holder): say it after that render.
+          setTimeout(() => void message.success('布局设置成功'), 0);
         },
       }}
     >

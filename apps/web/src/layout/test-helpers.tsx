@@ -1,6 +1,8 @@
 // Fixtures for the shell's tests: a fake menu tree, fake pages, and a render helper with a MemoryRouter.
 import type { MenuRoute } from '@piibs/shared/menu';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
+import { type ReactNode, useState } from 'react';
 import {
   type Location,
   MemoryRouter,
@@ -104,6 +106,7 @@ export function signIn(roles: string[], isCA = false): void {
       uscc: null,
       dept: null,
       roles,
+      permissions: [],
     },
   });
 }
@@ -122,6 +125,17 @@ function RouterProbe({ probe }: { probe: Probe }) {
   probe.location = useLocation();
   probe.navigate = useNavigate();
   return null;
+}
+
+/** The providers the app gives every page that the layout needs in tests (server state). */
+export function Providers({ children }: { children: ReactNode }) {
+  const [client] = useState(() => {
+    const c = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    // The footer's server settings, as if already fetched (no network in unit tests).
+    c.setQueryData(['site-settings'], { footerTxt: '', caseNumber: '', policeNumber: '' });
+    return c;
+  });
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
 /** Renders the layout at `path`, mounted as the lead mounts it: under a '/piibs/*' route. */
@@ -143,6 +157,7 @@ export function renderShell(path: string, menus: MenuRoute[] = FAKE_MENUS) {
         <Route path="/piibs/404" element={<p>404 页面</p>} />
       </Routes>
     </MemoryRouter>,
+    { wrapper: Providers },
   );
   return {
     ...view,

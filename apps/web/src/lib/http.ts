@@ -1,8 +1,24 @@
 import { ERROR_NOTICE_MS, HTTP_TIMEOUT_MS } from '@piibs/shared/constants';
-import { Modal, notification } from 'antd';
 import axios, { type AxiosError, type AxiosRequestConfig } from 'axios';
 import { getToken, removeToken, toBearer } from './auth-storage.ts';
 import { FORBIDDEN_PATH } from './paths.ts';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Resolve with the whole response (headers too) instead of its body: downloads read Content-Disposition. */
+    rawResponse?: boolean;
+    /**
+     * The caller shows the server's refusal (400, 404, 409 …) beside its form, so the policy does not
+     * notify it as well. 401, 403, timeouts and network failures still follow the policy.
+     */
+    inlineErrors?: boolean;
+    /**
+     * With inlineErrors: a 403 is shown by the caller too, instead of leading to the 401 page. For a form's
+     * save that the server refuses on a rule ("角色权限不足 …"), where leaving the page would lose the form.
+     */
+    inlineForbidden?: boolean;
+  }
+}
 
 // Spec §8 texts, word for word.
 export const HTTP_TEXTS = Object.freeze({
@@ -49,9 +65,22 @@ export function antdHttpUi(modal: ModalApi, notice: NotificationApi): HttpUi {
   };
 }
 
+/**
+ * antd's static dialogs, loaded when the first one must be shown: the login page's first load does not
+ * carry antd (docs/ARCHITECTURE "Performance"). The antd providers' route swaps in context-aware ones.
+ */
+export const staticHttpUi: HttpUi = {
+  confirm: (options) => {
+    void import('./http-static-ui.ts').then(({ staticAntdUi }) => staticAntdUi().confirm(options));
+  },
+  error: (message, durationMs) => {
+    void import('./http-static-ui.ts').then(({ staticAntdUi }) => staticAntdUi().error(message, durationMs));
+  },
+};
+
 const defaults: HttpDeps = {
-  // Static antd functions work before the React tree mounts; App swaps in the context-aware ones.
-  ui: antdHttpUi(Modal, notification),
+  // Works before the React tree mounts and on pages without antd's providers.
+  ui: staticHttpUi,
   // A full page load is the only navigation possible before the router exists; the router replaces it.
   navigate: (to) => window.location.assign(to),
   onLogout: removeToken,
@@ -116,19 +145,31 @@ function isTimeout(error: AxiosError): boolean {
   return error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT' || /timeout/i.test(error.message);
 }
 
+/** A download's error answer arrives as a Blob; its JSON body carries the message. */
+async function readBlobBody(data: Blob): Promise<unknown> {
+  try {
+    return JSON.parse(await data.text());
+  } catch {
+    return undefined;
+  }
+}
+
 http.interceptors.response.use(
-  (response) => response.data,
-  (error: unknown) => {
+  (response) => (response.config.rawResponse ? response : response.data),
+  async (error: unknown) => {
     // A cancelled call (unmounted page, superseded query) is not a failure the user needs to hear about.
     if (axios.isCancel(error) || !axios.isAxiosError(error)) return Promise.reject(error);
+    if (error.response && typeof Blob !== 'undefined' && error.response.data instanceof Blob) {
+      error.response.data = await readBlobBody(error.response.data);
+    }
     const status = error.response?.status;
     if (!status) {
       deps.ui.error(isTimeout(error) ? HTTP_TEXTS.timeout : HTTP_TEXTS.failed, ERROR_NOTICE_MS);
     } else if (status === 401) {
       confirmRelogin();
     } else if (status === 403) {
-      deps.navigate(FORBIDDEN_PATH);
-    } else {
+      if (!(error.config?.inlineErrors && error.config.inlineForbidden)) deps.navigate(FORBIDDEN_PATH);
+    } else if (!error.config?.inlineErrors) {
       const message = (error.response?.data as ErrorBody | undefined)?.message;
       if (typeof message === 'string' && message) deps.ui.error(message, ERROR_NOTICE_MS);
     }

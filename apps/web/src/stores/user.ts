@@ -11,8 +11,35 @@ import type {
 import { CA_MARKER_KEY, ROLE_SYSTEM_DEFAULT, TOKEN_KEY } from '@piibs/shared/constants';
 import { create } from 'zustand';
 import { getToken, removeToken, setToken, toBearer } from '@/lib/auth-storage.ts';
-import { requestInline } from '@/lib/request-inline.ts';
+import { ApiError, requestInline } from '@/lib/request-inline.ts';
 import { usePermissionStore } from './permission.ts';
+
+/**
+ * A password sign-in's answer. `mustChangePassword`: the session may only change the password (a one-time
+ * password from an administrator), like a psPower-0 answer; nothing is stored then either.
+ */
+export type SignInResult = LoginResult & { mustChangePassword?: boolean };
+
+/**
+ * Whether a sign-in opened a session limited to changing the password. The server says so by refusing every
+ * full call with 403 while it does not send a flag; a flag on the answer, when it comes, is read first.
+ */
+async function limitedToPasswordChange(result: LoginResult): Promise<boolean> {
+  const flag =
+    (result as { mustChangePassword?: unknown }).mustChangePassword ??
+    (result.user as { mustChangePassword?: unknown }).mustChangePassword;
+  if (typeof flag === 'boolean') return flag;
+  try {
+    await requestInline({
+      url: 'api/auth/getUserRole',
+      method: 'get',
+      headers: { Authorization: toBearer(result.token) },
+    });
+    return false;
+  } catch (error) {
+    return error instanceof ApiError && error.status === 403;
+  }
+}
 
 /** Spec §3 login payload. */
 export type LoginPayload = {
@@ -71,7 +98,7 @@ interface UserState {
    * Password sign-in. psPower 0: nothing is stored and the answer is handed back (its token may only change
    * the password). Otherwise the token is stored, the user set and the menus marked for loading.
    */
-  login(form: LoginPayload): Promise<LoginResult>;
+  login(form: LoginPayload): Promise<SignInResult>;
   /** Certificate sign-in: sets the CA marker, stores the token and marks the menus for loading. */
   loginCA(form: CaLoginForm): Promise<TokenResult>;
   /** A hand-off session: the token is kept in session storage as a bearer value, so it ends with the tab. */
@@ -137,6 +164,7 @@ export const useUserStore = create<UserState>((set, get) => {
         data: body.toString(),
       });
       if (result.psPower === 0) return result;
+      if (await limitedToPasswordChange(result)) return { ...result, mustChangePassword: true };
       // A hand-off session in this tab must not shadow the user's own sign-in.
       removeToken();
       setToken(result.token);

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 
 // jsdom lacks the layout APIs antd reaches for; these stubs keep components rendering in tests.
 
@@ -41,8 +41,15 @@ window.getComputedStyle = (element: Element) => getComputedStyle(element);
 // jsdom logs "Not implemented: window.scrollTo"; tests that care spy on it.
 window.scrollTo = vi.fn() as typeof window.scrollTo;
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
   localStorage.clear();
   sessionStorage.clear();
+  // Let React finish work it scheduled during the unmount (scheduler uses setImmediate) while the jsdom
+  // window still exists; otherwise it runs after the environment is torn down ("window is not defined").
+  await new Promise((resolve) => setImmediate(resolve));
 });
+
+// antd's motions (tree expand, drawers, notices) end with a React update a few hundred ms after a test; let
+// them land before this file's jsdom is torn down, or React's scheduler throws "window is not defined".
+afterAll(() => new Promise((resolve) => setTimeout(resolve, 800)));

@@ -15,10 +15,13 @@ type Values = { oldPass: string; newPass: string; confirmPass: string };
 export default function ChangePasswordStep({
   token,
   oldPassword,
+  oneTime = false,
   onDone,
 }: {
   token: string;
   oldPassword: string;
+  /** The password was a one-time one from an administrator (new account, reset), not a weak one. */
+  oneTime?: boolean;
   /** Called with true after a change, false when the user goes back without one. */
   onDone: (changed: boolean) => void;
 }) {
@@ -60,7 +63,7 @@ export default function ChangePasswordStep({
       <Alert
         type="warning"
         showIcon
-        title={T.weakTitle}
+        title={oneTime ? T.mustChangeTitle : T.weakTitle}
         description={T.weakDescription}
         style={{ marginBottom: 16 }}
       />

@@ -1,7 +1,7 @@
 import { CheckCircleFilled } from '@ant-design/icons';
 import { initForm } from '@piibs/shared/auth';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Input, Spin } from 'antd';
+import { Alert, Button, Form, Input, Spin } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PasswordStrengthMeter } from '@/components/account/PasswordStrengthMeter.tsx';
@@ -45,7 +45,6 @@ export default function InitPage() {
   const password = Form.useWatch('password', form);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { message } = App.useApp();
   const check = useInitCheck();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -60,8 +59,8 @@ export default function InitPage() {
         password: values.password,
         ...(values.nickName?.trim() ? { nickName: values.nickName.trim() } : {}),
       });
-      void message.success(T.initDone);
-      navigate(LOGIN_PATH, { replace: true });
+      // Said on the login page itself: a toast from here would vanish with this page's antd providers.
+      navigate(LOGIN_PATH, { replace: true, state: { notice: T.initDone } });
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         queryClient.setQueryData(initCheckQuery.queryKey, { initialized: true });

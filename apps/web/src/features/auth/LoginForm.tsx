@@ -1,25 +1,45 @@
-import { LockOutlined, SafetyCertificateOutlined, UserOutlined } from '@ant-design/icons';
 import { passwordStrength } from '@piibs/shared/password';
-import { Button, Checkbox, Input } from 'antd';
-import { type FormEvent, lazy, type ReactNode, Suspense, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import {
+  type ComponentProps,
+  type FormEvent,
+  type InputHTMLAttributes,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useState,
+} from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '@/lib/request-inline.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { authStyles as styles } from './AuthLayout.tsx';
-import { useCaptcha } from './api.ts';
+import { useCaptcha } from './captcha.ts';
+import { AuthIcon, type AuthIconName } from './icons.tsx';
 import { rememberedUsername, rememberUsername } from './remember.ts';
 import { safeRedirect } from './safe-redirect.ts';
 import { AUTH_TEXTS as T } from './texts.ts';
 
-// Only a weak-password sign-in needs it: kept out of the login page's first load.
-const ChangePasswordStep = lazy(() => import('./ChangePasswordStep.tsx'));
+// Only a weak-password sign-in needs it: kept out of the login page's first load, with the antd providers
+// its form needs (the sign-in pages render outside them).
+const ChangePasswordStep = lazy(async () => {
+  const [{ default: Step }, { AntdProviders }] = await Promise.all([
+    import('./ChangePasswordStep.tsx'),
+    import('@/lib/antd-providers.tsx'),
+  ]);
+  return {
+    default: (props: ComponentProps<typeof Step>) => (
+      <AntdProviders>
+        <Step {...props} />
+      </AntdProviders>
+    ),
+  };
+});
 
 type Field = 'username' | 'password' | 'code';
 type Values = Record<Field, string>;
 type FieldErrors = Partial<Record<Field, string>>;
 
-/** The weak-password session of a psPower-0 answer, kept in memory only. */
-type WeakSession = { token: string; oldPassword: string };
+/** The password-change-only session of a psPower-0 (or one-time password) answer, kept in memory only. */
+type WeakSession = { token: string; oldPassword: string; oneTime: boolean };
 
 const REQUIRED: Record<Field, string> = {
   username: T.usernameRequired,
@@ -44,6 +64,47 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
   ) : null;
 }
 
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  icon: AuthIconName;
+  invalid: boolean;
+  suffix?: ReactNode;
+};
+
+/** A large text box with a leading icon, styled like antd's (which the login page does not load). */
+function TextField({ icon, invalid, suffix, className, ...input }: TextFieldProps) {
+  return (
+    <span className={`${styles.input} ${invalid ? styles.inputInvalid : ''} ${className ?? ''}`}>
+      <span className={styles.inputIcon}>
+        <AuthIcon name={icon} />
+      </span>
+      <input {...input} aria-invalid={invalid} />
+      {suffix}
+    </span>
+  );
+}
+
+/** The password box, with a button that shows or hides what was typed. */
+function PasswordField(props: Omit<TextFieldProps, 'type' | 'suffix'>) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <TextField
+      {...props}
+      type={visible ? 'text' : 'password'}
+      suffix={
+        <button
+          type="button"
+          className={styles.inputToggle}
+          onClick={() => setVisible((on) => !on)}
+          aria-label={visible ? T.hidePassword : T.showPassword}
+          aria-pressed={visible}
+        >
+          <AuthIcon name={visible ? 'eye' : 'eyeOff'} />
+        </button>
+      }
+    />
+  );
+}
+
 /**
  * Username + password + captcha sign-in, shared by /piibs/login and /piibs/loginEP. After success it goes to
  * the same-site `redirect` of the URL, or to `landing`. Plain controlled inputs rather than antd's Form: the
@@ -59,7 +120,13 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
   const [rememberMe, setRememberMe] = useState(remembered !== null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // A page that sends the user here may leave a note (e.g. first-run setup: 初始化完成…).
+  const { state } = useLocation();
+  const [notice, setNotice] = useState<string | null>(
+    typeof (state as { notice?: unknown } | null)?.notice === 'string'
+      ? (state as { notice: string }).notice
+      : null,
+  );
   const [submitting, setSubmitting] = useState(false);
   const [weak, setWeak] = useState<WeakSession | null>(null);
 
@@ -93,8 +160,8 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
         psPower: passwordStrength(values.password),
       });
       rememberUsername(rememberMe ? values.username.trim() : null);
-      if (result.psPower === 0) {
-        setWeak({ token: result.token, oldPassword: values.password });
+      if (result.psPower === 0 || result.mustChangePassword) {
+        setWeak({ token: result.token, oldPassword: values.password, oneTime: result.psPower !== 0 });
         return;
       }
       navigate(safeRedirect(params.get('redirect')) ?? landing, { replace: true });
@@ -112,6 +179,7 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
         <ChangePasswordStep
           token={weak.token}
           oldPassword={weak.oldPassword}
+          oneTime={weak.oneTime}
           onDone={(changed) => {
             setWeak(null);
             setValues((current) => ({ ...current, password: '', code: '' }));
@@ -123,7 +191,6 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
     );
   }
 
-  const status = (field: Field) => (fieldErrors[field] ? 'error' : undefined);
   const describedBy = (field: Field) => (fieldErrors[field] ? `login-${field}-error` : undefined);
 
   return (
@@ -134,49 +201,46 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
         </div>
       ) : null}
       <div className={styles.field}>
-        <Input
-          size="large"
-          prefix={<UserOutlined />}
+        <TextField
+          icon="user"
+          type="text"
           placeholder={T.username}
           aria-label={T.username}
-          aria-invalid={Boolean(fieldErrors.username)}
+          invalid={Boolean(fieldErrors.username)}
           aria-describedby={describedBy('username')}
           autoComplete="username"
           value={values.username}
           onChange={change('username')}
-          status={status('username')}
         />
         <FieldError id="login-username-error" message={fieldErrors.username} />
       </div>
       <div className={styles.field}>
-        <Input.Password
-          size="large"
-          prefix={<LockOutlined />}
+        <PasswordField
+          icon="lock"
           placeholder={T.password}
           aria-label={T.password}
-          aria-invalid={Boolean(fieldErrors.password)}
+          invalid={Boolean(fieldErrors.password)}
           aria-describedby={describedBy('password')}
           autoComplete="current-password"
           value={values.password}
           onChange={change('password')}
-          status={status('password')}
         />
         <FieldError id="login-password-error" message={fieldErrors.password} />
       </div>
       <div className={styles.field}>
         <div className={styles.captchaRow}>
-          <Input
-            size="large"
-            prefix={<SafetyCertificateOutlined />}
+          <TextField
+            icon="safety"
+            type="text"
+            className={styles.captchaInput}
             placeholder={T.code}
             aria-label={T.code}
-            aria-invalid={Boolean(fieldErrors.code)}
+            invalid={Boolean(fieldErrors.code)}
             aria-describedby={describedBy('code')}
             autoComplete="off"
             maxLength={8}
             value={values.code}
             onChange={change('code')}
-            status={status('code')}
           />
           <button
             type="button"
@@ -191,13 +255,14 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
         <FieldError id="login-code-error" message={fieldErrors.code} />
       </div>
       <div className={styles.row}>
-        <Checkbox
-          checked={rememberMe}
-          onChange={(event) => setRememberMe(event.target.checked)}
-          title={T.rememberMeHint}
-        >
+        <label className={styles.checkbox} title={T.rememberMeHint}>
+          <input
+            type="checkbox"
+            checked={rememberMe}
+            onChange={(event) => setRememberMe(event.target.checked)}
+          />
           {T.rememberMe}
-        </Checkbox>
+        </label>
         {links}
       </div>
       {error ? (
@@ -205,9 +270,10 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
           {error}
         </div>
       ) : null}
-      <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
+      <button type="submit" className={styles.submit} aria-busy={submitting}>
+        {submitting ? <span className={styles.spinner} aria-hidden="true" /> : null}
         {submitting ? T.submitting : T.submit}
-      </Button>
+      </button>
     </form>
   );
 }

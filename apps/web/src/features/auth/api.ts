@@ -1,27 +1,11 @@
 // Calls of the sign-in pages. Types come from @piibs/shared/auth as types only (no zod at run time).
-import type {
-  CaChallengeResult,
-  CaptchaResult,
-  InitCheckResult,
-  InitForm,
-  TokenResult,
-} from '@piibs/shared/auth';
+import type { CaChallengeResult, InitCheckResult, InitForm, TokenResult } from '@piibs/shared/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { toBearer } from '@/lib/auth-storage.ts';
 import { request } from '@/lib/http.ts';
 import { requestInline } from '@/lib/request-inline.ts';
 
-const captchaQuery = queryOptions({
-  queryKey: ['auth', 'captcha'],
-  queryFn: () => request<CaptchaResult>({ url: 'api/auth/code', method: 'get' }),
-  // Every answer is single-use: never serve a cached image.
-  staleTime: 0,
-  gcTime: 0,
-});
-
-export function useCaptcha() {
-  return useQuery(captchaQuery);
-}
+// The captcha is fetched by a plain hook (captcha.ts): the login page carries no query client.
 
 export const initCheckQuery = queryOptions({
   queryKey: ['init', 'check'],

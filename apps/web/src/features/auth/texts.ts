@@ -5,6 +5,8 @@ export const AUTH_TEXTS = Object.freeze({
   username: '用户名',
   usernameRequired: '请输入用户名',
   password: '密码',
+  showPassword: '显示密码',
+  hidePassword: '隐藏密码',
   passwordRequired: '请输入密码',
   code: '验证码',
   codeRequired: '请输入验证码',
@@ -21,6 +23,7 @@ export const AUTH_TEXTS = Object.freeze({
 
   weakTitle: '您的密码强度过低，请先修改密码',
   weakDescription: '修改成功后请使用新密码重新登录。',
+  mustChangeTitle: '您正在使用管理员设置的一次性密码，请先修改密码',
   newPassword: '新密码',
   newPasswordRequired: '请输入新密码',
   confirmPassword: '确认密码',
