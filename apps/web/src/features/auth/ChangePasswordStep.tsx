@@ -1,7 +1,6 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { PasswordStrengthMeter } from '@/components/account/PasswordStrengthMeter.tsx';
-import { sameAsRule, strongPasswordRule } from '@/components/account/password-rules.ts';
+import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
 import { errorText } from '@/lib/request-inline.ts';
 import { changePasswordWith, revokeToken } from './api.ts';
 import { AUTH_TEXTS as T } from './texts.ts';
@@ -26,7 +25,6 @@ export default function ChangePasswordStep({
   onDone: (changed: boolean) => void;
 }) {
   const [form] = Form.useForm<Values>();
-  const newPass = Form.useWatch('newPass', form);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
@@ -71,22 +69,12 @@ export default function ChangePasswordStep({
       <Form.Item name="oldPass" hidden>
         <Input type="hidden" />
       </Form.Item>
-      <Form.Item
+      <NewPasswordFields
         name="newPass"
+        confirmName="confirmPass"
         label={T.newPassword}
-        rules={[{ required: true, message: T.newPasswordRequired }, strongPasswordRule]}
-        extra={<PasswordStrengthMeter password={newPass} />}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirmPass"
-        label={T.confirmPassword}
-        dependencies={['newPass']}
-        rules={[{ required: true, message: T.confirmPasswordRequired }, sameAsRule('newPass')]}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
+        requiredMessage={T.newPasswordRequired}
+      />
       {error ? <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 16 }} /> : null}
       <Button type="primary" htmlType="submit" block loading={submitting}>
         {T.changePassword}

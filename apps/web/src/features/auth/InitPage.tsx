@@ -4,8 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { PasswordStrengthMeter } from '@/components/account/PasswordStrengthMeter.tsx';
-import { sameAsRule, strongPasswordRule } from '@/components/account/password-rules.ts';
+import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
 import { ApiError, errorText } from '@/lib/request-inline.ts';
 import { AuthLayout, authStyles as styles } from './AuthLayout.tsx';
 import { initCheckQuery, initialise, useInitCheck } from './api.ts';
@@ -42,7 +41,6 @@ function AlreadyInitialised() {
 /** /piibs/init: first-run setup, the organisation and the first administrator. */
 export default function InitPage() {
   const [form] = Form.useForm<Values>();
-  const password = Form.useWatch('password', form);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const check = useInitCheck();
@@ -105,22 +103,12 @@ export default function InitPage() {
         >
           <Input autoComplete="username" />
         </Form.Item>
-        <Form.Item
+        <NewPasswordFields
           name="password"
+          confirmName="confirm"
           label={T.password}
-          rules={[{ required: true, message: T.passwordRequired }, strongPasswordRule]}
-          extra={<PasswordStrengthMeter password={password} />}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={T.confirmPassword}
-          dependencies={['password']}
-          rules={[{ required: true, message: T.confirmPasswordRequired }, sameAsRule('password')]}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+          requiredMessage={T.passwordRequired}
+        />
         <Form.Item name="nickName" label={T.nickName} rules={[zodRule(initForm.shape.nickName)]}>
           <Input autoComplete="nickname" />
         </Form.Item>

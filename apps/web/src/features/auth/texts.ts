@@ -26,8 +26,6 @@ export const AUTH_TEXTS = Object.freeze({
   mustChangeTitle: '您正在使用管理员设置的一次性密码，请先修改密码',
   newPassword: '新密码',
   newPasswordRequired: '请输入新密码',
-  confirmPassword: '确认密码',
-  confirmPasswordRequired: '请再次输入新密码',
   changePassword: '修改密码',
   changePasswordDone: '密码修改成功，请使用新密码重新登录',
   backToLogin: '返回登录',

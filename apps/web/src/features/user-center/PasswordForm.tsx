@@ -1,7 +1,6 @@
 import { App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { PasswordStrengthMeter } from '@/components/account/PasswordStrengthMeter.tsx';
-import { sameAsRule, strongPasswordRule } from '@/components/account/password-rules.ts';
+import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
 import { ApiError } from '@/lib/request-inline.ts';
 import { updatePassword } from './api.ts';
 import { CENTER_TEXTS as T } from './texts.ts';
@@ -10,7 +9,6 @@ type Values = { oldPass: string; newPass: string; confirmPass: string };
 
 export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
   const [form] = Form.useForm<Values>();
-  const newPass = Form.useWatch('newPass', form);
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
 
@@ -37,22 +35,12 @@ export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
       <Form.Item name="oldPass" label={T.oldPass} rules={[{ required: true, message: T.oldPassRequired }]}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
-      <Form.Item
+      <NewPasswordFields
         name="newPass"
+        confirmName="confirmPass"
         label={T.newPass}
-        rules={[{ required: true, message: T.newPassRequired }, strongPasswordRule]}
-        extra={<PasswordStrengthMeter password={newPass} />}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirmPass"
-        label={T.confirmPass}
-        dependencies={['newPass']}
-        rules={[{ required: true, message: T.confirmPassRequired }, sameAsRule('newPass')]}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
+        requiredMessage={T.newPassRequired}
+      />
       <Button type="primary" htmlType="submit" loading={saving}>
         {T.changePassword}
       </Button>

@@ -28,8 +28,6 @@ export const CENTER_TEXTS = Object.freeze({
   oldPassRequired: '请输入旧密码',
   newPass: '新密码',
   newPassRequired: '请输入新密码',
-  confirmPass: '确认密码',
-  confirmPassRequired: '请再次输入新密码',
   changePassword: '修改密码',
   passwordChanged: '密码已修改',
   passwordChangedOthers: (n: number) => `密码已修改，已退出其他 ${n} 个设备`,

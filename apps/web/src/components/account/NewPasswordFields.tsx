@@ -1,0 +1,36 @@
+import { Form, Input } from 'antd';
+import { PasswordStrengthMeter } from './PasswordStrengthMeter.tsx';
+import { sameAsRule, strongPasswordRule } from './password-rules.ts';
+
+interface Props {
+  /** The form field of the new password; its confirmation is `confirmName`. */
+  name: string;
+  confirmName: string;
+  label: string;
+  requiredMessage: string;
+}
+
+/** A new password (strength ≥ 1, with a meter) and its confirmation, for any antd form. */
+export function NewPasswordFields({ name, confirmName, label, requiredMessage }: Props) {
+  const password = Form.useWatch(name, Form.useFormInstance()) as string | undefined;
+  return (
+    <>
+      <Form.Item
+        name={name}
+        label={label}
+        rules={[{ required: true, message: requiredMessage }, strongPasswordRule]}
+        extra={<PasswordStrengthMeter password={password} />}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        name={confirmName}
+        label="确认密码"
+        dependencies={[name]}
+        rules={[{ required: true, message: '请再次输入新密码' }, sameAsRule(name)]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+    </>
+  );
+}
