@@ -3,7 +3,7 @@
 // `@piibs/shared/admin`. Field titles name the field in the server's 400 messages.
 import { z } from 'zod';
 import { CHANNELS, MASKED_MOBILE, sessionInfo, USERNAME_MESSAGE } from './auth.ts';
-import { isMobile, MESSAGES, zfield } from './validators.ts';
+import { isMobile, MESSAGES, requiredText, zfield } from './validators.ts';
 
 // ---- paging ----
 
@@ -97,12 +97,7 @@ const USERNAME = /^[A-Za-z0-9_.@-]{2,32}$/;
 
 const userFields = {
   username: z.string().trim().regex(USERNAME, { error: USERNAME_MESSAGE }).meta({ title: '用户名' }),
-  nickName: z
-    .string()
-    .trim()
-    .min(1, { error: '不能为空' })
-    .max(30, { error: '不能超过 30 个字符' })
-    .meta({ title: '昵称' }),
+  nickName: requiredText('昵称', 30),
   /** Empty clears it. */
   email: z
     .preprocess(trimmedOrNull, zfield.email.max(100, { error: '不能超过 100 个字符' }).nullish())
@@ -190,12 +185,7 @@ const roleFields = {
     .trim()
     .regex(ROLE_CODE, { error: '角色编码为 1–32 位字母、数字、_ 或 -' })
     .meta({ title: '角色编码' }),
-  name: z
-    .string()
-    .trim()
-    .min(1, { error: '不能为空' })
-    .max(30, { error: '不能超过 30 个字符' })
-    .meta({ title: '角色名称' }),
+  name: requiredText('角色名称', 30),
   /** 1 is the most powerful (the system administrator). */
   level: z
     .number()
@@ -250,12 +240,7 @@ const sort = z.number().int().min(0).max(99999).default(999).meta({ title: '排�
 const enabled = z.boolean().default(true).meta({ title: '状态' });
 
 const deptFields = {
-  name: z
-    .string()
-    .trim()
-    .min(1, { error: '不能为空' })
-    .max(50, { error: '不能超过 50 个字符' })
-    .meta({ title: '部门名称' }),
+  name: requiredText('部门名称', 50),
   /** null: a top-level department. */
   parentId: id('上级部门').nullable().default(null),
   sort,
@@ -294,12 +279,7 @@ export const deptNode: z.ZodType<DeptNode> = z.lazy(() =>
 );
 
 const jobFields = {
-  name: z
-    .string()
-    .trim()
-    .min(1, { error: '不能为空' })
-    .max(50, { error: '不能超过 50 个字符' })
-    .meta({ title: '岗位名称' }),
+  name: requiredText('岗位名称', 50),
   sort,
   enabled,
 };
@@ -346,18 +326,8 @@ export const dictRow = z.object({
 export type DictRow = z.infer<typeof dictRow>;
 
 const detailFields = {
-  label: z
-    .string()
-    .trim()
-    .min(1, { error: '不能为空' })
-    .max(100, { error: '不能超过 100 个字符' })
-    .meta({ title: '字典标签' }),
-  value: z
-    .string()
-    .trim()
-    .min(1, { error: '不能为空' })
-    .max(100, { error: '不能超过 100 个字符' })
-    .meta({ title: '字典值' }),
+  label: requiredText('字典标签', 100),
+  value: requiredText('字典值', 100),
   sort,
 };
 /** POST /api/dictDetail. */

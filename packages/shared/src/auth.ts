@@ -2,7 +2,7 @@
 // server's routes (which publish them in the OpenAPI document). Field titles name the field in errors.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_RULE_MESSAGE, passwordStrength } from './password.ts';
-import { isEmail, isMobile, MESSAGES } from './validators.ts';
+import { isEmail, isMobile, MESSAGES, requiredText } from './validators.ts';
 
 export * from './password.ts';
 
@@ -77,12 +77,7 @@ export type ChangePasswordForm = z.infer<typeof changePasswordForm>;
 
 /** PUT /api/users/center. Empty phone/email clear them; the masked phone as shown keeps the stored one. */
 export const profileForm = z.object({
-  nickName: z
-    .string()
-    .trim()
-    .min(1, { error: '不能为空' })
-    .max(30, { error: '不能超过 30 个字符' })
-    .meta({ title: '昵称' }),
+  nickName: requiredText('昵称', 30),
   phone: z
     .string()
     .trim()

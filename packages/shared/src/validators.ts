@@ -158,3 +158,13 @@ export const zfield = Object.freeze({
     .refine((value) => isHeadcount(String(value)), { error: MESSAGES.headcount })
     .transform((value) => Number(value)),
 });
+
+/** A required, trimmed text field of at most `max` characters, labelled for field-naming error messages. */
+export function requiredText(title: string, max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1, { error: '不能为空' })
+    .max(max, { error: `不能超过 ${max} 个字符` })
+    .meta({ title });
+}
