@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { customerPath, customersResource } from '@/components/customer/api.ts';
 import { ReviewStatusTag } from '@/components/customer/ReviewStatusTag.tsx';
@@ -101,11 +102,9 @@ export default function CustomerList() {
           <Button type="link" size="small" onClick={() => open(row.id, true)}>
             {T.view}
           </Button>
-          <Auth permission="customer:edit">
-            <Button type="link" size="small" onClick={() => open(row.id, false)}>
-              {T.edit}
-            </Button>
-          </Auth>
+          <RowAction permission="customer:edit" onClick={() => open(row.id, false)}>
+            {T.edit}
+          </RowAction>
         </Space>
       ),
     },

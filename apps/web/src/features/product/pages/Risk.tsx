@@ -8,6 +8,7 @@ import { useDeleteRows } from '@/components/crud/actions.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import { productsResource } from '../api.ts';
@@ -109,16 +110,12 @@ export default function Risk() {
           <Button type="link" size="small" onClick={() => setDetail(row)}>
             详情
           </Button>
-          <Auth permission="product:edit">
-            <Button type="link" size="small" onClick={() => open(row)}>
-              编辑
-            </Button>
-          </Auth>
-          <Auth permission="product:del">
-            <Button type="link" size="small" danger onClick={() => deleteRows([row])}>
-              删除
-            </Button>
-          </Auth>
+          <RowAction permission="product:edit" onClick={() => open(row)}>
+            编辑
+          </RowAction>
+          <RowAction permission="product:del" danger onClick={() => deleteRows([row])}>
+            删除
+          </RowAction>
         </Space>
       ),
     },

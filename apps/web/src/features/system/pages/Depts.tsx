@@ -7,6 +7,7 @@ import { useDeleteRows } from '@/components/crud/actions.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
 import { Auth } from '@/lib/permission.tsx';
@@ -58,25 +59,18 @@ export default function Depts() {
       fixed: 'right',
       render: (_, dept) => (
         <Space size={0}>
-          <Auth permission="dept:add">
-            <Button
-              type="link"
-              size="small"
-              onClick={() => setForm({ open: true, dept: null, parentId: dept.id })}
-            >
-              {T.addChildDept}
-            </Button>
-          </Auth>
-          <Auth permission="dept:edit">
-            <Button type="link" size="small" onClick={() => setForm({ open: true, dept, parentId: null })}>
-              {T.edit}
-            </Button>
-          </Auth>
-          <Auth permission="dept:del">
-            <Button type="link" size="small" danger onClick={() => deleteRows([dept])}>
-              {T.delete}
-            </Button>
-          </Auth>
+          <RowAction
+            permission="dept:add"
+            onClick={() => setForm({ open: true, dept: null, parentId: dept.id })}
+          >
+            {T.addChildDept}
+          </RowAction>
+          <RowAction permission="dept:edit" onClick={() => setForm({ open: true, dept, parentId: null })}>
+            {T.edit}
+          </RowAction>
+          <RowAction permission="dept:del" danger onClick={() => deleteRows([dept])}>
+            {T.delete}
+          </RowAction>
         </Space>
       ),
     },

@@ -9,6 +9,7 @@ import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { fetchPage, postInline, reloadRow } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { invalidateDict } from '@/lib/dict.tsx';
@@ -69,16 +70,12 @@ function DictEntries({ dict }: { dict: DictRow }) {
       width: 130,
       render: (_, entry) => (
         <Space size={0}>
-          <Auth permission="dict:edit">
-            <Button type="link" size="small" onClick={() => setForm({ open: true, entry })}>
-              {T.edit}
-            </Button>
-          </Auth>
-          <Auth permission="dict:del">
-            <Button type="link" size="small" danger onClick={() => deleteRows([entry])}>
-              {T.delete}
-            </Button>
-          </Auth>
+          <RowAction permission="dict:edit" onClick={() => setForm({ open: true, entry })}>
+            {T.edit}
+          </RowAction>
+          <RowAction permission="dict:del" danger onClick={() => deleteRows([entry])}>
+            {T.delete}
+          </RowAction>
         </Space>
       ),
     },
@@ -193,16 +190,12 @@ export default function Dicts() {
       width: 130,
       render: (_, dict) => (
         <Space size={0} onClick={(event) => event.stopPropagation()}>
-          <Auth permission="dict:edit">
-            <Button type="link" size="small" onClick={() => setForm({ open: true, dict })}>
-              {T.edit}
-            </Button>
-          </Auth>
-          <Auth permission="dict:del">
-            <Button type="link" size="small" danger onClick={() => deleteRows([dict])}>
-              {T.delete}
-            </Button>
-          </Auth>
+          <RowAction permission="dict:edit" onClick={() => setForm({ open: true, dict })}>
+            {T.edit}
+          </RowAction>
+          <RowAction permission="dict:del" danger onClick={() => deleteRows([dict])}>
+            {T.delete}
+          </RowAction>
         </Space>
       ),
     },

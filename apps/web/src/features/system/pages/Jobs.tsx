@@ -9,6 +9,7 @@ import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { postInline, reloadRow } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
@@ -66,16 +67,12 @@ export default function Jobs() {
       width: 140,
       render: (_, job) => (
         <Space size={0}>
-          <Auth permission="job:edit">
-            <Button type="link" size="small" onClick={() => setForm({ open: true, job })}>
-              {T.edit}
-            </Button>
-          </Auth>
-          <Auth permission="job:del">
-            <Button type="link" size="small" danger onClick={() => deleteRows([job])}>
-              {T.delete}
-            </Button>
-          </Auth>
+          <RowAction permission="job:edit" onClick={() => setForm({ open: true, job })}>
+            {T.edit}
+          </RowAction>
+          <RowAction permission="job:del" danger onClick={() => deleteRows([job])}>
+            {T.delete}
+          </RowAction>
         </Space>
       ),
     },

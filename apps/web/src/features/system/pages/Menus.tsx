@@ -5,6 +5,7 @@ import { type Key, useMemo, useState } from 'react';
 import { useDeleteRows } from '@/components/crud/actions.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { MenuIcon } from '@/lib/icons.tsx';
@@ -146,26 +147,19 @@ export default function Menus() {
       render: (_, menu) => (
         <Space size={0}>
           {menu.type === MENU_TYPES.button ? null : (
-            <Auth permission="menu:add">
-              <Button
-                type="link"
-                size="small"
-                onClick={() => setForm({ open: true, menu: null, parentId: menu.id })}
-              >
-                {T.addChildMenu}
-              </Button>
-            </Auth>
+            <RowAction
+              permission="menu:add"
+              onClick={() => setForm({ open: true, menu: null, parentId: menu.id })}
+            >
+              {T.addChildMenu}
+            </RowAction>
           )}
-          <Auth permission="menu:edit">
-            <Button type="link" size="small" onClick={() => setForm({ open: true, menu, parentId: null })}>
-              {T.edit}
-            </Button>
-          </Auth>
-          <Auth permission="menu:del">
-            <Button type="link" size="small" danger onClick={() => deleteRows([menu])}>
-              {T.delete}
-            </Button>
-          </Auth>
+          <RowAction permission="menu:edit" onClick={() => setForm({ open: true, menu, parentId: null })}>
+            {T.edit}
+          </RowAction>
+          <RowAction permission="menu:del" danger onClick={() => deleteRows([menu])}>
+            {T.delete}
+          </RowAction>
         </Space>
       ),
     },

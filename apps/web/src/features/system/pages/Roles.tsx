@@ -8,6 +8,7 @@ import { useDeleteRows } from '@/components/crud/actions.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
 import { Auth } from '@/lib/permission.tsx';
@@ -100,11 +101,9 @@ export default function Roles() {
       fixed: 'right',
       render: (_, role) => (
         <Space size={0} onClick={(event) => event.stopPropagation()}>
-          <Auth permission="role:edit">
-            <Button type="link" size="small" onClick={() => open(role)}>
-              {T.edit}
-            </Button>
-          </Auth>
+          <RowAction permission="role:edit" onClick={() => open(role)}>
+            {T.edit}
+          </RowAction>
           <Auth permission="role:del">
             <Button
               type="link"

@@ -8,6 +8,7 @@ import { useDeleteRows } from '@/components/crud/actions.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
+import { RowAction } from '@/components/crud/RowAction.tsx';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
@@ -154,19 +155,15 @@ export default function Users() {
       fixed: 'right',
       render: (_, user) => (
         <Space size={0}>
-          <Auth permission="user:edit">
-            <Button type="link" size="small" onClick={() => open(user)}>
-              {T.edit}
-            </Button>
-            <Button type="link" size="small" onClick={() => resetPassword(user)}>
-              {T.resetPassword}
-            </Button>
-          </Auth>
-          <Auth permission="user:del">
-            <Button type="link" size="small" danger onClick={() => deleteRows([user])}>
-              {T.delete}
-            </Button>
-          </Auth>
+          <RowAction permission="user:edit" onClick={() => open(user)}>
+            {T.edit}
+          </RowAction>
+          <RowAction permission="user:edit" onClick={() => resetPassword(user)}>
+            {T.resetPassword}
+          </RowAction>
+          <RowAction permission="user:del" danger onClick={() => deleteRows([user])}>
+            {T.delete}
+          </RowAction>
         </Space>
       ),
     },
