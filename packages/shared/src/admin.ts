@@ -367,6 +367,7 @@ export const SEEDED_DICTS = [
   'dept_status',
   'job_status',
   'data_scope',
+  'business_source',
 ] as const;
 
 // ---- logs, online sessions, monitor ----

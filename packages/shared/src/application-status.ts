@@ -71,7 +71,16 @@ export const FINAL_STATUSES: readonly ApplicationStatus[] = Object.freeze([
   'EXPIRED',
 ]);
 
-export type ApplicationEventAction = 'create' | 'submit' | 'approve' | 'return' | 'decline' | 'cancel';
+export type ApplicationEventAction =
+  | 'create'
+  | 'submit'
+  | 'approve'
+  | 'return'
+  | 'decline'
+  | 'cancel'
+  | 'pay'
+  | 'expire'
+  | 'issue';
 
 /** The applicant's and the system's transitions; the underwriter's go through reviewNext. */
 export function nextStatus(from: ApplicationStatus, action: 'submit' | 'cancel'): ApplicationStatus | null {

@@ -528,7 +528,12 @@ export const quoteResult = z.object({
 });
 export type QuoteResult = z.infer<typeof quoteResult>;
 
-/** GET /api/products/available: what the application wizard offers, with what it needs to ask for a quote. */
+/**
+ * GET /api/products/available: what the application wizard offers, with what it needs to price a quote live
+ * exactly as the server does: `composeQuote(product, product.rating, inputs)` (`@piibs/shared/quote`) takes
+ * the product's class, coverages (limits, mandatory flag) and prevention-ratio range, and `rating`: the active
+ * rate-table version with its factors, high-risk loading and rows.
+ */
 export const availableProduct = productRow.extend({
   rating: z
     .object({
@@ -539,6 +544,8 @@ export const availableProduct = productRow.extend({
       limitTiersFen: z.array(z.number()),
       factors: z.array(factorDefRow),
       highRiskLoading: z.number().nullable(),
+      /** The table's rate rows, in table order. */
+      rows: z.array(rateRow.omit({ id: true })),
     })
     .nullable(),
 });

@@ -1,0 +1,159 @@
+// Policies (保单): states, masking for the public verification, and the answers of /api/policies, shared by
+// the policy pages and the server. Import it as `@piibs/shared/policy`.
+//
+//   GET /api/policies                 paged list, the caller's scope (as applications)
+//   GET /api/policies/:id             detail: policy, coverages, co-insurers, payments, application, history
+//   GET /api/policies/:id/pdf         the e-policy (application/pdf, `timestamp-name.pdf`)
+//   GET /api/policies/verify/:code    public: masked data only (the page /piibs/verify/:code shows it)
+import { z } from 'zod';
+import { applicationEventRow } from './application.ts';
+import { APPLICATION_STATUSES, CHANNELS, shanghaiToday } from './application-status.ts';
+import { paymentRow } from './payment.ts';
+import { COVERAGE_TYPES } from './rating.ts';
+
+/** Stored ISSUED at issue; IN_FORCE from 00:00 of the start day; EXPIRED after 24:00 of the end day. */
+export const POLICY_STATUSES = ['ISSUED', 'IN_FORCE', 'EXPIRED'] as const;
+export type PolicyStatus = (typeof POLICY_STATUSES)[number];
+export const POLICY_STATUS_LABELS: Readonly<Record<PolicyStatus, string>> = Object.freeze({
+  ISSUED: '已出单',
+  IN_FORCE: '保障中',
+  EXPIRED: '已到期',
+});
+
+/** The state a policy is in on a day (Asia/Shanghai): its period decides once it is issued. */
+export function policyStatusOn(
+  policy: { status: string; startDate: string; endDate: string },
+  today: string = shanghaiToday(),
+): PolicyStatus {
+  if (!(POLICY_STATUSES as readonly string[]).includes(policy.status)) return 'ISSUED';
+  if (today > policy.endDate) return 'EXPIRED';
+  if (today >= policy.startDate) return 'IN_FORCE';
+  return policy.status as PolicyStatus;
+}
+
+/** 'P' + product prefix + year + 8-digit serial, e.g. PAZX202600000001. */
+export const POLICY_NUMBER = /^P[A-Z0-9]{1,16}\d{4}\d{8}$/;
+
+/** The message of a verification with an unknown code (the public page shows it). */
+export const VERIFY_FAILED = '保单验真失败：验证码不存在';
+export const POLICY_NOT_FOUND = '保单不存在';
+
+/** Verification codes: 16 characters of Crockford's base-32 alphabet (no I, L, O, U). */
+export const VERIFICATION_CODE = /^[0-9A-HJKMNP-TV-Z]{16}$/;
+
+/** The path of the public verification page of a code (the e-policy's QR code points at it). */
+export const verifyPath = (code: string) => `/piibs/verify/${encodeURIComponent(code)}`;
+
+/**
+ * Masks a holder's name for the public verification: the first two and the last characters of the middle
+ * are hidden so the name can be recognised but not harvested.
+ *   镇江润扬科技有限公司 → 镇江**科技有限公司; 张三 → 张*; 欧阳娜娜 → 欧**娜; ABC → A*C
+ */
+export function maskHolderName(name: string): string {
+  const chars = Array.from(name.trim());
+  const n = chars.length;
+  if (n === 0) return '';
+  if (n === 1) return '*';
+  if (n === 2) return `${chars[0]}*`;
+  if (n <= 5)
+    return `${chars[0]}${'*'.repeat(Math.min(2, n - 2))}${chars.slice(1 + Math.min(2, n - 2)).join('')}`;
+  return `${chars.slice(0, 2).join('')}**${chars.slice(4).join('')}`;
+}
+
+/** The period as the policy prints it: 自 2026-05-01 零时起至 2027-04-30 二十四时止. */
+export const periodText = (startDate: string, endDate: string) =>
+  `自 ${startDate} 零时起至 ${endDate} 二十四时止`;
+
+export const POLICY_SORT_FIELDS = ['id', 'number', 'issuedAt', 'startDate', 'endDate', 'premiumFen'] as const;
+
+/** A coverage as insured: the quote's line with the limits of the product's coverage. */
+export const policyCoverage = z.object({
+  key: z.string(),
+  type: z.enum(COVERAGE_TYPES).nullable(),
+  name: z.string(),
+  perPersonLimitFen: z.number().nullable(),
+  perAccidentLimitFen: z.number().nullable(),
+  aggregateLimitFen: z.number().nullable(),
+  deductibleFen: z.number(),
+  baseFen: z.number(),
+  premiumFen: z.number(),
+});
+export type PolicyCoverage = z.infer<typeof policyCoverage>;
+
+export const policyCoinsurer = z.object({
+  insurerCode: z.string(),
+  insurerName: z.string().nullable(),
+  lead: z.boolean(),
+  /** Micro-percent. */
+  share: z.number(),
+  shareText: z.string(),
+  premiumFen: z.number(),
+  preventionFeeFen: z.number(),
+});
+export type PolicyCoinsurer = z.infer<typeof policyCoinsurer>;
+
+export const policyRow = z.object({
+  id: z.number(),
+  number: z.string(),
+  applicationId: z.number(),
+  applicationNumber: z.string(),
+  productId: z.number(),
+  productCode: z.string(),
+  productName: z.string(),
+  customerId: z.number(),
+  holderName: z.string(),
+  holderUscc: z.string(),
+  insuredName: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  premiumFen: z.number(),
+  preventionFeeFen: z.number(),
+  status: z.enum(POLICY_STATUSES),
+  statusLabel: z.string(),
+  issuedAt: z.string(),
+});
+export type PolicyRow = z.infer<typeof policyRow>;
+
+export const policyApplicationSummary = z.object({
+  id: z.number(),
+  number: z.string(),
+  status: z.enum(APPLICATION_STATUSES),
+  channel: z.enum(CHANNELS),
+  submittedAt: z.string().nullable(),
+  ownerName: z.string().nullable(),
+});
+
+/** GET /api/policies/:id. */
+export const policyDetail = policyRow.extend({
+  insuredUscc: z.string().nullable(),
+  insuredAddress: z.string().nullable(),
+  preventionRatio: z.number().nullable(),
+  headcount: z.number().nullable(),
+  projectName: z.string().nullable(),
+  specialTerms: z.string().nullable(),
+  coverages: z.array(policyCoverage),
+  coinsurers: z.array(policyCoinsurer),
+  verificationCode: z.string(),
+  /** Path of the public verification page (the QR code carries the absolute URL). */
+  verifyPath: z.string(),
+  document: z.object({ sha256: z.string(), sizeBytes: z.number(), downloadPath: z.string() }),
+  payments: z.array(paymentRow),
+  application: policyApplicationSummary,
+  /** The application's timeline, through payment and issue. */
+  events: z.array(applicationEventRow),
+});
+export type PolicyDetail = z.infer<typeof policyDetail>;
+
+/** GET /api/policies/verify/:code (public): nothing beyond what the paper shows, the holder masked. */
+export const policyVerification = z.object({
+  valid: z.literal(true),
+  policyNumber: z.string(),
+  productName: z.string(),
+  holderName: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  status: z.enum(POLICY_STATUSES),
+  statusLabel: z.string(),
+  issuedAt: z.string(),
+});
+export type PolicyVerification = z.infer<typeof policyVerification>;

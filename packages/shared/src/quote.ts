@@ -1,0 +1,233 @@
+// Composing a quote: which rows of a rate table, which coverages, which factors a product's quote takes, and
+// the resolved inputs it records. Pure, shared by the server (POST /api/products/:id/quote, re-rating an
+// application) and the application wizard, which prices live on what GET /api/products/available answers
+// (the product with its coverages and prevention-ratio range; `rating` with the active table's rows). The
+// server stays authoritative: it loads the product and table, merges the customer's defaults, and stores the
+// quote. Import it as `@piibs/shared/quote`. No zod here (see rating.ts).
+//
+// Every bad input throws RatingError, its Chinese message starting with the field's label (the server answers
+// it as a 400 with that message).
+import { sectionOfDivision } from './industry.ts';
+import { amountShortText, microPercentText } from './money.ts';
+import {
+  COVERAGE_LABELS,
+  type CoverageType,
+  chooseFactors,
+  costBandsOf,
+  type ExtraCoverage,
+  type FactorDef,
+  limitTiersOf,
+  PER_PERSON_COVERAGES,
+  type PremiumQuote,
+  type ProductClass,
+  pickRate,
+  preventionFee,
+  quoteConstruction,
+  quoteGuarantee,
+  quoteWorkSafety,
+  type RateRow,
+  RatingError,
+} from './rating.ts';
+
+/** A coverage of a product, as far as pricing goes. */
+export interface QuoteCoverage {
+  type: CoverageType;
+  name: string;
+  mandatory: boolean;
+  perPersonLimitFen: number | null;
+  perAccidentLimitFen: number | null;
+  aggregateLimitFen: number | null;
+}
+
+/** What pricing needs of a product (a ProductRow or an AvailableProduct fits). */
+export interface QuoteProduct {
+  productClass: ProductClass;
+  /** Micro-percent; the default ratio is the minimum. */
+  preventionRatioMin: number;
+  preventionRatioMax: number;
+  coverages: readonly QuoteCoverage[];
+}
+
+/** What pricing needs of a rate-table version (an AvailableProduct's `rating` fits). */
+export interface QuoteTable {
+  /** Named in the "no rate" message. */
+  versionNo: number;
+  factors: readonly FactorDef[];
+  /** Construction: the high-risk loading (× 10⁴); null: ×1.3. */
+  highRiskLoading?: number | null | undefined;
+  rows: readonly RateRow[];
+}
+
+/**
+ * The inputs of a quote (a quote form), the customer's defaults (industry, headcount) already merged in by the
+ * caller. null counts as not given. Which fields count depends on the product class:
+ * - work_safety: headcount, perPersonLimitFen (default: the death/disability coverage's limit), industry,
+ *   optional coverages to add (the mandatory ones are always priced);
+ * - construction: projectCostFen, highRisk;
+ * - guarantee: guaranteeAmountFen (industry picks the rate when the table has industry rows).
+ * `industrySection` defaults to the section of `industryDivision`.
+ */
+export interface QuoteInputs {
+  industrySection?: string | null | undefined;
+  industryDivision?: string | null | undefined;
+  headcount?: number | null | undefined;
+  perPersonLimitFen?: number | null | undefined;
+  coverages?: readonly CoverageType[] | null | undefined;
+  projectCostFen?: number | null | undefined;
+  highRisk?: boolean | null | undefined;
+  guaranteeAmountFen?: number | null | undefined;
+  /** An option per floating factor (`{ ACCIDENT_HISTORY: 'ONE' }`); missing: the default. */
+  factors?: Readonly<Record<string, string>> | null | undefined;
+  /** Micro-percent, within the product's range; default its minimum. */
+  preventionRatio?: number | null | undefined;
+}
+
+/** Every input the premium depends on, resolved (defaults filled in): the quote's `input`. */
+export interface ResolvedInput {
+  industrySection: string | null;
+  industryDivision: string | null;
+  headcount: number | null;
+  perPersonLimitFen: number | null;
+  /** Every coverage priced (work safety: death/disability, the mandatory and the chosen ones). */
+  coverages: CoverageType[];
+  projectCostFen: number | null;
+  highRisk: boolean;
+  guaranteeAmountFen: number | null;
+  /** The option taken per factor. */
+  factors: Record<string, string>;
+  preventionRatio: number;
+}
+
+export interface ComposedQuote {
+  input: ResolvedInput;
+  premium: PremiumQuote;
+  /** Micro-percent. */
+  preventionRatio: number;
+  /** premium × ratio, rounded half-up to the fen. */
+  preventionFeeFen: number;
+}
+
+const given = <T>(v: T | null | undefined): v is T => v !== null && v !== undefined;
+
+/**
+ * Prices `inputs` on a product and one of its rate-table versions. Throws RatingError (Chinese, starting with
+ * the field's label) for every bad or missing input and for a rate the table does not have.
+ */
+export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: QuoteInputs): ComposedQuote {
+  const industryDivision = inputs.industryDivision || null;
+  const industrySection =
+    inputs.industrySection || (industryDivision ? sectionOfDivision(industryDivision) : null) || null;
+
+  const ratio = inputs.preventionRatio ?? product.preventionRatioMin;
+  if (ratio < product.preventionRatioMin || ratio > product.preventionRatioMax)
+    throw new RatingError(
+      'preventionRatio',
+      `事故预防费用比例：须在 ${microPercentText(product.preventionRatioMin)}%–${microPercentText(product.preventionRatioMax)}% 之间`,
+    );
+
+  const factors = chooseFactors(table.factors, inputs.factors ?? {});
+  const input: ResolvedInput = {
+    industrySection,
+    industryDivision,
+    headcount: null,
+    perPersonLimitFen: null,
+    coverages: [],
+    projectCostFen: null,
+    highRisk: false,
+    guaranteeAmountFen: null,
+    factors: Object.fromEntries(factors.map((f) => [f.code, f.option ?? ''])),
+    preventionRatio: ratio,
+  };
+  const { rows } = table;
+  const rateOf = (coverageType: CoverageType | null, limitTierFen?: number) => {
+    const row = pickRate(rows, { coverageType, industrySection, industryDivision, limitTierFen });
+    if (!row) {
+      const what = coverageType ? `「${COVERAGE_LABELS[coverageType]}」` : '整单';
+      throw new RatingError(
+        'rateTable',
+        `费率表（第 ${table.versionNo} 版）没有${what}在该行业${limitTierFen ? '、限额' : ''}下的费率`,
+      );
+    }
+    return row.rate;
+  };
+
+  let premium: PremiumQuote;
+  if (product.productClass === 'work_safety') {
+    const headcount = inputs.headcount;
+    if (!given(headcount)) throw new RatingError('headcount', '参保人数：不能为空');
+    const death = product.coverages.find((c) => c.type === 'EMPLOYEE_DEATH_DISABILITY');
+    const limit = inputs.perPersonLimitFen ?? death?.perPersonLimitFen;
+    if (!given(limit)) throw new RatingError('perPersonLimitFen', '每人伤亡限额：不能为空');
+    const tiers = limitTiersOf(rows);
+    const anyLimit = rows.some(
+      (r) => r.coverageType === 'EMPLOYEE_DEATH_DISABILITY' && r.limitTierFen === null,
+    );
+    if (tiers.length && !anyLimit && !tiers.includes(limit))
+      throw new RatingError(
+        'perPersonLimitFen',
+        `每人伤亡限额：请选择 ${tiers.map(amountShortText).join('、')}`,
+      );
+    const industrySpecific = rows.some((r) => r.coverageType === 'EMPLOYEE_DEATH_DISABILITY' && r.industry);
+    if (industrySpecific && !industrySection) throw new RatingError('industrySection', '行业门类：不能为空');
+
+    const chosen = new Set<CoverageType>(inputs.coverages ?? []);
+    for (const type of chosen) {
+      if (!product.coverages.some((c) => c.type === type))
+        throw new RatingError('coverages', `附加责任：该险种没有「${COVERAGE_LABELS[type]}」`);
+    }
+    const included = product.coverages.filter(
+      (c) => c.type !== 'EMPLOYEE_DEATH_DISABILITY' && (c.mandatory || chosen.has(c.type)),
+    );
+    const extras: ExtraCoverage[] = included.map((c) =>
+      PER_PERSON_COVERAGES.includes(c.type)
+        ? { type: c.type, label: c.name, perPersonLimitFen: c.perPersonLimitFen, rate: rateOf(c.type) }
+        : {
+            type: c.type,
+            label: c.name,
+            limitFen: c.aggregateLimitFen ?? c.perAccidentLimitFen ?? c.perPersonLimitFen,
+            rate: rateOf(c.type),
+          },
+    );
+    premium = quoteWorkSafety({
+      headcount,
+      perPersonLimitFen: limit,
+      rate: rateOf('EMPLOYEE_DEATH_DISABILITY', limit),
+      factors,
+      coverages: extras,
+    });
+    input.headcount = headcount;
+    input.perPersonLimitFen = limit;
+    input.coverages = ['EMPLOYEE_DEATH_DISABILITY', ...included.map((c) => c.type)];
+  } else if (product.productClass === 'construction') {
+    const cost = inputs.projectCostFen;
+    if (!given(cost)) throw new RatingError('projectCostFen', '工程造价：不能为空');
+    const highRisk = inputs.highRisk ?? false;
+    premium = quoteConstruction({
+      projectCostFen: cost,
+      bands: costBandsOf(rows),
+      highRisk,
+      highRiskLoading: table.highRiskLoading ?? null,
+      factors,
+    });
+    input.projectCostFen = cost;
+    input.highRisk = highRisk;
+    input.coverages = product.coverages.map((c) => c.type);
+  } else {
+    const amount = inputs.guaranteeAmountFen;
+    if (!given(amount)) throw new RatingError('guaranteeAmountFen', '保证金额：不能为空');
+    const cover = product.coverages.find((c) => c.type === 'PERFORMANCE_GUARANTEE');
+    const cap = cover ? (cover.aggregateLimitFen ?? cover.perAccidentLimitFen) : null;
+    if (cap != null && amount > cap)
+      throw new RatingError('guaranteeAmountFen', `保证金额：不能超过 ${amountShortText(cap)}`);
+    premium = quoteGuarantee({ amountFen: amount, rate: rateOf(null), factors });
+    input.guaranteeAmountFen = amount;
+    input.coverages = product.coverages.map((c) => c.type);
+  }
+
+  return {
+    input,
+    premium,
+    preventionRatio: ratio,
+    preventionFeeFen: preventionFee(premium.premiumFen, ratio),
+  };
+}
