@@ -6,25 +6,33 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { jobsPlugin } from './jobs/boss.ts';
 import { HttpError } from './lib/errors.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { RequestValidationError, validatorCompiler } from './lib/validation.ts';
 import { applicationRoutes } from './modules/applications/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { deptRoutes } from './modules/depts/routes.ts';
 import { dictRoutes } from './modules/dicts/routes.ts';
 import { initRoutes } from './modules/init/routes.ts';
 import { jobRoutes } from './modules/jobs/routes.ts';
 import { logRoutes } from './modules/logs/routes.ts';
+import { materialRoutes } from './modules/materials/routes.ts';
 import { menuRoutes } from './modules/menus/routes.ts';
 import { monitorRoutes } from './modules/monitor/routes.ts';
+import { paymentModule } from './modules/payments/routes.ts';
+import { policyRoutes } from './modules/policies/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
+import { projectOrderRoutes } from './modules/project-orders/routes.ts';
+import { riskControlRoutes } from './modules/risk-control/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
+import { salesRoutes } from './modules/sales/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { taskRoutes } from './modules/tasks/routes.ts';
 import { userAdminRoutes } from './modules/users/admin-routes.ts';
@@ -53,6 +61,13 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     logger: { level: process.env.LOG_LEVEL ?? 'info', redact: redactions },
     trustProxy: process.env.TRUST_PROXY === '1',
     bodyLimit: 2 * 1024 * 1024,
+    // The router's own refusals (a path parameter over 100 characters, a malformed %-escape) in the one envelope.
+    frameworkErrors: (err, _req, reply) => {
+      const status =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : err.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+      const message = status === 500 ? '服务器内部错误，请稍后重试' : '请求地址不正确';
+      (reply as unknown as FastifyReply).code(status).send({ status, message });
+    },
     ...opts,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
@@ -137,8 +152,17 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(productRoutes, { prefix: '/api' });
   await app.register(customerRoutes, { prefix: '/api' });
   await app.register(applicationRoutes, { prefix: '/api' });
+  await app.register(materialRoutes, { prefix: '/api' });
   await app.register(taskRoutes, { prefix: '/api' });
   await app.register(zhenjiangRoutes, { prefix: '/api' });
+  // Payments (/api/payments, the sandbox cashier at /sandbox-pay), policies, and the pg-boss jobs behind them.
+  await app.register(paymentModule);
+  await app.register(policyRoutes, { prefix: '/api' });
+  await app.register(riskControlRoutes, { prefix: '/api' });
+  await app.register(dashboardRoutes, { prefix: '/api' });
+  await app.register(salesRoutes, { prefix: '/api' });
+  await app.register(projectOrderRoutes, { prefix: '/api' });
+  await app.register(jobsPlugin);
 
   registerSpa(app, deps.config.webDist);
   return app;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type BusinessSettings, businessSettingsFrom } from './modules/payments/settings.ts';
 
 export interface Config {
   port: number;
@@ -14,6 +15,8 @@ export interface Config {
   jwtSecret: string;
   webDist: string;
   version: string;
+  /** Payments, pg-boss jobs, the public URL (PIIBS_PAYMENT_PROVIDER, PIIBS_SANDBOX_PAY_KEY, PIIBS_JOBS …). */
+  business: BusinessSettings;
 }
 
 export class ConfigError extends Error {}
@@ -79,5 +82,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),
+    business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port }),
   };
 }

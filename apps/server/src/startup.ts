@@ -3,7 +3,11 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './db/demo.ts';
 import { seedDemoApplications } from './db/demo-applications.ts';
+import { seedDemoPolicies } from './db/demo-policies.ts';
+import { seedDemoProjects } from './db/demo-projects.ts';
+import { seedDemoRiskControl } from './db/demo-risk-control.ts';
 import { seedDictionaries } from './modules/dicts/seed.ts';
+import { syncSeedMenus } from './modules/menus/seed.ts';
 import { seedProducts } from './modules/products/seed.ts';
 
 export interface StartDeps {
@@ -20,6 +24,8 @@ export interface StartDeps {
 export async function onStart(deps: StartDeps): Promise<void> {
   if (await seedDictionaries(deps.database.db))
     deps.log('dictionaries seeded (industries, regions, statuses …)');
+  const menusAdded = await syncSeedMenus(deps.database.db);
+  if (menusAdded) deps.log(`menus updated: ${menusAdded} new menus, buttons or grants from this release`);
   if (await seedProducts(deps.database.db))
     deps.log(
       'products seeded (安责险（工贸行业）, 建筑施工安责险, 工程履约保证保险) with active rate tables',
@@ -30,6 +36,11 @@ export async function onStart(deps: StartDeps): Promise<void> {
   if (customers) deps.log(`demo customers seeded: ${customers}`);
   const applications = await seedDemoApplications(deps.database.db);
   if (applications) deps.log(`demo applications seeded: ${applications}`);
+  if (await seedDemoPolicies(deps.database.db, deps.config)) deps.log('demo policy seeded (paid, issued)');
+  if (await seedDemoRiskControl(deps.database.db))
+    deps.log('demo risk control seeded (organisation, experts, plan, orders)');
+  if (await seedDemoProjects(deps.database.db, deps.config))
+    deps.log('demo project insurance seeded (account contractor)');
   const ca = ensureDemoCa(deps.config.dataDir, DEMO_ENTERPRISE);
   const accounts = ['admin', ...DEMO_USERS.map((u) => u.username)].join(', ');
   deps.log(

@@ -13,33 +13,16 @@ import {
   saveDraft,
   submitApplication,
 } from '../modules/applications/service.ts';
-import type { RequestUser } from '../modules/auth/sessions.ts';
 import { customerViewerOf } from '../modules/customers/access.ts';
 import { decideTask } from '../modules/tasks/service.ts';
 import type { Db } from './client.ts';
 import { DEMO_CUSTOMERS, DEMO_ENTERPRISE } from './demo.ts';
-import { applications, customers, products, reviewTasks, roles, userRoles, users } from './schema.ts';
+import { demoUser } from './demo-user.ts';
+import { applications, customers, products, reviewTasks } from './schema.ts';
 
 async function actorFor(db: Db, username: string): Promise<ApplicationActor | null> {
-  const [u] = await db.select().from(users).where(eq(users.username, username));
-  if (!u) return null;
-  const codes = (
-    await db
-      .select({ code: roles.code })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(eq(userRoles.userId, u.id))
-  ).map((r) => r.code);
-  const user: RequestUser = {
-    id: u.id,
-    username: u.username,
-    nickName: u.nickName ?? u.username,
-    roles: codes,
-    channel: u.channel,
-    scope: 'full',
-    method: 'password',
-    sessionId: 'demo-seed',
-  } as RequestUser;
+  const user = await demoUser(db, username);
+  if (!user) return null;
   return { user, ip: '127.0.0.1', viewer: await customerViewerOf(db, user) };
 }
 

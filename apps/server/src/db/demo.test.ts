@@ -166,10 +166,10 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
 
   it('cover every state with real quotes: the enterprise its own, the agent its clients', async () => {
     const ent = (await (await as('enterprise'))('/api/applications?sort=id,asc')).json().content as Row[];
-    expect(ent.map((a) => a.status)).toEqual(['DRAFT', 'PENDING_REVIEW', 'PENDING_PAYMENT']);
+    expect(ent.map((a) => a.status)).toEqual(['DRAFT', 'PENDING_REVIEW', 'PENDING_PAYMENT', 'ISSUED']);
     // 86 heads at 500,000 yuan (C): 86 × (50,000,000 × 0.38‰ + 5,000,000 × 0.6‰) + 60,000 = 1,952,000;
-    // the draft has ×0.9 × ×0.95 → 1,668,960
-    expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000]);
+    // the draft has ×0.9 × ×0.95 → 1,668,960; the fourth is paid and issued (demo-policies.ts)
+    expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000, 1_952_000]);
     const agent = (await (await as('agent'))('/api/applications?sort=id,asc')).json().content as Row[];
     expect(agent.map((a) => a.status)).toEqual(['RETURNED', 'DECLINED', 'CANCELLED', 'DRAFT']);
     expect(agent[0]!.reviewOpinion).toMatch(/参保人数/);

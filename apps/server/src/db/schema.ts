@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -587,6 +589,10 @@ export const applications = pgTable(
     status: text('status').notNull().default('DRAFT'),
     /** The underwriter's last opinion (return / decline). */
     reviewOpinion: text('review_opinion'),
+    /** The policy this application renews (modules/sales/renewal.ts); null for new business. */
+    renewalOfPolicyId: bigint('renewal_of_policy_id', { mode: 'number' }).references(
+      (): AnyPgColumn => policies.id,
+    ),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     version: integer('version').notNull().default(0),
@@ -599,6 +605,10 @@ export const applications = pgTable(
     index('application_owner').on(t.ownerId),
     index('application_agent').on(t.agentId),
     index('application_status_created').on(t.status, t.createdAt),
+    /** At most one live (not cancelled or declined) renewal per policy. */
+    uniqueIndex('application_renewal_of_policy')
+      .on(t.renewalOfPolicyId)
+      .where(sql`${t.renewalOfPolicyId} is not null and ${t.status} not in ('CANCELLED', 'DECLINED')`),
     check(
       'application_status_value',
       sql`${t.status} in ('DRAFT', 'PENDING_REVIEW', 'RETURNED', 'DECLINED', 'PENDING_PAYMENT', 'PAID', 'PAYMENT_EXPIRED', 'CANCELLED', 'ISSUED', 'IN_FORCE', 'EXPIRED')`,
@@ -656,7 +666,11 @@ export const applicationEvents = pgTable(
   (t) => [index('application_event_application').on(t.applicationId, t.id)],
 );
 
-/** Payment orders, made when an underwriter approves (the payment issue adds channels and callbacks). */
+/**
+ * Payment orders, made when an underwriter approves (PENDING, 24 h). Paying asks the payment provider for a
+ * charge (provider, charge_no, the cashier URL); a verified notification or an active query settles it (PAID,
+ * one `payment` row); the expiry job closes it (EXPIRED); cancelling the application cancels it (CANCELLED).
+ */
 export const paymentOrders = pgTable(
   'payment_order',
   {
@@ -666,15 +680,754 @@ export const paymentOrders = pgTable(
       .notNull()
       .references(() => applications.id),
     amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
-    /** PENDING (the payment issue adds the others). */
+    /** PENDING | PAID | EXPIRED | CANCELLED */
     status: text('status').notNull().default('PENDING'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The provider asked for a charge (e.g. 'sandbox'); null until the payer first opens the cashier. */
+    provider: text('provider'),
+    /** The provider's id of the charge. */
+    chargeNo: text('charge_no'),
+    cashierUrl: text('cashier_url'),
+    chargedAt: timestamp('charged_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('payment_order_number').on(t.number),
     index('payment_order_application').on(t.applicationId),
+    index('payment_order_status_expires').on(t.status, t.expiresAt),
     check('payment_order_amount', sql`${t.amountFen} >= 0`),
+    check('payment_order_status', sql`${t.status} in ('PENDING', 'PAID', 'EXPIRED', 'CANCELLED')`),
+  ],
+);
+
+/**
+ * Image materials (影像资料): uploaded scans attached to a business record (application, customer,
+ * later policy). The bytes live behind the storage interface under a server-generated key; rows are
+ * soft-deleted so the audit trail keeps pointing at something.
+ */
+export const materials = pgTable(
+  'material',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** application | customer | policy */
+    businessType: text('business_type').notNull(),
+    businessId: bigint('business_id', { mode: 'number' }).notNull(),
+    /** Code from the document-type dictionary. */
+    docType: text('doc_type').notNull(),
+    originalName: text('original_name').notNull(),
+    storageKey: text('storage_key').notNull(),
+    mime: text('mime').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    uploadedBy: bigint('uploaded_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('material_business').on(t.businessType, t.businessId, t.docType),
+    uniqueIndex('material_storage_key').on(t.storageKey),
+    check(
+      'material_business_type',
+      sql`${t.businessType} in ('application', 'customer', 'policy', 'service_order')`,
+    ),
+    check('material_mime', sql`${t.mime} in ('image/jpeg', 'image/png', 'image/webp', 'application/pdf')`),
+    check('material_size', sql`${t.sizeBytes} > 0`),
+  ],
+);
+
+// ---- payments: notifications, payments, the sandbox gateway's own ledger ----
+
+/**
+ * Every payment notification received, verified or not, kept as it came (raw body, a few safe headers), with
+ * whether its signature held and what came of it: PAID | DUPLICATE | BAD_SIGNATURE | AMOUNT_MISMATCH |
+ * UNKNOWN_ORDER | ORDER_CLOSED | MALFORMED | ERROR. Never updated.
+ */
+export const paymentNotifications = pgTable(
+  'payment_notification',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    orderNo: text('order_no'),
+    tradeNo: text('trade_no'),
+    amountFen: bigint('amount_fen', { mode: 'number' }),
+    rawBody: text('raw_body').notNull(),
+    headers: jsonb('headers').notNull().default({}),
+    signatureValid: boolean('signature_valid').notNull(),
+    outcome: text('outcome').notNull(),
+    message: text('message'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('payment_notification_order').on(t.orderNo, t.id),
+    index('payment_notification_time').on(t.createdAt),
+  ],
+);
+
+/** A settled payment: exactly one per payment order (and per provider trade). */
+export const payments = pgTable(
+  'payment',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => paymentOrders.id),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    provider: text('provider').notNull(),
+    /** The provider's transaction number. */
+    tradeNo: text('trade_no').notNull(),
+    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+    /** notify (a verified notification) | query (an active query of the provider) */
+    source: text('source').notNull(),
+    notificationId: bigint('notification_id', { mode: 'number' }).references(() => paymentNotifications.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_order_once').on(t.orderId),
+    uniqueIndex('payment_provider_trade').on(t.provider, t.tradeNo),
+    index('payment_application').on(t.applicationId),
+    check('payment_source', sql`${t.source} in ('notify', 'query')`),
+    check('payment_amount', sql`${t.amountFen} >= 0`),
+  ],
+);
+
+/**
+ * The sandbox gateway's side of a charge (what a real gateway keeps on its own servers): the cashier pays it,
+ * the query API reads it, closing refuses later payment. Only the sandbox provider touches it.
+ */
+export const sandboxCharges = pgTable(
+  'sandbox_charge',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    chargeNo: text('charge_no').notNull(),
+    merchantId: text('merchant_id').notNull(),
+    /** The merchant's order number (payment_order.number). */
+    orderNo: text('order_no').notNull(),
+    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    subject: text('subject').notNull(),
+    /** PENDING | PAID | CLOSED */
+    status: text('status').notNull().default('PENDING'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    tradeNo: text('trade_no'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    notifyAttempts: integer('notify_attempts').notNull().default(0),
+    lastNotifyStatus: integer('last_notify_status'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_charge_no').on(t.chargeNo),
+    uniqueIndex('sandbox_charge_order').on(t.merchantId, t.orderNo),
+    check('sandbox_charge_status', sql`${t.status} in ('PENDING', 'PAID', 'CLOSED')`),
+  ],
+);
+
+// ---- policies (保单): issued on payment, with the co-insurance table and the e-policy document ----
+
+/** Serial of the policy numbers (the server adds 'P', the product prefix and the year). */
+export const policyNumberSeq = pgSequence('policy_number_seq', { startWith: 1 });
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * Policies: one per paid application, made by the issuance job. Holds a copy of what was insured (period,
+ * coverages with their limits and premiums, premium, prevention fee), the verification code printed on the
+ * e-policy and the SHA-256 of that document.
+ */
+export const policies = pgTable(
+  'policy',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'P' + product prefix + year + 8-digit serial, e.g. PAZX202600000001. */
+    number: text('number').notNull(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id),
+    customerId: bigint('customer_id', { mode: 'number' })
+      .notNull()
+      .references(() => customers.id),
+    paymentId: bigint('payment_id', { mode: 'number' }).references(() => payments.id),
+    holderName: text('holder_name').notNull(),
+    holderUscc: text('holder_uscc').notNull(),
+    insuredName: text('insured_name').notNull(),
+    insuredUscc: text('insured_uscc'),
+    insuredAddress: text('insured_address'),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull(),
+    preventionRatio: integer('prevention_ratio'),
+    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }).notNull().default(0),
+    /** PolicyCoverage[] (@piibs/shared/policy): the quote's lines with the limits insured. */
+    coverages: jsonb('coverages').notNull().default([]),
+    headcount: integer('headcount'),
+    projectName: text('project_name'),
+    specialTerms: text('special_terms'),
+    /** ISSUED (IN_FORCE / EXPIRED follow from the dates; see @piibs/shared/policy). */
+    status: text('status').notNull().default('ISSUED'),
+    /** Printed on the e-policy and in its QR code; answers the public verification. */
+    verificationCode: text('verification_code').notNull(),
+    pdfSha256: text('pdf_sha256').notNull(),
+    pdfSize: integer('pdf_size').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('policy_number').on(t.number),
+    uniqueIndex('policy_application').on(t.applicationId),
+    uniqueIndex('policy_verification_code').on(t.verificationCode),
+    index('policy_customer').on(t.customerId),
+    index('policy_issued').on(t.issuedAt),
+    check('policy_status', sql`${t.status} in ('ISSUED', 'IN_FORCE', 'EXPIRED')`),
+    check('policy_money', sql`${t.premiumFen} >= 0 and ${t.preventionFeeFen} >= 0`),
+    check('policy_period', sql`${t.endDate} > ${t.startDate}`),
+  ],
+);
+
+/** The co-insurance table of a policy, copied from the application at issue. */
+export const policyCoinsurers = pgTable(
+  'policy_coinsurer',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    insurerCode: text('insurer_code').notNull(),
+    insurerName: text('insurer_name'),
+    lead: boolean('lead').notNull().default(false),
+    /** Micro-percent. */
+    share: integer('share').notNull(),
+    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull(),
+    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }).notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('policy_coinsurer_insurer').on(t.policyId, t.insurerCode),
+    check('policy_coinsurer_share', sql`${t.share} between 1 and 100000000`),
+  ],
+);
+
+/** The e-policy PDF as issued (its SHA-256 is on the policy row). */
+export const policyDocuments = pgTable('policy_document', {
+  policyId: bigint('policy_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => policies.id, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+  sha256: text('sha256').notNull(),
+  createdAt: createdAt(),
+});
+
+// ---- sales supplements (补录): sales information of an issued policy, salesperson change history ----
+
+/**
+ * The sales information added to an issued policy (one per policy): salesperson, agent, commission rate
+ * (micro-percent, ≤ the product's cap ≤ 5%), business source (`business_source` dictionary); the NBNMG variant
+ * (农民工工资保证) adds the project, the number of migrant workers, the wage account, the labour-contract filing
+ * number and the supervising authority.
+ */
+export const salesSupplements = pgTable(
+  'sales_supplement',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    /** STANDARD | NBNMG */
+    variant: text('variant').notNull().default('STANDARD'),
+    salespersonName: text('salesperson_name').notNull(),
+    salespersonNo: text('salesperson_no').notNull(),
+    /** The agent as a user of the system, if any. */
+    agentUserId: bigint('agent_user_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    /** The agent's (user's or agency's) name. */
+    agentName: text('agent_name'),
+    agentLicenceNo: text('agent_licence_no'),
+    /** Micro-percent, ≤ the product's commission cap (≤ 5%). */
+    commissionRate: integer('commission_rate').notNull(),
+    /** Value from the `business_source` dictionary. */
+    businessSource: text('business_source').notNull(),
+    // NBNMG (农民工工资保证)
+    nbProjectName: text('nb_project_name'),
+    migrantWorkerCount: integer('migrant_worker_count'),
+    wageBank: text('wage_bank'),
+    wageAccountNo: text('wage_account_no'),
+    labourContractFilingNo: text('labour_contract_filing_no'),
+    supervisingAuthority: text('supervising_authority'),
+    remark: text('remark'),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('sales_supplement_policy').on(t.policyId),
+    index('sales_supplement_salesperson').on(t.salespersonNo),
+    check('sales_supplement_variant', sql`${t.variant} in ('STANDARD', 'NBNMG')`),
+    check('sales_supplement_commission', sql`${t.commissionRate} between 0 and 5000000`),
+    check(
+      'sales_supplement_migrant_workers',
+      sql`${t.migrantWorkerCount} is null or ${t.migrantWorkerCount} between 1 and 999999`,
+    ),
+  ],
+);
+
+/** Changes of a supplement's salesperson (updateSale): old → new, who, when, why. Append-only. */
+export const salespersonChanges = pgTable(
+  'salesperson_change',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    supplementId: bigint('supplement_id', { mode: 'number' })
+      .notNull()
+      .references(() => salesSupplements.id, { onDelete: 'cascade' }),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    oldName: text('old_name').notNull(),
+    oldNo: text('old_no').notNull(),
+    newName: text('new_name').notNull(),
+    newNo: text('new_no').notNull(),
+    reason: text('reason').notNull(),
+    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('salesperson_change_supplement').on(t.supplementId, t.id)],
+);
+
+// ---- risk control: accident-prevention services (AQ 9010-2019; see @piibs/shared/risk-control) ----
+
+/** Service organisations (风控服务机构): qualifications, regions and industries served, contacts (jsonb). */
+export const serviceOrgs = pgTable(
+  'service_org',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** GB 32100 unified social credit code. */
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    address: text('address'),
+    /** { name, certNo, level, validFrom, validTo }[] */
+    qualifications: jsonb('qualifications').notNull().default([]),
+    /** GB/T 2260 region codes. */
+    regions: jsonb('regions').notNull().default([]),
+    /** GB/T 4754 industry sections (A–T). */
+    industries: jsonb('industries').notNull().default([]),
+    /** { name, phone, position }[] (phones masked whenever read). */
+    contacts: jsonb('contacts').notNull().default([]),
+    enabled: boolean('enabled').notNull().default(true),
+    note: text('note'),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('service_org_code').on(t.code), index('service_org_name').on(t.name)],
+);
+
+/** The sign-in accounts acting for a service organisation (a user belongs to at most one). */
+export const serviceOrgMembers = pgTable(
+  'service_org_member',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => serviceOrgs.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('service_org_member_org').on(t.orgId)],
+);
+
+/** Service persons and experts of an organisation, with their qualification certificate. */
+export const servicePersons = pgTable(
+  'service_person',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => serviceOrgs.id),
+    name: text('name').notNull(),
+    specialty: text('specialty').notNull(),
+    title: text('title'),
+    expert: boolean('expert').notNull().default(false),
+    certificateName: text('certificate_name').notNull(),
+    certificateNo: text('certificate_no').notNull(),
+    certificateValidFrom: date('certificate_valid_from', { mode: 'string' }).notNull(),
+    certificateValidTo: date('certificate_valid_to', { mode: 'string' }).notNull(),
+    phone: text('phone').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    note: text('note'),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('service_person_org').on(t.orgId),
+    check('service_person_certificate', sql`${t.certificateValidFrom} <= ${t.certificateValidTo}`),
+  ],
+);
+
+/**
+ * The prevention fund of a policy (its prevention fee): planned (reserved by plan items, not yet spent),
+ * spent (confirmed services) and what is left. Every change locks this row; the CHECK keeps planned + spent
+ * within the total whatever happens.
+ */
+export const preventionFunds = pgTable(
+  'prevention_fund',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id),
+    /** 'YF' + policy number. */
+    seqNo: text('seq_no').notNull(),
+    totalFen: bigint('total_fen', { mode: 'number' }).notNull(),
+    plannedFen: bigint('planned_fen', { mode: 'number' }).notNull().default(0),
+    spentFen: bigint('spent_fen', { mode: 'number' }).notNull().default(0),
+    /** The last service order serial of this record. */
+    orderSerial: integer('order_serial').notNull().default(0),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('prevention_fund_policy').on(t.policyId),
+    uniqueIndex('prevention_fund_seq_no').on(t.seqNo),
+    check(
+      'prevention_fund_amounts',
+      sql`${t.plannedFen} >= 0 and ${t.spentFen} >= 0 and ${t.plannedFen} + ${t.spentFen} <= ${t.totalFen}`,
+    ),
+  ],
+);
+
+/** Items of a policy's service plan: what, how often, by whom, when, at what cost. Soft-deleted. */
+export const preventionPlanItems = pgTable(
+  'prevention_plan_item',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    fundId: bigint('fund_id', { mode: 'number' })
+      .notNull()
+      .references(() => preventionFunds.id),
+    itemType: text('item_type').notNull(),
+    content: text('content'),
+    frequency: text('frequency').notNull(),
+    times: integer('times').notNull(),
+    unitCostFen: bigint('unit_cost_fen', { mode: 'number' }).notNull(),
+    /** unit_cost × times (0 once deleted). */
+    reservedFen: bigint('reserved_fen', { mode: 'number' }).notNull(),
+    spentFen: bigint('spent_fen', { mode: 'number' }).notNull().default(0),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => serviceOrgs.id),
+    personIds: jsonb('person_ids').notNull().default([]),
+    scheduledDates: jsonb('scheduled_dates').notNull().default([]),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('prevention_plan_item_fund').on(t.fundId),
+    index('prevention_plan_item_org').on(t.orgId),
+    check('prevention_plan_item_times', sql`${t.times} >= 1`),
+    check(
+      'prevention_plan_item_money',
+      sql`${t.unitCostFen} >= 0 and ${t.spentFen} >= 0 and ${t.reservedFen} >= 0`,
+    ),
+  ],
+);
+
+/** Service orders: one occurrence of a plan item, dispatched to the item's organisation. */
+export const serviceOrders = pgTable(
+  'service_order',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** seq_no + '-' + serial, e.g. YFPAZX202600000001-001. */
+    number: text('number').notNull(),
+    fundId: bigint('fund_id', { mode: 'number' })
+      .notNull()
+      .references(() => preventionFunds.id),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id),
+    planItemId: bigint('plan_item_id', { mode: 'number' })
+      .notNull()
+      .references(() => preventionPlanItems.id),
+    orgId: bigint('org_id', { mode: 'number' })
+      .notNull()
+      .references(() => serviceOrgs.id),
+    itemType: text('item_type').notNull(),
+    personIds: jsonb('person_ids').notNull().default([]),
+    scheduledDate: date('scheduled_date', { mode: 'string' }).notNull(),
+    costFen: bigint('cost_fen', { mode: 'number' }).notNull(),
+    /** See SERVICE_ORDER_STATUSES. */
+    status: text('status').notNull().default('DISPATCHED'),
+    note: text('note'),
+    serviceDate: date('service_date', { mode: 'string' }),
+    address: text('address'),
+    findings: text('findings'),
+    /** { name, side, position }[] */
+    participants: jsonb('participants').notNull().default([]),
+    rejectReason: text('reject_reason'),
+    cancelReason: text('cancel_reason'),
+    returnOpinion: text('return_opinion'),
+    satisfaction: integer('satisfaction'),
+    satisfactionComment: text('satisfaction_comment'),
+    ratedAt: timestamp('rated_at', { withTimezone: true }),
+    dispatchedBy: bigint('dispatched_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    confirmedBy: bigint('confirmed_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('service_order_number').on(t.number),
+    index('service_order_org_status').on(t.orgId, t.status),
+    index('service_order_policy').on(t.policyId),
+    index('service_order_plan_item').on(t.planItemId),
+    check(
+      'service_order_status',
+      sql`${t.status} in ('DISPATCHED', 'ACCEPTED', 'REJECTED', 'IN_SERVICE', 'SUBMITTED', 'CONFIRMED', 'CLOSED', 'CANCELLED')`,
+    ),
+    check('service_order_cost', sql`${t.costFen} >= 0`),
+    check('service_order_satisfaction', sql`${t.satisfaction} is null or ${t.satisfaction} between 1 and 5`),
+  ],
+);
+
+/** Hazards found on site: level, rectification deadline, follow-up until rectified. */
+export const serviceHazards = pgTable(
+  'service_hazard',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => serviceOrders.id),
+    seq: integer('seq').notNull(),
+    description: text('description').notNull(),
+    location: text('location'),
+    /** GENERAL | SERIOUS | MAJOR (一般 / 较大 / 重大) */
+    level: text('level').notNull(),
+    measure: text('measure'),
+    deadline: date('deadline', { mode: 'string' }).notNull(),
+    /** OPEN | RECTIFIED */
+    status: text('status').notNull().default('OPEN'),
+    rectifiedDate: date('rectified_date', { mode: 'string' }),
+    rectifyNote: text('rectify_note'),
+    rectifiedBy: bigint('rectified_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    rectifiedAt: timestamp('rectified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('service_hazard_order').on(t.orderId, t.seq),
+    check('service_hazard_level', sql`${t.level} in ('GENERAL', 'SERIOUS', 'MAJOR')`),
+    check('service_hazard_status', sql`${t.status} in ('OPEN', 'RECTIFIED')`),
+  ],
+);
+
+/** The timeline of a service order: every transition with its actor and opinion. Append-only. */
+export const serviceOrderEvents = pgTable(
+  'service_order_event',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => serviceOrders.id),
+    action: text('action').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name'),
+    opinion: text('opinion'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('service_order_event_order').on(t.orderId, t.id)],
+);
+
+/** Complaints about a service, answered within 10 working days; one open at a time per order. */
+export const serviceComplaints = pgTable(
+  'service_complaint',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => serviceOrders.id),
+    content: text('content').notNull(),
+    complainedOn: date('complained_on', { mode: 'string' }).notNull(),
+    deadline: date('deadline', { mode: 'string' }).notNull(),
+    /** OPEN | REPLIED */
+    status: text('status').notNull().default('OPEN'),
+    reply: text('reply'),
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
+    repliedBy: bigint('replied_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    repliedByName: text('replied_by_name'),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('service_complaint_order').on(t.orderId, t.id),
+    uniqueIndex('service_complaint_one_open').on(t.orderId).where(sql`${t.status} = 'OPEN'`),
+    index('service_complaint_open_deadline').on(t.deadline).where(sql`${t.status} = 'OPEN'`),
+    check('service_complaint_status', sql`${t.status} in ('OPEN', 'REPLIED')`),
+  ],
+);
+
+/** The fund's ledger: every reservation, release and spending with the amounts after it. Append-only. */
+export const preventionLedger = pgTable(
+  'prevention_ledger_entry',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    fundId: bigint('fund_id', { mode: 'number' })
+      .notNull()
+      .references(() => preventionFunds.id),
+    /** RESERVE | RELEASE | SPEND */
+    kind: text('kind').notNull(),
+    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    plannedDeltaFen: bigint('planned_delta_fen', { mode: 'number' }).notNull(),
+    spentDeltaFen: bigint('spent_delta_fen', { mode: 'number' }).notNull(),
+    plannedAfterFen: bigint('planned_after_fen', { mode: 'number' }).notNull(),
+    spentAfterFen: bigint('spent_after_fen', { mode: 'number' }).notNull(),
+    leftAfterFen: bigint('left_after_fen', { mode: 'number' }).notNull(),
+    planItemId: bigint('plan_item_id', { mode: 'number' }).references(() => preventionPlanItems.id),
+    orderId: bigint('order_id', { mode: 'number' }).references(() => serviceOrders.id),
+    note: text('note'),
+    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('prevention_ledger_fund').on(t.fundId, t.id),
+    check('prevention_ledger_kind', sql`${t.kind} in ('RESERVE', 'RELEASE', 'SPEND')`),
+    check('prevention_ledger_left', sql`${t.leftAfterFen} >= 0`),
+  ],
+);
+
+// ---- project insurance: annual orders (年度订单) and secondary orders (二次下单) ----
+// Rules and states: packages/shared/src/project-order.ts. Money in fen.
+
+/** Serials of the annual-order and secondary-order numbers (the server adds the prefix and the year). */
+export const annualOrderNumberSeq = pgSequence('annual_order_number_seq', { startWith: 1 });
+export const secondaryOrderNumberSeq = pgSequence('secondary_order_number_seq', { startWith: 1 });
+
+/**
+ * Annual orders: a contractor's framework for a period on one construction product, with a premium quota.
+ * `consumed_fen` is the premium reserved by its declarations (changed only under a row lock on this row); the
+ * CHECK keeps it within the quota whatever happens.
+ */
+export const annualOrders = pgTable(
+  'annual_order',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'ND' + year + 6-digit serial, e.g. ND2026000001. */
+    number: text('number').notNull(),
+    /** The contractor (施工企业), an approved customer. */
+    customerId: bigint('customer_id', { mode: 'number' })
+      .notNull()
+      .references(() => customers.id),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    quotaFen: bigint('quota_fen', { mode: 'number' }).notNull(),
+    consumedFen: bigint('consumed_fen', { mode: 'number' }).notNull().default(0),
+    note: text('note'),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('annual_order_number').on(t.number),
+    index('annual_order_customer').on(t.customerId),
+    index('annual_order_created_by').on(t.createdBy),
+    check('annual_order_quota', sql`${t.quotaFen} > 0 and ${t.consumedFen} between 0 and ${t.quotaFen}`),
+    check('annual_order_period', sql`${t.endDate} > ${t.startDate}`),
+  ],
+);
+
+/**
+ * Secondary orders (二次下单): a project declared against an annual order, priced on the product's active rate
+ * table (the quote snapshot kept), reviewed as a 'tender' task. `reserved_fen` is what it holds of the order's
+ * quota now. On approval the server makes the project's application (channel 'project', settled against the
+ * annual order) and issues its policy through the issuance path.
+ */
+export const secondaryOrders = pgTable(
+  'secondary_order',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'EC' + year + 6-digit serial, e.g. EC2026000001. */
+    number: text('number').notNull(),
+    annualOrderId: bigint('annual_order_id', { mode: 'number' })
+      .notNull()
+      .references(() => annualOrders.id),
+    /** 1 a new project; 2 a change (not accepted yet). */
+    kind: integer('kind').notNull().default(1),
+    projectName: text('project_name').notNull(),
+    projectAddress: text('project_address').notNull(),
+    projectCostFen: bigint('project_cost_fen', { mode: 'number' }).notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    highRisk: boolean('high_risk').notNull().default(false),
+    headcount: integer('headcount'),
+    /** QuoteResult of @piibs/shared/product (rate-table id and version, inputs, lines, factors). */
+    quote: jsonb('quote').notNull(),
+    rateTableId: bigint('rate_table_id', { mode: 'number' }).notNull(),
+    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull(),
+    reservedFen: bigint('reserved_fen', { mode: 'number' }).notNull().default(0),
+    /** See DECLARATION_STATUSES. */
+    status: text('status').notNull().default('DRAFT'),
+    reviewOpinion: text('review_opinion'),
+    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    agentId: bigint('agent_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    /** The application made on approval, whose policy is the project's. */
+    applicationId: bigint('application_id', { mode: 'number' }).references(() => applications.id),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('secondary_order_number').on(t.number),
+    uniqueIndex('secondary_order_application').on(t.applicationId),
+    index('secondary_order_annual').on(t.annualOrderId, t.status),
+    index('secondary_order_owner').on(t.ownerId),
+    check(
+      'secondary_order_status',
+      sql`${t.status} in ('DRAFT', 'PENDING_REVIEW', 'RETURNED', 'APPROVED', 'REJECTED', 'CANCELLED')`,
+    ),
+    check('secondary_order_kind', sql`${t.kind} in (1, 2)`),
+    check(
+      'secondary_order_money',
+      sql`${t.projectCostFen} > 0 and ${t.premiumFen} >= 0 and ${t.reservedFen} >= 0`,
+    ),
+    check('secondary_order_period', sql`${t.endDate} > ${t.startDate}`),
   ],
 );

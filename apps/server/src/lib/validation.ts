@@ -69,11 +69,27 @@ export class RequestValidationError extends Error {
   readonly status = 400;
 }
 
+/** True when a string (or an object key) anywhere in the value holds U+0000, which PostgreSQL text refuses. */
+export function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 32) return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
+}
+
 /** Validates with zod and reports the first issue with the field's Chinese label. */
 export const validatorCompiler: FastifySchemaCompiler<AnyZod> =
   ({ schema, httpPart }) =>
   (data) => {
-    const result = z.safeParse(schema, data, { reportInput: true });
+    // A NUL would otherwise reach the database and fail there as a 500 (found by src/reliability/fuzz.test.ts).
+    if (hasNul(data))
+      return { error: new RequestValidationError(`${where[httpPart ?? ''] ?? '请求'}：不能包含空字符`) };
+    let result: ReturnType<typeof z.safeParse>;
+    try {
+      result = z.safeParse(schema, data, { reportInput: true });
+    } catch {
+      // A refinement that throws on malformed input (e.g. date arithmetic on a non-date) is bad input, not a 500.
+      return { error: new RequestValidationError(`${where[httpPart ?? ''] ?? '请求'}：格式不正确`) };
+    }
     if (result.success) return { value: result.data };
     const first = result.error.issues[0]!;
     return { error: new RequestValidationError(issueMessage(schema, first, httpPart)) };

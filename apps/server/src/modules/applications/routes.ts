@@ -18,6 +18,8 @@ import { adminErrors } from '../../lib/schemas.ts';
 import { sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
+import { businessContext } from '../payments/context.ts';
+import { closeCancelledCharges } from '../payments/service.ts';
 import {
   type ApplicationActor,
   applicationEventsOf,
@@ -200,6 +202,15 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: applicationDetail, ...adminErrors },
       },
     },
-    async (req) => cancelApplication(db(), await actorOf(app, req), req.params.id, req.body.version),
+    async (req) => {
+      const cancelled = await cancelApplication(
+        db(),
+        await actorOf(app, req),
+        req.params.id,
+        req.body.version,
+      );
+      await closeCancelledCharges(businessContext(app), cancelled.id);
+      return cancelled;
+    },
   );
 };

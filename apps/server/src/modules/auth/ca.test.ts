@@ -13,7 +13,7 @@ import {
   type Issued,
   issueEnterpriseCert,
 } from '../../ca/demo-ca.ts';
-import { loginAttempts, oneTimeTokens } from '../../db/schema.ts';
+import { customers, loginAttempts, oneTimeTokens } from '../../db/schema.ts';
 import { allowsDigitalSignature, usccOf } from './ca.ts';
 
 const body17 = '91321100MA1TEXT00';
@@ -175,6 +175,37 @@ describe('CA sign-in', () => {
       status: 401,
       message: '挑战码无效或已过期',
     });
+  });
+
+  it('an enterprise that bound a certificate signs in with that one only', async () => {
+    const second = issueEnterpriseCert(root, ENT);
+    const fingerprintOf = (pem: string) =>
+      new X509Certificate(pem).fingerprint256.replace(/:/g, '').toLowerCase();
+    const [row] = await t.database.db
+      .insert(customers)
+      .values({
+        uscc: USCC,
+        name: ENT.name,
+        industrySection: 'C',
+        industryDivision: '34',
+        region: '321102',
+        address: '镇江市京口区',
+        legalRepresentative: '张三',
+        contactName: '李四',
+        phone: '13800000000',
+        headcount: 10,
+        reviewStatus: 'approved',
+        caFingerprint: fingerprintOf(good.certPem),
+      })
+      .returning({ id: customers.id });
+    try {
+      expect((await loginCA(signed(good, await challenge()))).statusCode).toBe(200);
+      const other = await loginCA(signed(second, await challenge()));
+      expect(other.statusCode).toBe(401);
+      expect(other.json().message).toBe('该企业已绑定其他CA证书，请使用已绑定的证书登录');
+    } finally {
+      await t.database.db.delete(customers).where(eq(customers.id, row!.id));
+    }
   });
 
   it('refuses a valid certificate whose code is bound to no user: 证书未绑定企业用户', async () => {

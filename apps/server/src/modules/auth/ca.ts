@@ -19,6 +19,7 @@ export const CA_MESSAGES = Object.freeze({
   badSignature: '证书签名验证失败',
   keyUsage: '证书用途不包含数字签名，不能用于登录',
   unbound: '证书未绑定企业用户',
+  otherCertificate: '该企业已绑定其他CA证书，请使用已绑定的证书登录',
   challenge: '挑战码无效或已过期',
   malformed: '证书格式不正确',
 });

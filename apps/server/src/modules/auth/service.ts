@@ -8,7 +8,7 @@ import {
 import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../app.ts';
 import type { Db } from '../../db/client.ts';
-import { loginAttempts, oneTimeTokens, users } from '../../db/schema.ts';
+import { customers, loginAttempts, oneTimeTokens, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { badRequest, forbidden, HttpError, notFound, tooMany } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
@@ -206,6 +206,7 @@ export async function caLogin(deps: AppDeps, form: CaLoginForm, client: ClientIn
   if (!(await consumeChallenge(db, form.challenge))) throw await fail(CA_MESSAGES.challenge, 'challenge');
 
   let uscc: string | null;
+  let fingerprint: string;
   try {
     const leaf = verifyCaSignIn(
       form.certificate,
@@ -214,6 +215,7 @@ export async function caLogin(deps: AppDeps, form: CaLoginForm, client: ClientIn
       loadTrustedRoots(deps.config.dataDir),
     );
     uscc = usccOf(leaf);
+    fingerprint = leaf.fingerprint256.replace(/:/g, '').toLowerCase();
   } catch (err) {
     if (err instanceof HttpError) {
       await recordAttempt(db, client, {
@@ -237,6 +239,13 @@ export async function caLogin(deps: AppDeps, form: CaLoginForm, client: ClientIn
   const user = candidates[0];
   if (!user) throw await fail(CA_MESSAGES.unbound, 'unbound');
   if (!user.enabled) throw await fail(ACCOUNT_DISABLED, 'disabled', user.id);
+  // An enterprise that bound its certificate (客户信息 → CA证书) signs in with that certificate only.
+  const [bound] = await db
+    .select({ fingerprint: customers.caFingerprint })
+    .from(customers)
+    .where(eq(customers.uscc, uscc));
+  if (bound?.fingerprint && bound.fingerprint !== fingerprint)
+    throw await fail(CA_MESSAGES.otherCertificate, 'other_certificate', user.id);
 
   const { token } = await startSession(deps, client, user.id, user.username, 'ca', 'full');
   return { token, user: await loadAuthUser(db, user.id) };

@@ -3,9 +3,11 @@
 // (see its README for sources and licences), read at run time.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BUSINESS_SOURCES } from '@piibs/shared/sales';
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { dictDetails, dicts } from '../../db/schema.ts';
+import { appliedSeedKeys, recordSeedKeys } from '../../lib/seed-keys.ts';
 
 interface Node {
   code: string;
@@ -190,6 +192,11 @@ const FIXED: SeedDict[] = [
     ],
   },
   {
+    name: 'business_source',
+    description: '业务来源（保单补录）',
+    entries: BUSINESS_SOURCES.map(([value, label]): [string, string] => [value, label]),
+  },
+  {
     name: 'data_scope',
     description: '角色数据权限',
     entries: [
@@ -213,8 +220,15 @@ export async function seedDictionaries(db: Db): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(72177002)`);
     const [existing] = await tx.select({ n: count() }).from(dicts);
-    if ((existing?.n ?? 0) > 0) return false;
-    for (const d of seedDictList()) {
+    const fresh = (existing?.n ?? 0) === 0;
+    const list = seedDictList();
+    // An older installation gets the dictionaries this release introduces; one an administrator deleted
+    // after it was seeded stays deleted.
+    const applied = fresh ? new Set<string>() : await appliedSeedKeys(tx, 'dicts');
+    const present = new Set((await tx.select({ name: dicts.name }).from(dicts)).map((d) => d.name));
+    let added = 0;
+    for (const d of list) {
+      if (present.has(d.name) || applied?.has(d.name)) continue;
       const [row] = await tx
         .insert(dicts)
         .values({ name: d.name, description: d.description })
@@ -224,7 +238,13 @@ export async function seedDictionaries(db: Db): Promise<boolean> {
         .values(
           d.entries.map(([value, label], i) => ({ dictId: row!.id, value, label, sort: (i + 1) * 10 })),
         );
+      added++;
     }
-    return true;
+    await recordSeedKeys(
+      tx,
+      'dicts',
+      list.map((d) => d.name),
+    );
+    return added > 0;
   });
 }

@@ -3,8 +3,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createUser, initSystem, tokenFor } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { menus, roleMenus, roles } from '../../db/schema.ts';
-import { SEED_MENUS } from './seed.ts';
+import { dicts, menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+import { seedDictionaries } from '../dicts/seed.ts';
+import { SEED_MENUS, syncSeedMenus } from './seed.ts';
 
 let t: TestContext;
 const tokens: Record<string, string> = {};
@@ -248,5 +249,47 @@ describe('business pages and permission buttons', () => {
     expect(granted('customer:edit')).toEqual(['17', 'agent', 'underwriter']);
     expect(granted('customer:unmask')).toEqual(['underwriter']);
     expect(granted('customer:review')).toEqual(['underwriter']);
+  });
+});
+
+describe('a newer release on an older database (seed sync at start)', () => {
+  const db = () => t.database.db;
+  const buttonRow = async (code: string) =>
+    (await db().select().from(menus).where(eq(menus.permission, code)))[0];
+
+  it('adds the menus, buttons and grants the database has not had, and only those', async () => {
+    // An installation from before seed keys were recorded, which never had the supplement buttons.
+    const before = await buttonRow('sales:list');
+    expect(before).toBeDefined();
+    await db().delete(menus).where(eq(menus.id, before!.id));
+    await db().delete(systemSettings).where(eq(systemSettings.key, 'seed.menus'));
+    expect(await syncSeedMenus(db())).toBeGreaterThan(0);
+    const back = await buttonRow('sales:list');
+    expect(back?.parentId).toBe(before!.parentId);
+    const [agent] = await db().select().from(roles).where(eq(roles.code, 'agent'));
+    const grants = await db().select().from(roleMenus).where(eq(roleMenus.menuId, back!.id));
+    expect(grants.map((g) => g.roleId)).toContain(agent!.id);
+    // Nothing is duplicated by a second start.
+    expect(await syncSeedMenus(db())).toBe(0);
+    expect(await db().select().from(menus).where(eq(menus.permission, 'sales:list'))).toHaveLength(1);
+  });
+
+  it('leaves a seeded menu an administrator deleted deleted', async () => {
+    const row = await buttonRow('sales:edit');
+    await db().delete(menus).where(eq(menus.id, row!.id));
+    expect(await syncSeedMenus(db())).toBe(0);
+    expect(await buttonRow('sales:edit')).toBeUndefined();
+  });
+
+  it('adds a dictionary this release introduces, but not one an administrator deleted', async () => {
+    const named = async (name: string) => (await db().select().from(dicts).where(eq(dicts.name, name)))[0];
+    await seedDictionaries(db());
+    const source = await named('business_source');
+    await db().delete(dicts).where(eq(dicts.id, source!.id));
+    expect(await seedDictionaries(db())).toBe(false);
+    expect(await named('business_source')).toBeUndefined();
+    await db().delete(systemSettings).where(eq(systemSettings.key, 'seed.dicts'));
+    expect(await seedDictionaries(db())).toBe(true);
+    expect(await named('business_source')).toBeDefined();
   });
 });

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { menus } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
+import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { bumpMenuVersion, MENU_TYPE, MenuCache, type MenuRow } from './service.ts';
 
@@ -81,7 +82,11 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     '/menus/tree',
     {
       preHandler: requirePermission(app, 'menu:list'),
-      schema: { tags: ['menus'], summary: '菜单树（用于角色授权）', response: { 200: z.array(treeNode) } },
+      schema: {
+        tags: ['menus'],
+        summary: '菜单树（用于角色授权）',
+        response: { 200: z.array(treeNode), ...adminErrors },
+      },
     },
     async () => {
       const rows = await db().select().from(menus).orderBy(menus.sort, menus.id);
@@ -107,7 +112,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
           pid: z.coerce.number().int().positive().optional().meta({ title: '上级菜单' }),
           title: z.string().trim().max(50).optional().meta({ title: '菜单标题' }),
         }),
-        response: { 200: z.object({ content: z.array(menuOut), totalElements: z.number() }) },
+        response: { 200: z.object({ content: z.array(menuOut), totalElements: z.number() }), ...adminErrors },
       },
     },
     async (req) => {
@@ -134,7 +139,12 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     '/menus',
     {
       preHandler: requirePermission(app, 'menu:add'),
-      schema: { tags: ['menus'], summary: '新增菜单', body: menuFields, response: { 200: menuOut } },
+      schema: {
+        tags: ['menus'],
+        summary: '新增菜单',
+        body: menuFields,
+        response: { 200: menuOut, ...adminErrors },
+      },
     },
     async (req) => {
       checkShape(req.body);
@@ -164,7 +174,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['menus'],
         summary: '修改菜单',
         body: menuFields.extend({ id: z.number().int().positive().meta({ title: '菜单ID' }) }),
-        response: { 200: menuOut },
+        response: { 200: menuOut, ...adminErrors },
       },
     },
     async (req) => {
@@ -214,7 +224,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['menus'],
         summary: '删除菜单（连同下级菜单）',
         body: z.array(z.number().int().positive()).min(1).max(500).meta({ title: '菜单ID' }),
-        response: { 200: z.object({ deleted: z.number() }) },
+        response: { 200: z.object({ deleted: z.number() }), ...adminErrors },
       },
     },
     async (req) => {

@@ -2,6 +2,7 @@ import type { MenuIconName } from '@piibs/shared/menu';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { menus, roleMenus, roles } from '../../db/schema.ts';
+import { appliedSeedKeys, recordSeedKeys } from '../../lib/seed-keys.ts';
 import { bumpMenuVersion, MENU_TYPE } from './service.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -85,19 +86,23 @@ export const SEED_MENUS: SeedMenu[] = [
       page('共保信息', 'stepThird/:id/:policyholderType', 'insured/StepThird', APPLY),
       page('确认保费信息', 'stepForth/:id/:policyholderType', 'insured/StepForth', APPLY),
       page('提交审核', 'stepSuccess/:id/:policyholderType', 'insured/StepSuccess', APPLY),
-      page('查看投保单', 'viewInsurance/:id/:policyholderType', 'insured/ViewInsurance', APPLY),
+      page('查看投保单', 'viewInsurance/:id/:policyholderType', 'insured/ViewInsurance', [
+        ...APPLY,
+        CONTRACTOR,
+      ]),
       page('支付', 'viewInsuranceCA/:id', 'insured/ViewInsuranceCA', [ENTERPRISE, AGENT]),
       page('影像资料', 'ImageData/:id/:businessCode', 'insured/ImageData', APPLY),
       page('支付结果', 'paymentWebResult/:payId/:payResult', 'insured/PaymentWebResult', [ENTERPRISE, AGENT]),
     ],
   },
   {
-    title: '工程险投保',
+    // The applications list of every channel lives here (投保单列表), with the project-insurance wizard.
+    title: '投保单管理',
     path: '/piibs/epinsure',
     icon: 'project',
-    roles: [CONTRACTOR, AGENT, UNDERWRITER],
+    roles: [ENTERPRISE, CONTRACTOR, AGENT, UNDERWRITER],
     children: [
-      page('投保单列表', 'insureList', 'epinsure/InsureList', [CONTRACTOR, AGENT, UNDERWRITER], {
+      page('投保单列表', 'insureList', 'epinsure/InsureList', [ENTERPRISE, CONTRACTOR, AGENT, UNDERWRITER], {
         hidden: false,
         cache: true,
         icon: 'list',
@@ -169,6 +174,7 @@ export const SEED_MENUS: SeedMenu[] = [
         children: [
           button('审核客户信息', 'customer:review', [UNDERWRITER]),
           button('审核投保单', 'application:review', [UNDERWRITER]),
+          button('审核二次下单', 'tender:review', [UNDERWRITER]),
         ],
       }),
       page('审核客户信息', 'audit/:id/:audit', 'task/CustomerAudit', [UNDERWRITER]),
@@ -179,8 +185,20 @@ export const SEED_MENUS: SeedMenu[] = [
     title: '项目管理',
     path: '/piibs/projectManage',
     icon: 'project',
-    roles: [CONTRACTOR, AGENT, UNDERWRITER],
+    // Enterprises open their policies here (policyInsuranceView), from payment results and lists.
+    roles: [CONTRACTOR, AGENT, UNDERWRITER, ENTERPRISE],
     children: [
+      // The annual orders and declared projects (orderDetail/0 lists them; orderDetail/:id is one order).
+      page('年度订单', 'orderDetail/0', 'projectManage/OrderDetail', [CONTRACTOR, AGENT, UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'list',
+        children: [
+          button('年度订单查询', 'project_order:list', [CONTRACTOR, AGENT, UNDERWRITER]),
+          button('年度订单新增', 'project_order:add', [UNDERWRITER]),
+          button('二次下单申报', 'project_order:apply', [CONTRACTOR, AGENT]),
+        ],
+      }),
       page('二次下单申请', 'apply/:id/:detail/:type/:status', 'projectManage/Apply', [
         CONTRACTOR,
         AGENT,
@@ -205,6 +223,11 @@ export const SEED_MENUS: SeedMenu[] = [
         hidden: false,
         cache: true,
         icon: 'upload',
+        // Sales supplements (/api/sales, /api/policies/:id/sales): read, save and change the salesperson.
+        children: [
+          button('补录查询', 'sales:list', [AGENT, UNDERWRITER]),
+          button('补录编辑', 'sales:edit', [AGENT, UNDERWRITER]),
+        ],
       }),
       page('农民工补录销售信息', 'marge/NBNMG', 'policy/MargeNbnmg', [AGENT, UNDERWRITER], {
         hidden: false,
@@ -230,12 +253,33 @@ export const SEED_MENUS: SeedMenu[] = [
         'prevention/serviceList',
         'riskControl/ServiceList',
         [SERVICE, ENTERPRISE, UNDERWRITER],
-        { hidden: false, cache: true, icon: 'list' },
+        {
+          hidden: false,
+          cache: true,
+          icon: 'list',
+          children: [
+            button('服务单查询', 'prevention:list', [SERVICE, ENTERPRISE, UNDERWRITER]),
+            button('制定服务计划', 'prevention:plan', [UNDERWRITER]),
+            button('执行服务', 'prevention:serve', [SERVICE]),
+            button('确认服务', 'prevention:confirm', [ENTERPRISE]),
+            button('导出服务档案', 'prevention:export', [SERVICE, ENTERPRISE, UNDERWRITER]),
+          ],
+        },
       ),
       page('服务机构', 'prevention/expert', 'riskControl/Expert', [SERVICE, UNDERWRITER], {
         hidden: false,
         cache: true,
         icon: 'service',
+        children: [
+          button('服务机构查询', 'service_org:list', [SERVICE, UNDERWRITER]),
+          button('服务机构新增', 'service_org:add', [UNDERWRITER]),
+          button('服务机构修改', 'service_org:edit', [SERVICE, UNDERWRITER]),
+          button('服务机构删除', 'service_org:del', [UNDERWRITER]),
+          button('服务人员查询', 'service_person:list', [SERVICE, UNDERWRITER]),
+          button('服务人员新增', 'service_person:add', [SERVICE, UNDERWRITER]),
+          button('服务人员修改', 'service_person:edit', [SERVICE, UNDERWRITER]),
+          button('服务人员删除', 'service_person:del', [SERVICE, UNDERWRITER]),
+        ],
       }),
       page('事故预防', 'prevention/index/:seqNo', 'riskControl/Prevention', [
         SERVICE,
@@ -303,37 +347,62 @@ export const SEED_MENUS: SeedMenu[] = [
 ];
 
 /** Inserts the seed menus and their grants once (on first-run setup); later changes are the administrator's. */
+/** A seed node's row values (a page with a view stays a menu even when it carries buttons as children). */
+function rowOf(m: SeedMenu, parentId: number | null, sort: number) {
+  const type = m.permission
+    ? MENU_TYPE.button
+    : m.view
+      ? MENU_TYPE.menu
+      : m.children
+        ? MENU_TYPE.directory
+        : MENU_TYPE.menu;
+  return {
+    parentId,
+    type,
+    title: m.title,
+    icon: m.icon ?? null,
+    path: m.path ?? null,
+    component: m.view ?? null,
+    permission: m.permission ?? null,
+    hidden: m.hidden ?? false,
+    cache: m.cache ?? false,
+    sort,
+  };
+}
+
+/** A node's seed key: its path (or button code) under its parent's key. */
+const nodeKey = (m: SeedMenu, parentKey: string) =>
+  `${parentKey}/${m.permission ? `btn:${m.permission}` : (m.path ?? m.title)}`;
+
+/** Every node and grant key of the seed. */
+function seedKeys(): string[] {
+  const out: string[] = [];
+  const walk = (m: SeedMenu, parentKey: string) => {
+    const key = nodeKey(m, parentKey);
+    out.push(key, ...m.roles.map((r) => `${key}@${r}`));
+    for (const c of m.children ?? []) walk(c, key);
+  };
+  for (const m of SEED_MENUS) walk(m, '');
+  return out;
+}
+
+async function roleIds(tx: Tx): Promise<Map<string, number>> {
+  const rows = await tx.select({ id: roles.id, code: roles.code }).from(roles);
+  return new Map(rows.map((r) => [r.code, r.id]));
+}
+
+/** First run: every menu of spec §2 with its buttons and the roles' grants. */
 export async function seedMenus(tx: Tx): Promise<void> {
   const [existing] = await tx.select({ n: sql<number>`count(*)::int` }).from(menus);
   if ((existing?.n ?? 0) > 0) return;
-  const roleRows = await tx.select({ id: roles.id, code: roles.code }).from(roles);
-  const roleId = new Map(roleRows.map((r) => [r.code, r.id]));
+  const roleId = await roleIds(tx);
   const grants: { roleId: number; menuId: number }[] = [];
   let sort = 0;
   const insert = async (m: SeedMenu, parentId: number | null) => {
     sort += 10;
-    // A page (with a view) stays a menu even when it carries buttons as children.
-    const type = m.permission
-      ? MENU_TYPE.button
-      : m.view
-        ? MENU_TYPE.menu
-        : m.children
-          ? MENU_TYPE.directory
-          : MENU_TYPE.menu;
     const [row] = await tx
       .insert(menus)
-      .values({
-        parentId,
-        type,
-        title: m.title,
-        icon: m.icon ?? null,
-        path: m.path ?? null,
-        component: m.view ?? null,
-        permission: m.permission ?? null,
-        hidden: m.hidden ?? false,
-        cache: m.cache ?? false,
-        sort,
-      })
+      .values(rowOf(m, parentId, sort))
       .returning({ id: menus.id });
     for (const code of m.roles) {
       const id = roleId.get(code);
@@ -343,7 +412,73 @@ export async function seedMenus(tx: Tx): Promise<void> {
   };
   for (const m of SEED_MENUS) await insert(m, null);
   if (grants.length) await tx.insert(roleMenus).values(grants).onConflictDoNothing();
+  await recordSeedKeys(tx, 'menus', seedKeys());
   await bumpMenuVersion(tx);
+}
+
+/**
+ * On every start of an installed system: adds the menus, buttons and grants this release's seed introduces
+ * and the database has not had yet (a database set up by an older release). What the seed gave before and an
+ * administrator since removed stays removed. Answers how many menus and grants were added.
+ */
+export async function syncSeedMenus(db: Db): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(72177003)`);
+    const [existing] = await tx.select({ n: sql<number>`count(*)::int` }).from(menus);
+    if ((existing?.n ?? 0) === 0) return 0; // not set up yet: the first-run setup seeds everything
+    const applied = (await appliedSeedKeys(tx, 'menus')) ?? new Set<string>();
+    const roleId = await roleIds(tx);
+    const rows = await tx
+      .select({
+        id: menus.id,
+        parentId: menus.parentId,
+        path: menus.path,
+        permission: menus.permission,
+        sort: menus.sort,
+      })
+      .from(menus);
+    const granted = new Set(
+      (await tx.select({ roleId: roleMenus.roleId, menuId: roleMenus.menuId }).from(roleMenus)).map(
+        (g) => `${g.menuId}@${g.roleId}`,
+      ),
+    );
+    let added = 0;
+    const visit = async (m: SeedMenu, parentId: number | null, parentKey: string): Promise<void> => {
+      const key = nodeKey(m, parentKey);
+      let row = rows.find(
+        (r) =>
+          r.parentId === parentId &&
+          (m.permission ? r.permission === m.permission : r.path === (m.path ?? null) && !r.permission),
+      );
+      if (!row) {
+        if (applied.has(key)) return; // removed by an administrator
+        const siblings = rows.filter((r) => r.parentId === parentId).map((r) => r.sort);
+        const values = rowOf(m, parentId, (siblings.length ? Math.max(...siblings) : 0) + 10);
+        const [inserted] = await tx.insert(menus).values(values).returning({ id: menus.id });
+        row = {
+          id: inserted!.id,
+          parentId,
+          path: values.path,
+          permission: values.permission,
+          sort: values.sort,
+        };
+        rows.push(row);
+        added++;
+      }
+      for (const code of m.roles) {
+        const id = roleId.get(code);
+        const grantKey = `${key}@${code}`;
+        if (!id || applied.has(grantKey) || granted.has(`${row.id}@${id}`)) continue;
+        await tx.insert(roleMenus).values({ roleId: id, menuId: row.id }).onConflictDoNothing();
+        added++;
+      }
+      for (const child of m.children ?? []) await visit(child, row.id, key);
+    };
+    for (const m of SEED_MENUS) await visit(m, null, '');
+    await recordSeedKeys(tx, 'menus', seedKeys());
+    if (added) await bumpMenuVersion(tx);
+    return added;
+  });
 }
 
 /** Role codes that must exist for the seed's grants (checked in tests). */

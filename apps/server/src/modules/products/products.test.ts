@@ -1,10 +1,14 @@
 import { yuan } from '@piibs/shared/money';
 import {
+  type AvailableProduct,
   type ProductCreateForm,
   productCreateForm,
+  type QuoteForm,
   rateRowsProblem,
   rateTableCreateForm,
 } from '@piibs/shared/product';
+import { composeQuote } from '@piibs/shared/quote';
+import { RatingError } from '@piibs/shared/rating';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDownloadName, readXlsx } from '../../../test/admin.ts';
@@ -302,6 +306,90 @@ describe('quotes on the seeded products (hand-computed)', () => {
     });
     expect(q.json().premiumFen).toBe(1_160_000);
     expect((await w.agent2.post(`/api/products/${p.id}/quote`, { customerId: c.id })).statusCode).toBe(404);
+  });
+});
+
+describe('live quotes: composeQuote over GET /products/available = POST /products/:id/quote', () => {
+  const inputs: [string, QuoteForm][] = [
+    [
+      'AZX_GM_2025',
+      { headcount: 50, perPersonLimitFen: yuan(500_000), industrySection: 'C', industryDivision: '34' },
+    ],
+    [
+      'AZX_GM_2025',
+      {
+        headcount: 7,
+        perPersonLimitFen: yuan(800_000),
+        industryDivision: '26',
+        coverages: ['LEGAL_COSTS', 'APPRAISAL', 'THIRD_PARTY_PROPERTY'],
+        factors: { ACCIDENT_HISTORY: 'SEVERE', SAFETY_AWARD: 'LEVEL2', CREDIT_BLACKLIST: 'YES' },
+        preventionRatio: 18_500_000,
+      },
+    ],
+    ['AZX_GM_2025', { headcount: 3, industrySection: 'Q' }],
+    ['JZSG_AZX_2025', { projectCostFen: yuan(50_000_000) }],
+    [
+      'JZSG_AZX_2025',
+      {
+        projectCostFen: 12_345_678_901,
+        highRisk: true,
+        factors: { ACCIDENT_HISTORY: 'NONE' },
+        preventionRatio: 21_000_000,
+      },
+    ],
+    ['JZSG_AZX_2025', { projectCostFen: yuan(2_000_000_000), highRisk: true }],
+    ['LYBZ_2025', { guaranteeAmountFen: yuan(2_000_000), industryDivision: '48' }],
+    [
+      'LYBZ_2025',
+      { guaranteeAmountFen: 3_333_333_333, factors: { PERFORMANCE_RECORD: 'BAD', CREDIT_BLACKLIST: 'YES' } },
+    ],
+  ];
+
+  it.each(inputs)('%s %j', async (code, form) => {
+    const list = await w.agent.get('/api/products/available?region=321181');
+    expect(list.statusCode).toBe(200);
+    const p = (list.json() as AvailableProduct[]).find((x) => x.code === code)!;
+    expect(p.rating!.rows.length).toBeGreaterThan(0);
+    const local = composeQuote(p, p.rating!, form);
+
+    const res = await w.agent.post(`/api/products/${p.id}/quote`, form);
+    expect(res.statusCode, res.body).toBe(200);
+    const server = res.json();
+    expect(server.rateTableId).toBe(p.rating!.rateTableId);
+    expect(local.premium.premiumFen).toBe(server.premiumFen);
+    expect(local.preventionFeeFen).toBe(server.preventionFeeFen);
+    expect({
+      ...local.premium,
+      input: local.input,
+      preventionRatio: local.preventionRatio,
+      preventionFeeFen: local.preventionFeeFen,
+    }).toEqual({
+      premiumFen: server.premiumFen,
+      basePremiumFen: server.basePremiumFen,
+      combinedMultiplier: server.combinedMultiplier,
+      lines: server.lines,
+      factors: server.factors,
+      input: server.input,
+      preventionRatio: server.preventionRatio,
+      preventionFeeFen: server.preventionFeeFen,
+    });
+  });
+
+  it('refuses in the browser with the message the server answers', async () => {
+    const list = (await w.agent.get('/api/products/available')).json() as AvailableProduct[];
+    const cases: [string, QuoteForm][] = [
+      ['AZX_GM_2025', { headcount: 10 }],
+      ['AZX_GM_2025', { headcount: 10, industrySection: 'C', perPersonLimitFen: yuan(450_000) }],
+      ['JZSG_AZX_2025', { preventionRatio: 10_000_000 }],
+      ['LYBZ_2025', { guaranteeAmountFen: yuan(60_000_000) }],
+    ];
+    for (const [code, form] of cases) {
+      const p = list.find((x) => x.code === code)!;
+      const res = await w.agent.post(`/api/products/${p.id}/quote`, form);
+      expect(res.statusCode).toBe(400);
+      expect(() => composeQuote(p, p.rating!, form)).toThrow(RatingError);
+      expect(() => composeQuote(p, p.rating!, form)).toThrow(res.json().message);
+    }
   });
 });
 

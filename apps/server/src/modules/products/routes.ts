@@ -126,7 +126,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['products'],
-        summary: '可投保险种（启用且在有效期内；含生效费率表的限额档次与浮动因子；任何已登录用户）',
+        summary: '可投保险种（启用且在有效期内；含生效费率表的费率明细、限额档次与浮动因子；任何已登录用户）',
         querystring: z.object({ productClass: productClass.optional(), region: region.optional() }),
         response: { 200: z.array(availableProduct), ...adminErrors },
       },
@@ -137,15 +137,17 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
         list.map(async (p) => {
           if (!p.activeRateTable) return { ...p, rating: null };
           const t = await getRateTable(db(), p.activeRateTable.id);
+          const rows: RateRow[] = t.rows.map(({ id: _, ...r }) => r);
           return {
             ...p,
             rating: {
               rateTableId: t.id,
               versionNo: t.versionNo,
               effectiveDate: t.effectiveDate,
-              limitTiersFen: limitTiersOf(t.rows as RateRow[]),
+              limitTiersFen: limitTiersOf(rows),
               factors: t.factors as FactorDef[],
               highRiskLoading: t.highRiskLoading,
+              rows,
             },
           };
         }),

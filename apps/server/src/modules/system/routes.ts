@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { systemSettings } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
+import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 
 const SITE_KEY = 'site';
@@ -90,7 +91,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['system'],
         summary: '修改页脚与备案信息',
         body: siteSettingsSchema,
-        response: { 200: siteSettingsSchema },
+        response: { 200: siteSettingsSchema, ...adminErrors },
       },
     },
     async (req) => {

@@ -10,6 +10,7 @@ import { requireAnyPermission } from '../../lib/permissions.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { hasPermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
+import { businessContext } from '../payments/context.ts';
 import { decideTask, getTask, type Reviewer, reviewKinds, taskListSpec } from './service.ts';
 
 const taskQuery = pageQuery(TASK_SORT_FIELDS).extend({
@@ -83,6 +84,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: taskRow, ...adminErrors },
       },
     },
-    async (req) => decideTask(db(), await reviewerOf(app, req), req.params.id, req.body),
+    async (req) =>
+      decideTask(db(), await reviewerOf(app, req), req.params.id, req.body, businessContext(app)),
   );
 };

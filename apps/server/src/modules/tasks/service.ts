@@ -32,6 +32,14 @@ import {
 } from '../applications/service.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
+import type { BusinessContext } from '../payments/context.ts';
+import { tenderTasksVisibleTo } from '../project-orders/access.ts';
+import {
+  applyTenderReview,
+  issueTenderPolicy,
+  lockTenderForReview,
+  tenderCustomerId,
+} from '../project-orders/review.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { taskColumns, toTaskRow } from './queue.ts';
 
@@ -49,6 +57,8 @@ interface ReviewSubject {
   visible(db: Db, viewer: CustomerViewer): SQL | undefined;
   /** The audit entity the record's changes are written under. */
   entity: string;
+  /** Runs after an approval is committed (a secondary order's policy is issued); must not throw. */
+  afterApproval?(ctx: BusinessContext, id: number): Promise<void>;
 }
 
 const SUBJECTS: Partial<Record<TaskKind, ReviewSubject>> = {
@@ -63,6 +73,13 @@ const SUBJECTS: Partial<Record<TaskKind, ReviewSubject>> = {
     apply: applyApplicationReview,
     visible: applicationTasksVisibleTo,
     entity: 'application',
+  },
+  tender: {
+    lock: lockTenderForReview,
+    apply: applyTenderReview,
+    visible: tenderTasksVisibleTo,
+    entity: 'secondary_order',
+    afterApproval: issueTenderPolicy,
   },
 };
 
@@ -140,6 +157,11 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
     customer = application.customer;
     events = await applicationEventsOf(db, reviewer.viewer, task.subjectId);
   }
+  if (task.kind === 'tender') {
+    const customerId = await tenderCustomerId(db, task.subjectId);
+    if (customerId)
+      customer = await getCustomer(db, { ...reviewer.viewer, staffScope: { all: true } }, customerId);
+  }
   const history = (
     await db
       .select(taskColumns)
@@ -180,12 +202,16 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
   };
 }
 
-/** A reviewer's decision: exactly one of two concurrent deciders succeeds, the other gets 409. */
+/**
+ * A reviewer's decision: exactly one of two concurrent deciders succeeds, the other gets 409. With `ctx`, what
+ * follows an approval (issuing a secondary order's policy) runs once the decision is committed.
+ */
 export async function decideTask(
   db: Db,
   reviewer: Reviewer,
   id: number,
   form: z.infer<typeof decideForm>,
+  ctx?: BusinessContext,
 ): Promise<TaskRow> {
   const [peek] = await db
     .select({ kind: reviewTasks.kind, subjectId: reviewTasks.subjectId })
@@ -193,7 +219,7 @@ export async function decideTask(
     .where(and(eq(reviewTasks.id, id), inArray(reviewTasks.kind, reviewer.kinds)));
   const subject = peek ? SUBJECTS[peek.kind as TaskKind] : undefined;
   if (!peek || !subject) throw notFound(TASK_NOT_FOUND);
-  return db.transaction(async (tx) => {
+  const decided = await db.transaction(async (tx) => {
     const record = await subject.lock(tx, reviewer.viewer, peek.subjectId);
     if (!record) throw notFound(TASK_NOT_FOUND);
     const [task] = await tx.select().from(reviewTasks).where(eq(reviewTasks.id, id)).for('update');
@@ -233,6 +259,9 @@ export async function decideTask(
     });
     return loadTask(tx, { ...reviewer, viewer: { ...reviewer.viewer, staffScope: { all: true } } }, id);
   });
+  if (ctx && subject.afterApproval && form.decision === 'approve')
+    await subject.afterApproval(ctx, peek.subjectId);
+  return decided;
 }
 
 /** The kinds of task a caller reviews, by permission. */

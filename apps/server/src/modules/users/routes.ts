@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { authUser, changePasswordForm, profileForm } from '@piibs/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { errorBody } from '../../lib/schemas.ts';
 import { loadAuthUser } from '../auth/repository.ts';
 import { AVATAR_MAX_BYTES, changePassword, readAvatar, saveAvatar, updateProfile } from './service.ts';
@@ -64,14 +64,18 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 上传头像');
-      const part = await req.file();
-      if (!part) throw badRequest('请选择头像文件');
       let data: Buffer;
       try {
+        const part = await req.file();
+        if (!part) throw badRequest('请选择头像文件');
         data = await part.toBuffer();
       } catch (err) {
+        if (err instanceof HttpError) throw err;
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw badRequest('头像文件不能超过 2MB');
+          throw new HttpError(413, '头像文件不能超过 2MB');
+        // A truncated or malformed form is bad input, never a 5xx (as in materials/routes.ts).
+        const status = (err as { statusCode?: number }).statusCode;
+        if (status === undefined || status < 500) throw badRequest('上传内容格式不正确');
         throw err;
       }
       if (data.length === 0) throw badRequest('头像文件不能为空');

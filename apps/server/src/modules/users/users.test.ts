@@ -189,7 +189,7 @@ describe('avatar', () => {
     expect((await upload(token, 'fits.png', 'image/png', fits)).statusCode).toBe(200);
     const big = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]);
     const res = await upload(token, 'big.png', 'image/png', big);
-    expect(res.json()).toEqual({ status: 400, message: '头像文件不能超过 2MB' });
+    expect(res.json()).toEqual({ status: 413, message: '头像文件不能超过 2MB' });
   });
 
   it('rejects a request that is not multipart', async () => {

@@ -1,0 +1,80 @@
+// Demo policy (PIIBS_DEMO=1): one paid and issued, co-insured policy of the demo enterprise, so the policy
+// journey (list, detail, e-policy PDF, verification) can be walked at once. Made through the real services:
+// created, submitted, approved by the demo underwriter, paid at the sandbox gateway, learnt by the active query
+// (as the result page does), issued. Idempotent: nothing is written once the demo enterprise has a policy.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Config } from '../config.ts';
+import {
+  type ApplicationActor,
+  createApplication,
+  replaceCoinsurers,
+  submitApplication,
+} from '../modules/applications/service.ts';
+import { customerViewerOf } from '../modules/customers/access.ts';
+import { createBusinessContext } from '../modules/payments/context.ts';
+import { SandboxProvider } from '../modules/payments/sandbox.ts';
+import { paymentResult, startPayment } from '../modules/payments/service.ts';
+import { decideTask } from '../modules/tasks/service.ts';
+import type { Db } from './client.ts';
+import { DEMO_ENTERPRISE } from './demo.ts';
+import { demoUser } from './demo-user.ts';
+import { customers, policies, products, reviewTasks } from './schema.ts';
+
+async function actorFor(db: Db, username: string): Promise<ApplicationActor | null> {
+  const user = await demoUser(db, username);
+  if (!user) return null;
+  return { user, ip: '127.0.0.1', viewer: await customerViewerOf(db, user) };
+}
+
+const quiet = { info() {}, warn() {}, error() {} };
+
+/** Writes the demo policy once; answers how many policies it issued (0 or 1). */
+export async function seedDemoPolicies(db: Db, config: Config): Promise<number> {
+  const [ent, uw] = await Promise.all([actorFor(db, 'enterprise'), actorFor(db, 'underwriter')]);
+  const [customer] = await db.select().from(customers).where(eq(customers.uscc, DEMO_ENTERPRISE.uscc));
+  const [product] = await db.select().from(products).where(eq(products.code, 'AZX_GM_2025'));
+  if (!ent || !uw || !customer || !product || customer.reviewStatus !== 'approved') return 0;
+  const [had] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(policies)
+    .where(eq(policies.customerId, customer.id));
+  if ((had?.n ?? 0) > 0) return 0;
+
+  const draft = await createApplication(db, ent, {
+    productId: product.id,
+    customerId: customer.id,
+    policyholderType: 1,
+  });
+  const shared = await replaceCoinsurers(db, ent, draft.id, {
+    version: draft.version,
+    shares: [
+      { insurerCode: 'PICC', lead: true, share: '70' },
+      { insurerCode: 'CPIC', lead: false, share: '30' },
+    ],
+  });
+  await submitApplication(db, ent, shared.id, shared.version);
+  const [task] = await db
+    .select({ id: reviewTasks.id, version: reviewTasks.version })
+    .from(reviewTasks)
+    .where(
+      and(
+        eq(reviewTasks.kind, 'application'),
+        eq(reviewTasks.subjectId, draft.id),
+        eq(reviewTasks.status, 'open'),
+      ),
+    );
+  if (!task) return 0;
+  await decideTask(db, { ...uw, kinds: ['application'] }, task.id, {
+    decision: 'approve',
+    opinion: '资料齐全，同意承保',
+    version: task.version,
+  });
+
+  const ctx = createBusinessContext({ db, config, log: quiet });
+  const charge = await startPayment(ctx, ent.viewer, draft.id, ent.ip);
+  const sandbox = ctx.providers.sandbox;
+  if (!(sandbox instanceof SandboxProvider)) return 0;
+  await sandbox.pay(charge.chargeNo, { notify: false });
+  const result = await paymentResult(ctx, ent.viewer, charge.payId);
+  return result.policyId ? 1 : 0;
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "material" DROP CONSTRAINT "material_business_type";--> statement-breakpoint
+ALTER TABLE "material" ADD CONSTRAINT "material_business_type" CHECK ("material"."business_type" in ('application', 'customer', 'policy', 'service_order'));

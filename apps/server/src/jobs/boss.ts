@@ -1,0 +1,153 @@
+// Background jobs on pg-boss, in the application's own database (schema `pgboss`, made by pg-boss on first
+// start), safe with several API instances (one worker takes each job; the cron schedule fires once a minute
+// across all instances):
+//   payment-expire       every minute and on start: pending payment orders past their expiry → EXPIRED, their
+//                        applications → PAYMENT_EXPIRED (expireOverdueOrders)
+//   policy-issue-sweep   every minute and on start: paid applications without a policy → issued
+//                        (issuePendingPolicies)
+//   policy-issue         one paid application whose issuance failed right after payment; retried with
+//                        back-off (issuePolicy), up to ISSUE_RETRY_LIMIT times, then the sweep keeps trying
+//
+// The queue starts when the server listens (not in tests, which inject requests and never listen; they call
+// the handlers directly) unless PIIBS_JOBS=off, and stops when the app closes (Ctrl-C, tests' close()).
+import type { FastifyInstance } from 'fastify';
+import { PgBoss } from 'pg-boss';
+import type { BusinessContext, IssueQueue } from '../modules/payments/context.ts';
+import { businessContext } from '../modules/payments/context.ts';
+import { expireOverdueOrders } from '../modules/payments/service.ts';
+import { issuePendingPolicies, issuePolicy } from '../modules/policies/issue.ts';
+
+export const QUEUES = {
+  expire: 'payment-expire',
+  sweep: 'policy-issue-sweep',
+  issue: 'policy-issue',
+} as const;
+
+export const ISSUE_RETRY_LIMIT = 10;
+
+export interface JobRunnerOptions {
+  /** The database (the app's own). */
+  connectionString: string;
+  ctx: BusinessContext;
+  /** Register the every-minute cron schedules (default true). */
+  schedule?: boolean;
+  /** Worker polling interval, seconds (default 2). */
+  pollingIntervalSeconds?: number;
+  /** First retry delay of a failed issuance, seconds (default 10; doubled each time, at most 10 minutes). */
+  issueRetryDelaySeconds?: number;
+}
+
+/** The job handlers, exported so tests (and operators) can run a pass directly. */
+export const jobHandlers = {
+  expire: (ctx: BusinessContext) => expireOverdueOrders(ctx),
+  sweep: (ctx: BusinessContext) => issuePendingPolicies(ctx),
+  issue: async (ctx: BusinessContext, applicationId: number) => {
+    await issuePolicy(ctx, applicationId);
+  },
+};
+
+export class JobRunner implements IssueQueue {
+  readonly #o: JobRunnerOptions;
+  #boss: PgBoss | null = null;
+
+  constructor(options: JobRunnerOptions) {
+    this.#o = options;
+  }
+
+  get running(): boolean {
+    return this.#boss !== null;
+  }
+
+  async start(): Promise<void> {
+    if (this.#boss) return;
+    const { ctx } = this.#o;
+    const boss = new PgBoss({
+      connectionString: this.#o.connectionString,
+      schema: 'pgboss',
+      max: 4,
+      application_name: 'piibs-jobs',
+      schedule: this.#o.schedule ?? true,
+    });
+    boss.on('error', (err) => ctx.log.error({ err }, 'job queue error'));
+    await boss.start();
+    this.#boss = boss;
+    try {
+      await boss.createQueue(QUEUES.expire, { policy: 'stately', retryLimit: 1, expireInSeconds: 300 });
+      await boss.createQueue(QUEUES.sweep, { policy: 'stately', retryLimit: 1, expireInSeconds: 600 });
+      await boss.createQueue(QUEUES.issue, {
+        retryLimit: ISSUE_RETRY_LIMIT,
+        retryDelay: this.#o.issueRetryDelaySeconds ?? 10,
+        retryBackoff: true,
+        retryDelayMax: 600,
+        expireInSeconds: 300,
+      });
+      const polling = { pollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2 };
+      await boss.work(QUEUES.expire, polling, async () => {
+        const n = await jobHandlers.expire(ctx);
+        if (n) ctx.log.info({ expired: n }, 'payment orders expired');
+      });
+      await boss.work(QUEUES.sweep, polling, async () => {
+        const r = await jobHandlers.sweep(ctx);
+        if (r.issued || r.failed) ctx.log.info(r, 'issuance sweep');
+      });
+      await boss.work<{ applicationId: number }>(QUEUES.issue, polling, async ([job]) => {
+        if (job) await jobHandlers.issue(ctx, job.data.applicationId);
+      });
+      if (this.#o.schedule ?? true) {
+        await boss.schedule(QUEUES.expire, '* * * * *', null, { tz: 'Asia/Shanghai' });
+        await boss.schedule(QUEUES.sweep, '* * * * *', null, { tz: 'Asia/Shanghai' });
+      }
+      // Also once now: orders that expired while the server was down, issuance left half-way.
+      await boss.send(QUEUES.expire, {});
+      await boss.send(QUEUES.sweep, {});
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+    ctx.queue = this;
+  }
+
+  async sendIssue(applicationId: number): Promise<void> {
+    if (!this.#boss) throw new Error('job queue is not running');
+    await this.#boss.send(QUEUES.issue, { applicationId }, { singletonKey: `application-${applicationId}` });
+  }
+
+  /** Stops the workers (waiting up to `timeoutMs` for running jobs) and closes pg-boss's own connections. */
+  async stop(timeoutMs = 5_000): Promise<void> {
+    const boss = this.#boss;
+    if (!boss) return;
+    this.#boss = null;
+    if (this.#o.ctx.queue === this) this.#o.ctx.queue = null;
+    await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+  }
+}
+
+/**
+ * The jobs plugin: starts the queue when the server starts listening (PIIBS_JOBS=on, the default) and stops it
+ * when the app closes. Registered on the root instance (skip-override) so its hooks see the real server.
+ */
+async function jobsPlugin(app: FastifyInstance): Promise<void> {
+  if (!app.deps.config.business.jobs) return;
+  const ctx = businessContext(app);
+  const runner = new JobRunner({
+    connectionString: String(app.deps.database.pool.options.connectionString),
+    ctx,
+  });
+  app.addHook('onListen', async () => {
+    try {
+      await runner.start();
+      app.log.info('job queue started (payment expiry, policy issuance)');
+    } catch (err) {
+      app.log.error(
+        { err },
+        'job queue could not start; payment expiry and issuance retries are not running',
+      );
+    }
+  });
+  app.addHook('onClose', async () => {
+    await runner.stop();
+  });
+}
+(jobsPlugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
+
+export { jobsPlugin };

@@ -1,0 +1,39 @@
+// The demo policy (PIIBS_DEMO=1): the demo enterprise finds one issued, co-insured policy with its e-policy,
+// and it verifies publicly.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, login } from '../../../test/auth.ts';
+import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { DEMO_PASSWORD } from '../../db/demo.ts';
+import { seedDemoPolicies } from '../../db/demo-policies.ts';
+import { onStart } from '../../startup.ts';
+
+let t: TestContext;
+const lines: string[] = [];
+beforeAll(async () => {
+  t = await createTestApp({ demo: true });
+  await onStart({ config: t.config, database: t.database, log: (l) => lines.push(l) });
+});
+afterAll(() => t.close());
+
+describe('demo policy (PIIBS_DEMO=1)', () => {
+  it('the demo enterprise has one paid, issued, co-insured policy with its e-policy', async () => {
+    expect(lines).toContain('demo policy seeded (paid, issued)');
+    const token = (await login(t, 'enterprise', DEMO_PASSWORD)).json().token as string;
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+    const list = (await get('/api/policies')).json();
+    expect(list.totalElements).toBe(1);
+    const p = (await get(`/api/policies/${list.content[0].id}`)).json();
+    expect(p).toMatchObject({ status: 'ISSUED', application: { status: 'ISSUED' } });
+    expect(p.coinsurers.map((c: { shareText: string }) => c.shareText)).toEqual(['70', '30']);
+    expect(p.payments).toEqual([expect.objectContaining({ source: 'query', amountFen: p.premiumFen })]);
+    const pdf = await get(`/api/policies/${p.id}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const verify = await t.app.inject({ method: 'GET', url: `/api/policies/verify/${p.verificationCode}` });
+    expect(verify.json()).toMatchObject({ policyNumber: p.number, holderName: '镇江**安全科技有限公司' });
+  });
+
+  it('seeding again writes nothing', async () => {
+    expect(await seedDemoPolicies(t.database.db, t.config)).toBe(0);
+  });
+});

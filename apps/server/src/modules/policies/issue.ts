@@ -1,0 +1,314 @@
+// Issuance (出单): a paid application becomes a policy, once.
+//
+// issuePolicy() is one transaction that locks the application; a policy already there answers it (so any
+// number of retries, sweeps or instances make exactly one, backed by the unique index on
+// policy.application_id). It makes the policy number on the server ('P' + product prefix + year + 8-digit
+// serial from policy_number_seq), copies the period, coverages (the quote's lines with their limits), the
+// co-insurance table and the prevention fee, draws a random verification code, renders the e-policy PDF and
+// stores it with its SHA-256, and moves the application PAID → ISSUED with its event and audit trail.
+//
+// It runs right after payment; a failure is handed to the pg-boss job 'policy-issue' (retried with back-off)
+// and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid
+// application without a policy.
+import { createHash, randomBytes } from 'node:crypto';
+import { formatTime, SITE_TITLE } from '@piibs/shared/constants';
+import { microPercentText } from '@piibs/shared/money';
+import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
+import type { QuoteResult } from '@piibs/shared/product';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  applicationCoinsurers,
+  applicationEvents,
+  applications,
+  coverages,
+  customers,
+  payments,
+  policies,
+  policyCoinsurers,
+  policyDocuments,
+  products,
+  systemSettings,
+} from '../../db/schema.ts';
+import { writeAudit } from '../../lib/audit.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import type { BusinessContext } from '../payments/context.ts';
+import { renderPolicyPdf } from './pdf.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const ISSUER = 'system';
+
+/**
+ * Test hook: while `remaining` > 0, an issuance fails after it has written everything (so the rollback is
+ * exercised) and counts down. Never set outside tests.
+ */
+export const issuanceFaults = { remaining: 0 };
+
+export interface IssueResult {
+  policyId: number;
+  number: string;
+  /** False when the policy was already there. */
+  created: boolean;
+}
+
+/** Crockford's base-32 alphabet: no I, L, O, U. */
+const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A random verification code of 16 characters (80 bits). */
+export function newVerificationCode(): string {
+  const bytes = randomBytes(16);
+  return Array.from(bytes, (b) => CODE_ALPHABET[b & 31]).join('');
+}
+
+const prefixOf = (productCode: string) =>
+  (productCode.split('_')[0] ?? 'P').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || 'X';
+
+async function nextPolicyNumber(tx: Tx, productCode: string): Promise<string> {
+  const res = await tx.execute<{ n: string }>(sql`select nextval('policy_number_seq')::text as n`);
+  return `P${prefixOf(productCode)}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
+}
+
+async function insurerName(tx: Tx): Promise<string> {
+  const [row] = await tx
+    .select({ value: systemSettings.value })
+    .from(systemSettings)
+    .where(eq(systemSettings.key, 'organisation'));
+  const name = (row?.value as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name.trim() ? name.trim() : SITE_TITLE;
+}
+
+/** Issues the policy of a paid application (idempotent). Null when the application is not PAID and has none. */
+export async function issuePolicy(ctx: BusinessContext, applicationId: number): Promise<IssueResult | null> {
+  try {
+    return await issueOnce(ctx, applicationId);
+  } catch (err) {
+    // Another instance issued it between our check and insert (cannot happen under the lock, but be sure).
+    if (isUniqueViolation(err)) {
+      const [p] = await ctx.db
+        .select({ id: policies.id, number: policies.number })
+        .from(policies)
+        .where(eq(policies.applicationId, applicationId));
+      if (p) return { policyId: p.id, number: p.number, created: false };
+    }
+    throw err;
+  }
+}
+
+async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<IssueResult | null> {
+  return ctx.db.transaction(async (tx) => {
+    const [a] = await tx.select().from(applications).where(eq(applications.id, applicationId)).for('update');
+    if (!a) return null;
+    const [existing] = await tx
+      .select({ id: policies.id, number: policies.number })
+      .from(policies)
+      .where(eq(policies.applicationId, applicationId));
+    if (existing) return { policyId: existing.id, number: existing.number, created: false };
+    if (a.status !== 'PAID') return null;
+
+    const [product] = await tx.select().from(products).where(eq(products.id, a.productId));
+    const [holder] = await tx.select().from(customers).where(eq(customers.id, a.customerId));
+    const [payment] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.applicationId, a.id))
+      .orderBy(desc(payments.id))
+      .limit(1);
+    if (!product || !holder || !a.startDate || !a.endDate)
+      throw new Error(`application ${a.id} is incomplete`);
+    const productCoverages = await tx.select().from(coverages).where(eq(coverages.productId, product.id));
+    const quote = a.quote as QuoteResult | null;
+    const lines: PolicyCoverage[] = (quote?.lines ?? []).map((l) => {
+      const cov = productCoverages.find((c) => c.type === l.coverageType);
+      const death = l.coverageType === 'EMPLOYEE_DEATH_DISABILITY';
+      return {
+        key: l.key,
+        type: l.coverageType,
+        name: l.label,
+        perPersonLimitFen: death
+          ? (a.perPersonLimitFen ?? cov?.perPersonLimitFen ?? null)
+          : (cov?.perPersonLimitFen ?? null),
+        perAccidentLimitFen: cov?.perAccidentLimitFen ?? null,
+        aggregateLimitFen: cov?.aggregateLimitFen ?? null,
+        deductibleFen: cov?.deductibleFen ?? 0,
+        baseFen: l.baseFen,
+        premiumFen: l.premiumFen,
+      };
+    });
+    const shares = await tx
+      .select({
+        insurerCode: applicationCoinsurers.insurerCode,
+        insurerName: sql<string | null>`(select dd.label from dict_detail dd join dict d on d.id = dd.dict_id
+          where d.name = 'coinsurer' and dd.value = ${applicationCoinsurers.insurerCode} limit 1)`,
+        lead: applicationCoinsurers.lead,
+        share: applicationCoinsurers.share,
+        premiumFen: applicationCoinsurers.premiumFen,
+        preventionFeeFen: applicationCoinsurers.preventionFeeFen,
+        sort: applicationCoinsurers.sort,
+      })
+      .from(applicationCoinsurers)
+      .where(eq(applicationCoinsurers.applicationId, a.id))
+      .orderBy(asc(applicationCoinsurers.sort), asc(applicationCoinsurers.id));
+    const coinsurers: PolicyCoinsurer[] = shares.map((s) => ({
+      insurerCode: s.insurerCode,
+      insurerName: s.insurerName,
+      lead: s.lead,
+      share: s.share,
+      shareText: microPercentText(s.share),
+      premiumFen: s.premiumFen,
+      preventionFeeFen: s.preventionFeeFen,
+    }));
+
+    const number = await nextPolicyNumber(tx, product.code);
+    const verificationCode = newVerificationCode();
+    const issuedAt = new Date();
+    const premiumFen = a.premiumFen ?? 0;
+    const preventionFeeFen = a.preventionFeeFen ?? 0;
+    const pdf = await renderPolicyPdf({
+      insurerName: await insurerName(tx),
+      number,
+      applicationNumber: a.number,
+      productName: product.name,
+      clauseVersion: product.clauseVersion,
+      holderName: holder.name,
+      holderUscc: holder.uscc,
+      insuredName: a.insuredName ?? holder.name,
+      insuredUscc: a.insuredUscc,
+      insuredAddress: a.insuredAddress,
+      startDate: a.startDate,
+      endDate: a.endDate,
+      premiumFen,
+      preventionRatio: a.preventionRatio,
+      preventionFeeFen,
+      headcount: a.headcount,
+      projectName: a.projectName,
+      specialTerms: a.specialTerms,
+      coverages: lines,
+      coinsurers,
+      verificationCode,
+      verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(verificationCode)}`,
+      issuedAt,
+      issuedAtText: formatTime(issuedAt),
+    });
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+
+    const [policy] = await tx
+      .insert(policies)
+      .values({
+        number,
+        applicationId: a.id,
+        productId: product.id,
+        customerId: holder.id,
+        paymentId: payment?.id ?? null,
+        holderName: holder.name,
+        holderUscc: holder.uscc,
+        insuredName: a.insuredName ?? holder.name,
+        insuredUscc: a.insuredUscc,
+        insuredAddress: a.insuredAddress,
+        startDate: a.startDate,
+        endDate: a.endDate,
+        premiumFen,
+        preventionRatio: a.preventionRatio,
+        preventionFeeFen,
+        coverages: lines,
+        headcount: a.headcount,
+        projectName: a.projectName,
+        specialTerms: a.specialTerms,
+        verificationCode,
+        pdfSha256: sha256,
+        pdfSize: pdf.length,
+        issuedAt,
+      })
+      .returning({ id: policies.id });
+    const policyId = policy!.id;
+    if (coinsurers.length)
+      await tx.insert(policyCoinsurers).values(
+        coinsurers.map((c, i) => ({
+          policyId,
+          insurerCode: c.insurerCode,
+          insurerName: c.insurerName,
+          lead: c.lead,
+          share: c.share,
+          premiumFen: c.premiumFen,
+          preventionFeeFen: c.preventionFeeFen,
+          sort: i,
+        })),
+      );
+    await tx.insert(policyDocuments).values({ policyId, content: pdf, sha256 });
+    await tx
+      .update(applications)
+      .set({ status: 'ISSUED', version: sql`${applications.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(applications.id, a.id));
+    await tx.insert(applicationEvents).values({
+      applicationId: a.id,
+      action: 'issue',
+      fromStatus: 'PAID',
+      toStatus: 'ISSUED',
+      actorId: null,
+      actorName: ISSUER,
+      opinion: `保单号 ${number}`,
+    });
+    await writeAudit(tx, {
+      actorName: ISSUER,
+      action: 'issue',
+      entity: 'policy',
+      entityId: policyId,
+      detail: {
+        number,
+        applicationId: a.id,
+        premiumFen,
+        preventionFeeFen,
+        period: [a.startDate, a.endDate],
+        coinsurers: coinsurers.length,
+        pdfSha256: sha256,
+      },
+    });
+    if (issuanceFaults.remaining > 0) {
+      issuanceFaults.remaining--;
+      throw new Error('simulated issuance failure (test hook)');
+    }
+    return { policyId, number, created: true };
+  });
+}
+
+/**
+ * Right after a payment: issues at once; on failure hands the application to the retrying job (when the queue
+ * runs) and otherwise leaves it to the sweep. Never throws (the payment stands either way).
+ */
+export async function issueAfterPayment(ctx: BusinessContext, applicationId: number): Promise<void> {
+  try {
+    const issued = await issuePolicy(ctx, applicationId);
+    if (issued?.created) ctx.log.info({ applicationId, policy: issued.number }, 'policy issued');
+  } catch (err) {
+    ctx.log.error({ err, applicationId }, 'policy issuance failed; queued for retry');
+    try {
+      await ctx.queue?.sendIssue(applicationId);
+    } catch (queueErr) {
+      ctx.log.error({ err: queueErr, applicationId }, 'could not queue issuance; the sweep will retry');
+    }
+  }
+}
+
+/** The sweep: every paid application without a policy, oldest first. Answers what it did. */
+export async function issuePendingPolicies(
+  ctx: BusinessContext,
+): Promise<{ issued: number; failed: number }> {
+  const paid = await ctx.db
+    .select({ id: applications.id })
+    .from(applications)
+    .leftJoin(policies, eq(policies.applicationId, applications.id))
+    .where(and(eq(applications.status, 'PAID'), isNull(policies.id)))
+    .orderBy(asc(applications.updatedAt))
+    .limit(500);
+  let issued = 0;
+  let failed = 0;
+  for (const { id } of paid) {
+    try {
+      if ((await issuePolicy(ctx, id))?.created) issued++;
+    } catch (err) {
+      failed++;
+      ctx.log.error({ err, applicationId: id }, 'policy issuance failed; retried on the next sweep');
+    }
+  }
+  return { issued, failed };
+}

@@ -1,0 +1,283 @@
+// The e-policy (电子保单) as a PDF, made on the server with pdfkit and a CJK font shipped in an npm package
+// (@embedpdf/fonts-sc: Noto Sans Hans, OFL; pdfkit embeds only the glyphs used). It carries the policy's data,
+// its coverages, the co-insurers with their shares and amounts in yuan, the prevention fee, and the
+// verification code with a QR code of the public verification page.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { amountShortText, formatYuan, microPercentText } from '@piibs/shared/money';
+import { type PolicyCoinsurer, type PolicyCoverage, periodText } from '@piibs/shared/policy';
+import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
+
+export interface PolicyPdfData {
+  /** The insurer (the organisation running the system). */
+  insurerName: string;
+  number: string;
+  applicationNumber: string;
+  productName: string;
+  clauseVersion: string | null;
+  holderName: string;
+  holderUscc: string;
+  insuredName: string;
+  insuredUscc: string | null;
+  insuredAddress: string | null;
+  startDate: string;
+  endDate: string;
+  premiumFen: number;
+  preventionRatio: number | null;
+  preventionFeeFen: number;
+  headcount: number | null;
+  projectName: string | null;
+  specialTerms: string | null;
+  coverages: PolicyCoverage[];
+  coinsurers: PolicyCoinsurer[];
+  verificationCode: string;
+  /** Absolute URL of the public verification page (the QR code). */
+  verifyUrl: string;
+  issuedAt: Date;
+  /** "yyyy-mm-dd hh:ii:ss" in Asia/Shanghai. */
+  issuedAtText: string;
+}
+
+const fontDir = (() => {
+  const entry = createRequire(import.meta.url).resolve('@embedpdf/fonts-sc');
+  return path.join(path.dirname(entry), '..', 'fonts');
+})();
+export const FONT_REGULAR = path.join(fontDir, 'NotoSansHans-Regular.otf');
+export const FONT_BOLD = path.join(fontDir, 'NotoSansHans-Bold.otf');
+
+const yuan = (fen: number) => `${formatYuan(fen)} 元`;
+const limit = (fen: number | null) => (fen == null ? '—' : amountShortText(fen));
+
+const MARGIN = 48;
+const BLUE = '#1f4e99';
+const GREY = '#666666';
+const LINE = '#b8c4d6';
+
+/** Renders the e-policy; answers the PDF bytes. */
+export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
+  const qr = await QRCode.toBuffer(d.verifyUrl, {
+    type: 'png',
+    errorCorrectionLevel: 'M',
+    margin: 1,
+    width: 240,
+  });
+  const doc = new PDFDocument({
+    size: 'A4',
+    bufferPages: true,
+    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
+    info: {
+      Title: `${d.productName} 电子保险单 ${d.number}`,
+      Author: d.insurerName,
+      Subject: `保险单号 ${d.number}`,
+      Keywords: `${d.number} ${d.verificationCode}`,
+      CreationDate: d.issuedAt,
+    },
+  });
+  doc.registerFont('cjk', FONT_REGULAR);
+  doc.registerFont('cjk-bold', FONT_BOLD);
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on('end', () => resolve());
+    doc.on('error', reject);
+  });
+
+  const left = MARGIN;
+  const width = doc.page.width - MARGIN * 2;
+  const bottom = () => doc.page.height - MARGIN - 12;
+
+  // ---- header ----
+  doc
+    .font('cjk-bold')
+    .fontSize(11)
+    .fillColor(BLUE)
+    .text(d.insurerName, left, MARGIN, { width: width - 110 });
+  doc
+    .font('cjk-bold')
+    .fontSize(20)
+    .fillColor('#000')
+    .text(d.productName, left, MARGIN + 22, { width: width - 110 });
+  doc
+    .font('cjk-bold')
+    .fontSize(16)
+    .text('电子保险单', { width: width - 110 });
+  doc.image(qr, left + width - 96, MARGIN - 4, { width: 96 });
+  doc
+    .font('cjk')
+    .fontSize(8)
+    .fillColor(GREY)
+    .text('扫码验真', left + width - 96, MARGIN + 94, { width: 96, align: 'center' });
+  let y = Math.max(doc.y, MARGIN + 108) + 8;
+  doc
+    .moveTo(left, y)
+    .lineTo(left + width, y)
+    .lineWidth(1.5)
+    .strokeColor(BLUE)
+    .stroke();
+  y += 10;
+
+  // ---- the policy's data: label/value pairs, two to a row where they are short ----
+  const pairs: [string, string][][] = [
+    [
+      ['保险单号', d.number],
+      ['投保单号', d.applicationNumber],
+    ],
+    [
+      ['验证码', d.verificationCode],
+      ['出单时间', d.issuedAtText],
+    ],
+    [['投保人', `${d.holderName}（统一社会信用代码 ${d.holderUscc}）`]],
+    [['被保险人', d.insuredUscc ? `${d.insuredName}（证件号 ${d.insuredUscc}）` : d.insuredName]],
+  ];
+  if (d.insuredAddress) pairs.push([['被保险人地址', d.insuredAddress]]);
+  const extra: [string, string][] = [];
+  if (d.headcount != null) extra.push(['参保人数', `${d.headcount} 人`]);
+  if (d.projectName) extra.push(['工程名称', d.projectName]);
+  if (d.clauseVersion) extra.push(['条款版本', d.clauseVersion]);
+  for (let i = 0; i < extra.length; i += 2) pairs.push(extra.slice(i, i + 2));
+  pairs.push([['保险期间', periodText(d.startDate, d.endDate)]]);
+  pairs.push([
+    ['保险费合计', `人民币 ${yuan(d.premiumFen)}`],
+    [
+      '事故预防服务费用',
+      `${yuan(d.preventionFeeFen)}${d.preventionRatio == null ? '' : `（保费的 ${microPercentText(d.preventionRatio)}%）`}`,
+    ],
+  ]);
+  const label = 92;
+  const half = width / 2;
+  for (const row of pairs) {
+    const cells = row.flat();
+    const widths = row.length === 1 ? [label, width - label] : [label, half - label, label, half - label];
+    y = table(doc, y, widths, [cells], { header: false, bottom, keyColumns: [0, 2] });
+  }
+
+  // ---- coverages ----
+  y = section(doc, '保险责任及限额', y + 14, bottom);
+  y = table(
+    doc,
+    y,
+    [width - 4 * 82, 82, 82, 82, 82],
+    [
+      ['保险责任', '每人限额', '每次事故限额', '累计限额', '保险费'],
+      ...d.coverages.map((c) => [
+        c.name,
+        limit(c.perPersonLimitFen),
+        limit(c.perAccidentLimitFen),
+        limit(c.aggregateLimitFen),
+        yuan(c.premiumFen),
+      ]),
+    ],
+    { header: true, bottom },
+  );
+
+  // ---- co-insurance ----
+  if (d.coinsurers.length) {
+    y = section(doc, '共保信息', y + 14, bottom);
+    y = table(
+      doc,
+      y,
+      [width - 60 - 80 - 2 * 100, 60, 80, 100, 100],
+      [
+        ['保险公司', '身份', '承保份额', '保险费', '事故预防费用'],
+        ...d.coinsurers.map((c) => [
+          c.insurerName ?? c.insurerCode,
+          c.lead ? '主承保' : '共保',
+          `${c.shareText}%`,
+          yuan(c.premiumFen),
+          yuan(c.preventionFeeFen),
+        ]),
+      ],
+      { header: true, bottom },
+    );
+  }
+
+  // ---- special terms, notes ----
+  if (d.specialTerms) {
+    y = section(doc, '特别约定', y + 14, bottom);
+    doc.font('cjk').fontSize(10).fillColor('#000').text(d.specialTerms, left, y, { width });
+    y = doc.y;
+  }
+  y = section(doc, '重要提示', y + 14, bottom);
+  const notes = [
+    '1. 本保险单为电子保险单，与纸质保险单具有同等法律效力。',
+    `2. 验真：扫描右上角二维码，或访问 ${d.verifyUrl} 核对保单信息。`,
+    '3. 保险期间内发生生产安全事故，请立即报案并配合开展事故预防与理赔服务。',
+  ];
+  doc.font('cjk').fontSize(9).fillColor(GREY).text(notes.join('\n'), left, y, { width, lineGap: 3 });
+
+  // ---- footer on every page ----
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // Writing inside the bottom margin must not start a new page.
+    doc.page.margins.bottom = 0;
+    doc
+      .font('cjk')
+      .fontSize(8)
+      .fillColor(GREY)
+      .text(
+        `${d.insurerName} · 保险单号 ${d.number} · 验证码 ${d.verificationCode} · 第 ${i - range.start + 1} / ${range.count} 页`,
+        left,
+        doc.page.height - MARGIN + 8,
+        { width, align: 'center', lineBreak: false },
+      );
+  }
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+function section(doc: PDFKit.PDFDocument, title: string, y: number, bottom: () => number): number {
+  let top = y;
+  if (top + 40 > bottom()) {
+    doc.addPage();
+    top = MARGIN;
+  }
+  doc.font('cjk-bold').fontSize(12).fillColor(BLUE).text(title, MARGIN, top);
+  return doc.y + 4;
+}
+
+/** A bordered table; the first row is a header when `header`. Breaks pages as needed. Answers the y below. */
+function table(
+  doc: PDFKit.PDFDocument,
+  y: number,
+  widths: number[],
+  rows: string[][],
+  opts: { header: boolean; bottom: () => number; keyColumns?: number[] },
+): number {
+  const pad = 4;
+  let top = y;
+  rows.forEach((row, r) => {
+    const isHeader = opts.header && r === 0;
+    const isKey = (c: number) => isHeader || (opts.keyColumns?.includes(c) ?? false);
+    const font = (c: number) => (isKey(c) ? 'cjk-bold' : 'cjk');
+    doc.fontSize(9);
+    const height =
+      Math.max(
+        ...row.map((cell, c) => doc.font(font(c)).heightOfString(cell, { width: widths[c]! - pad * 2 })),
+      ) +
+      pad * 2;
+    if (top + height > opts.bottom()) {
+      doc.addPage();
+      top = MARGIN;
+    }
+    let x = MARGIN;
+    row.forEach((cell, c) => {
+      const w = widths[c]!;
+      if (isKey(c)) doc.rect(x, top, w, height).fill('#eef3fa');
+      doc.rect(x, top, w, height).lineWidth(0.5).strokeColor(LINE).stroke();
+      doc
+        .font(font(c))
+        .fontSize(9)
+        .fillColor('#000')
+        .text(cell, x + pad, top + pad, {
+          width: w - pad * 2,
+          align: c > 0 && opts.header ? 'right' : 'left',
+        });
+      x += w;
+    });
+    top += height;
+  });
+  return top;
+}

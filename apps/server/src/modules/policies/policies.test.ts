@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import { maskHolderName, VERIFY_FAILED } from '@piibs/shared/policy';
+import { count, eq } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applications, auditLog, policies, policyDocuments } from '../../db/schema.ts';
+import { jobHandlers } from '../../jobs/boss.ts';
+import {
+  cashier,
+  createPayWorld,
+  type PayWorld,
+  paidSilently,
+  pendingPayment,
+  postNotification,
+  startPay,
+} from '../payments/test-fixtures.ts';
+import { issuanceFaults } from './issue.ts';
+
+let w: PayWorld;
+/** An issued, co-insured policy of the enterprise. */
+let policyId: number;
+let applicationId: number;
+beforeAll(async () => {
+  w = await createPayWorld();
+  const a = await pendingPayment(w, w.ent, w.entCustomerId, {
+    coinsurers: [
+      { insurerCode: 'PICC', lead: true, share: '60' },
+      { insurerCode: 'CPIC', lead: false, share: '25.5' },
+      { insurerCode: 'PAIC', lead: false, share: '14.5' },
+    ],
+  });
+  applicationId = a.id;
+  const start = await startPay(w.ent, a.id);
+  const res = await cashier(w, start.cashierUrl, 'pay');
+  if (res.statusCode !== 303) throw new Error(res.body);
+  const result = (await w.ent.get(`/api/payments/${start.payId}`)).json();
+  policyId = result.policyId;
+});
+afterAll(() => {
+  issuanceFaults.remaining = 0;
+  return w.t.close();
+});
+
+type Detail = {
+  id: number;
+  number: string;
+  productName: string;
+  holderName: string;
+  premiumFen: number;
+  preventionFeeFen: number;
+  startDate: string;
+  endDate: string;
+  status: string;
+  verificationCode: string;
+  verifyPath: string;
+  coverages: { name: string; premiumFen: number; perPersonLimitFen: number | null }[];
+  coinsurers: {
+    insurerCode: string;
+    insurerName: string;
+    lead: boolean;
+    shareText: string;
+    premiumFen: number;
+  }[];
+  payments: { amountFen: number; source: string }[];
+  application: { id: number; status: string };
+  events: { action: string }[];
+  document: { sha256: string; sizeBytes: number };
+};
+
+describe('issuance', () => {
+  it('makes the policy from the application: number, period, coverages, co-insurers, prevention fee', async () => {
+    const res = await w.ent.get(`/api/policies/${policyId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const p = res.json() as Detail;
+    const [a] = await w.t.database.db.select().from(applications).where(eq(applications.id, applicationId));
+    expect(p.number).toMatch(/^PAZX\d{4}\d{8}$/);
+    expect(p).toMatchObject({
+      holderName: '镇江润扬测试科技有限公司',
+      premiumFen: a!.premiumFen,
+      preventionFeeFen: a!.preventionFeeFen,
+      startDate: a!.startDate,
+      endDate: a!.endDate,
+      status: 'ISSUED',
+      application: { id: applicationId, status: 'ISSUED' },
+    });
+    expect(p.coverages.reduce((s, c) => s + c.premiumFen, 0)).toBe(p.premiumFen);
+    expect(p.coverages[0]!.perPersonLimitFen).toBe(a!.perPersonLimitFen);
+    expect(p.coinsurers.map((c) => [c.insurerCode, c.lead, c.shareText])).toEqual([
+      ['PICC', true, '60'],
+      ['CPIC', false, '25.5'],
+      ['PAIC', false, '14.5'],
+    ]);
+    expect(p.coinsurers.reduce((s, c) => s + c.premiumFen, 0)).toBe(p.premiumFen);
+    expect(p.payments).toEqual([expect.objectContaining({ amountFen: p.premiumFen, source: 'notify' })]);
+    expect(p.events.map((e) => e.action)).toEqual(['create', 'submit', 'approve', 'pay', 'issue']);
+    const audit = await w.t.database.db.select().from(auditLog).where(eq(auditLog.entity, 'policy'));
+    expect(audit.map((r) => [r.action, r.entityId])).toContainEqual(['issue', String(policyId)]);
+  });
+
+  it('a simulated failure is retried and still yields exactly one policy', async () => {
+    const a = await pendingPayment(w, w.ent, w.entCustomerId);
+    issuanceFaults.remaining = 1;
+    const body = await paidSilently(w, await startPay(w.ent, a.id));
+    expect((await postNotification(w, body)).statusCode).toBe(200);
+    expect(issuanceFaults.remaining).toBe(0);
+    // Paid, not issued: the failed attempt left nothing behind.
+    const mid = (await w.ent.get(`/api/payments/${a.paymentOrder!.number}`)).json();
+    expect(mid).toMatchObject({ status: 'PAID', applicationStatus: 'PAID', policyId: null });
+    expect(await policiesOf(a.id)).toBe(0);
+    // The retry (the sweep job's handler) issues it; running it again changes nothing.
+    expect(await jobHandlers.sweep(w.ctx)).toEqual({ issued: 1, failed: 0 });
+    expect(await jobHandlers.sweep(w.ctx)).toEqual({ issued: 0, failed: 0 });
+    await jobHandlers.issue(w.ctx, a.id);
+    expect(await policiesOf(a.id)).toBe(1);
+    const after = (await w.ent.get(`/api/payments/${a.paymentOrder!.number}`)).json();
+    expect(after).toMatchObject({ applicationStatus: 'ISSUED' });
+    expect(after.policyNumber).toMatch(/^PAZX/);
+  });
+});
+
+const policiesOf = async (applicationId: number) =>
+  (
+    await w.t.database.db
+      .select({ n: count() })
+      .from(policies)
+      .where(eq(policies.applicationId, applicationId))
+  )[0]!.n;
+
+describe('the e-policy PDF', () => {
+  it('downloads as timestamp-name.pdf, matches its stored SHA-256, and its text carries the number and product', async () => {
+    const p = (await w.ent.get(`/api/policies/${policyId}`)).json() as Detail;
+    const res = await w.ent.get(`/api/policies/${policyId}/pdf`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const m = /^attachment; filename\*=UTF-8''(\d{13})-(.+)\.pdf$/.exec(
+      String(res.headers['content-disposition']),
+    );
+    expect(m).not.toBeNull();
+    expect(decodeURIComponent(m![2]!)).toBe(`电子保单-${p.number}`);
+    expect(Math.abs(Number(m![1]) - Date.now())).toBeLessThan(60_000);
+    const bytes = res.rawPayload;
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    expect(sha).toBe(p.document.sha256);
+    expect(res.headers['x-content-sha256']).toBe(sha);
+    const [doc] = await w.t.database.db
+      .select({ sha256: policyDocuments.sha256 })
+      .from(policyDocuments)
+      .where(eq(policyDocuments.policyId, policyId));
+    expect(doc!.sha256).toBe(sha);
+
+    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    const { text } = await extractText(pdf, { mergePages: true });
+    const flat = text.replace(/\s+/g, '');
+    expect(flat).toContain(p.number);
+    expect(flat).toContain(p.productName.replace(/\s+/g, ''));
+    expect(flat).toContain('电子保险单');
+    expect(flat).toContain(p.verificationCode);
+    expect(flat).toContain('镇江润扬测试科技有限公司');
+    expect(flat).toContain(p.coinsurers[0]!.insurerName);
+    expect(flat).toContain('事故预防服务费用');
+  });
+});
+
+describe('verification (public)', () => {
+  it('answers masked data for the real code, 404 for a fake one', async () => {
+    const p = (await w.ent.get(`/api/policies/${policyId}`)).json() as Detail;
+    expect(p.verifyPath).toBe(`/piibs/verify/${p.verificationCode}`);
+    const res = await w.t.app.inject({ method: 'GET', url: `/api/policies/verify/${p.verificationCode}` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      valid: true,
+      policyNumber: p.number,
+      productName: p.productName,
+      holderName: '镇江**测试科技有限公司',
+      startDate: p.startDate,
+      endDate: p.endDate,
+      status: 'ISSUED',
+      statusLabel: '已出单',
+      issuedAt: expect.any(String),
+    });
+    expect(res.body).not.toContain('润扬');
+    expect(res.body).not.toContain(w.entUscc);
+    const fake = await w.t.app.inject({ method: 'GET', url: '/api/policies/verify/0000000000000000' });
+    expect(fake.json()).toEqual({ status: 404, message: VERIFY_FAILED });
+    const lower = await w.t.app.inject({
+      method: 'GET',
+      url: `/api/policies/verify/${p.verificationCode.toLowerCase()}`,
+    });
+    expect(lower.statusCode).toBe(200);
+  });
+
+  it('masks names as the spec shows', () => {
+    expect(maskHolderName('镇江润扬科技有限公司')).toBe('镇江**科技有限公司');
+    expect(maskHolderName('张三')).toBe('张*');
+    expect(maskHolderName('欧阳娜娜')).toBe('欧**娜');
+  });
+});
+
+describe('who may see a policy', () => {
+  it('another enterprise gets 404 on detail and pdf, and an empty list; the underwriter sees it', async () => {
+    expect((await w.ent2.get(`/api/policies/${policyId}`)).json()).toEqual({
+      status: 404,
+      message: '保单不存在',
+    });
+    expect((await w.ent2.get(`/api/policies/${policyId}/pdf`)).statusCode).toBe(404);
+    expect((await w.agent2.get(`/api/policies/${policyId}`)).statusCode).toBe(404);
+    expect((await w.ent2.get('/api/policies')).json()).toEqual({ content: [], totalElements: 0 });
+    const mine = (await w.ent.get('/api/policies?sort=issuedAt,desc')).json();
+    expect(mine.content.map((r: { id: number }) => r.id)).toContain(policyId);
+    expect((await w.underwriter.get(`/api/policies/${policyId}`)).statusCode).toBe(200);
+    const filtered = (await w.underwriter.get('/api/policies?blurry=润扬&status=ISSUED')).json();
+    expect(filtered.content.map((r: { id: number }) => r.id)).toContain(policyId);
+    expect((await w.t.app.inject({ method: 'GET', url: `/api/policies/${policyId}` })).statusCode).toBe(401);
+  });
+});

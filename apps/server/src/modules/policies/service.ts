@@ -1,0 +1,266 @@
+// Policies: the list (the caller's scope, as applications: a policy is visible exactly when its application
+// is), the detail with payments and the timeline, the e-policy download, and the public verification.
+import { type ApplicationStatus, type Channel, shanghaiToday } from '@piibs/shared/application-status';
+import { microPercentText } from '@piibs/shared/money';
+import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName, type PaymentSource } from '@piibs/shared/payment';
+import {
+  maskHolderName,
+  POLICY_NOT_FOUND,
+  type POLICY_SORT_FIELDS,
+  POLICY_STATUS_LABELS,
+  type PolicyCoverage,
+  type PolicyDetail,
+  type PolicyRow,
+  type PolicyStatus,
+  type PolicyVerification,
+  policyStatusOn,
+  VERIFY_FAILED,
+  verifyPath,
+} from '@piibs/shared/policy';
+import { and, asc, count, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  applications,
+  paymentOrders,
+  payments,
+  policies,
+  policyCoinsurers,
+  policyDocuments,
+  products,
+  users,
+} from '../../db/schema.ts';
+import { notFound } from '../../lib/errors.ts';
+import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { applicationsVisibleTo } from '../applications/access.ts';
+import { applicationEventsOf } from '../applications/service.ts';
+import type { CustomerViewer } from '../customers/access.ts';
+
+/** The condition limiting policies to those whose application the viewer may see (undefined: all). */
+export function policiesVisibleTo(db: Db, viewer: CustomerViewer): SQL | undefined {
+  const visible = applicationsVisibleTo(db, viewer);
+  if (!visible) return undefined;
+  return inArray(
+    policies.applicationId,
+    db.select({ id: applications.id }).from(applications).where(visible),
+  );
+}
+
+const rowColumns = {
+  id: policies.id,
+  number: policies.number,
+  applicationId: policies.applicationId,
+  applicationNumber: applications.number,
+  productId: policies.productId,
+  productCode: products.code,
+  productName: products.name,
+  customerId: policies.customerId,
+  holderName: policies.holderName,
+  holderUscc: policies.holderUscc,
+  insuredName: policies.insuredName,
+  startDate: policies.startDate,
+  endDate: policies.endDate,
+  premiumFen: policies.premiumFen,
+  preventionFeeFen: policies.preventionFeeFen,
+  status: policies.status,
+  issuedAt: policies.issuedAt,
+};
+
+const selectRows = (db: Db) =>
+  db
+    .select(rowColumns)
+    .from(policies)
+    .innerJoin(applications, eq(applications.id, policies.applicationId))
+    .innerJoin(products, eq(products.id, policies.productId));
+type RawRow = Awaited<ReturnType<typeof selectRows>>[number];
+
+function toRow(r: RawRow, today: string): PolicyRow {
+  const status = policyStatusOn(r, today);
+  return {
+    ...r,
+    status,
+    statusLabel: POLICY_STATUS_LABELS[status],
+    issuedAt: r.issuedAt.toISOString(),
+  };
+}
+
+export interface PolicyFilter {
+  status?: PolicyStatus | undefined;
+  productId?: number | undefined;
+  customerId?: number | undefined;
+  blurry?: string | undefined;
+  startTime?: Date | undefined;
+  endTime?: Date | undefined;
+}
+
+/** The WHERE of a status as of today (the stored status is ISSUED; the period decides the rest). */
+function statusCondition(status: PolicyStatus | undefined, today: string): SQL | undefined {
+  if (!status) return undefined;
+  if (status === 'EXPIRED') return lt(policies.endDate, today);
+  if (status === 'IN_FORCE') return and(lte(policies.startDate, today), gte(policies.endDate, today));
+  return sql`${policies.startDate} > ${today}`;
+}
+
+type SortField = (typeof POLICY_SORT_FIELDS)[number];
+const sortColumns: SortColumns<SortField> = {
+  id: policies.id,
+  number: policies.number,
+  issuedAt: policies.issuedAt,
+  startDate: policies.startDate,
+  endDate: policies.endDate,
+  premiumFen: policies.premiumFen,
+};
+
+/** GET /api/policies: the policies the viewer may see, filtered; newest first. */
+export function policyListSpec(
+  db: Db,
+  viewer: CustomerViewer,
+  f: PolicyFilter,
+): ListSpec<SortField, PolicyRow> {
+  const today = shanghaiToday();
+  const where = and(
+    policiesVisibleTo(db, viewer),
+    statusCondition(f.status, today),
+    f.productId ? eq(policies.productId, f.productId) : undefined,
+    f.customerId ? eq(policies.customerId, f.customerId) : undefined,
+    blurry(f.blurry, policies.number, policies.holderName, policies.holderUscc, policies.insuredName),
+    f.startTime ? gte(policies.issuedAt, f.startTime) : undefined,
+    f.endTime ? lte(policies.issuedAt, f.endTime) : undefined,
+  );
+  return {
+    columns: sortColumns,
+    defaultOrder: [sql`${policies.id} desc`],
+    fetch: async ({ limit, offset, orderBy }) =>
+      (
+        await selectRows(db)
+          .where(where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(offset)
+      ).map((r) => toRow(r, today)),
+    count: async () => (await db.select({ n: count() }).from(policies).where(where))[0]?.n ?? 0,
+  };
+}
+
+async function visibleRow(db: Db, viewer: CustomerViewer, id: number): Promise<RawRow> {
+  const [row] = await selectRows(db).where(and(eq(policies.id, id), policiesVisibleTo(db, viewer)));
+  if (!row) throw notFound(POLICY_NOT_FOUND);
+  return row;
+}
+
+/** GET /api/policies/:id (404 unless the viewer may see the policy's application). */
+export async function getPolicy(db: Db, viewer: CustomerViewer, id: number): Promise<PolicyDetail> {
+  const row = await visibleRow(db, viewer, id);
+  const [[p], coinsurers, paid, [app], events] = await Promise.all([
+    db.select().from(policies).where(eq(policies.id, id)),
+    db
+      .select()
+      .from(policyCoinsurers)
+      .where(eq(policyCoinsurers.policyId, id))
+      .orderBy(asc(policyCoinsurers.sort), asc(policyCoinsurers.id)),
+    db
+      .select({ payment: payments, orderNumber: paymentOrders.number })
+      .from(payments)
+      .innerJoin(paymentOrders, eq(paymentOrders.id, payments.orderId))
+      .where(eq(payments.applicationId, row.applicationId))
+      .orderBy(asc(payments.id)),
+    db
+      .select({
+        id: applications.id,
+        number: applications.number,
+        status: applications.status,
+        channel: applications.channel,
+        submittedAt: applications.submittedAt,
+        ownerName: sql<string | null>`coalesce(${users.nickName}, ${users.username})`,
+      })
+      .from(applications)
+      .leftJoin(users, eq(users.id, applications.ownerId))
+      .where(eq(applications.id, row.applicationId)),
+    applicationEventsOf(db, { ...viewer, staffScope: { all: true } }, row.applicationId),
+  ]);
+  return {
+    ...toRow(row, shanghaiToday()),
+    insuredUscc: p!.insuredUscc,
+    insuredAddress: p!.insuredAddress,
+    preventionRatio: p!.preventionRatio,
+    headcount: p!.headcount,
+    projectName: p!.projectName,
+    specialTerms: p!.specialTerms,
+    coverages: p!.coverages as PolicyCoverage[],
+    coinsurers: coinsurers.map((c) => ({
+      insurerCode: c.insurerCode,
+      insurerName: c.insurerName,
+      lead: c.lead,
+      share: c.share,
+      shareText: microPercentText(c.share),
+      premiumFen: c.premiumFen,
+      preventionFeeFen: c.preventionFeeFen,
+    })),
+    verificationCode: p!.verificationCode,
+    verifyPath: verifyPath(p!.verificationCode),
+    document: { sha256: p!.pdfSha256, sizeBytes: p!.pdfSize, downloadPath: `/api/policies/${id}/pdf` },
+    payments: paid.map(({ payment: m, orderNumber }) => ({
+      id: m.id,
+      orderNumber,
+      provider: m.provider,
+      providerLabel: PAYMENT_PROVIDER_LABELS[m.provider as PaymentProviderName] ?? m.provider,
+      tradeNo: m.tradeNo,
+      amountFen: m.amountFen,
+      paidAt: m.paidAt.toISOString(),
+      source: m.source as PaymentSource,
+    })),
+    application: {
+      id: app!.id,
+      number: app!.number,
+      status: app!.status as ApplicationStatus,
+      channel: app!.channel as Channel,
+      submittedAt: app!.submittedAt?.toISOString() ?? null,
+      ownerName: app!.ownerName,
+    },
+    events,
+  };
+}
+
+/** The e-policy of a policy the viewer may see (404 otherwise). */
+export async function policyPdf(
+  db: Db,
+  viewer: CustomerViewer,
+  id: number,
+): Promise<{ number: string; content: Buffer; sha256: string }> {
+  const row = await visibleRow(db, viewer, id);
+  const [doc] = await db.select().from(policyDocuments).where(eq(policyDocuments.policyId, id));
+  if (!doc) throw notFound('电子保单尚未生成');
+  return { number: row.number, content: doc.content, sha256: doc.sha256 };
+}
+
+/** GET /api/policies/verify/:code (public): masked data only; an unknown code answers 404. */
+export async function verifyPolicy(db: Db, code: string): Promise<PolicyVerification> {
+  const normal = code.trim().toUpperCase();
+  const [row] = normal
+    ? await db
+        .select({
+          number: policies.number,
+          productName: products.name,
+          holderName: policies.holderName,
+          startDate: policies.startDate,
+          endDate: policies.endDate,
+          status: policies.status,
+          issuedAt: policies.issuedAt,
+        })
+        .from(policies)
+        .innerJoin(products, eq(products.id, policies.productId))
+        .where(eq(policies.verificationCode, normal))
+    : [];
+  if (!row) throw notFound(VERIFY_FAILED);
+  const status = policyStatusOn(row);
+  return {
+    valid: true,
+    policyNumber: row.number,
+    productName: row.productName,
+    holderName: maskHolderName(row.holderName),
+    startDate: row.startDate,
+    endDate: row.endDate,
+    status,
+    statusLabel: POLICY_STATUS_LABELS[status],
+    issuedAt: row.issuedAt.toISOString(),
+  };
+}

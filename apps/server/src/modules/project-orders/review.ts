@@ -1,0 +1,183 @@
+// The underwriter's decision on a secondary order (review task kind 'tender'), called by the task service in its
+// transaction (which has locked the secondary order, then the task, and checked the task's version):
+//   approve → APPROVED: the project's application is made (channel 'project', status PAID: the premium is
+//             settled against the annual order, there is no payment per project) and, once the decision is
+//             committed, its policy is issued through the issuance path (policies/issue.ts) with its e-policy.
+//             A failed issuance is retried by the issuance job and the sweep, as for any paid application.
+//   return  → RETURNED with the opinion; the reservation is kept while the contractor edits and resubmits.
+//   reject  → REJECTED with the opinion; the reservation is released (under the annual order's row lock).
+import { formatTime } from '@piibs/shared/constants';
+import type { QuoteResult } from '@piibs/shared/product';
+import { type DeclarationStatus, declarationNext, quotaDelta } from '@piibs/shared/project-order';
+import type { ReviewStatus } from '@piibs/shared/review';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  annualOrders,
+  applicationEvents,
+  applications,
+  customers,
+  products,
+  secondaryOrders,
+} from '../../db/schema.ts';
+import type { Actor } from '../../lib/audit.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import type { CustomerViewer } from '../customers/access.ts';
+import type { BusinessContext } from '../payments/context.ts';
+import { issueAfterPayment } from '../policies/issue.ts';
+import { declarationsVisibleTo, reviewerProjectViewer } from './access.ts';
+import { DECLARATION_NOT_FOUND, lockAnnualOrder, moveQuota } from './service.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Locks the secondary order under review; its status as the review machine sees it (pending or not). */
+export async function lockTenderForReview(
+  tx: Tx,
+  viewer: CustomerViewer,
+  id: number,
+): Promise<{ status: ReviewStatus; title: string } | null> {
+  const [row] = await tx
+    .select({ status: secondaryOrders.status, number: secondaryOrders.number })
+    .from(secondaryOrders)
+    .where(
+      and(
+        eq(secondaryOrders.id, id),
+        declarationsVisibleTo(tx as unknown as Db, reviewerProjectViewer(viewer)),
+      ),
+    )
+    .for('update', { of: secondaryOrders });
+  if (!row) return null;
+  // Anything but PENDING_REVIEW is "not pending" to the review machine (→ 409).
+  return { status: row.status === 'PENDING_REVIEW' ? 'pending' : 'approved', title: row.number };
+}
+
+const DECISION_OF: Record<ReviewStatus, 'approve' | 'return' | 'reject'> = {
+  approved: 'approve',
+  returned: 'return',
+  rejected: 'reject',
+  pending: 'approve',
+};
+
+/** The product's number prefix (JZSG_AZX_2025 → JZSG), as the application numbers use it. */
+const prefixOf = (productCode: string) =>
+  (productCode.split('_')[0] ?? 'TB').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || 'TB';
+
+/** The project's application, PAID (settled against the annual order), ready for issuance. */
+async function makeProjectApplication(
+  tx: Tx,
+  d: typeof secondaryOrders.$inferSelect,
+  order: typeof annualOrders.$inferSelect,
+  actor: Actor,
+): Promise<number> {
+  const [[customer], [product]] = await Promise.all([
+    tx.select().from(customers).where(eq(customers.id, order.customerId)),
+    tx.select({ code: products.code }).from(products).where(eq(products.id, order.productId)),
+  ]);
+  if (!customer || !product) throw notFound(DECLARATION_NOT_FOUND);
+  const quote = d.quote as QuoteResult;
+  const res = await tx.execute<{ n: string }>(sql`select nextval('application_number_seq')::text as n`);
+  const number = `${prefixOf(product.code)}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(6, '0')}`;
+  const [app] = await tx
+    .insert(applications)
+    .values({
+      number,
+      productId: order.productId,
+      channel: 'project',
+      policyholderType: 1,
+      customerId: customer.id,
+      insuredName: customer.name,
+      insuredUscc: customer.uscc,
+      insuredAddress: d.projectAddress,
+      contactName: customer.contactName,
+      contactPhone: customer.phone,
+      specialTerms: `本保单为年度订单 ${order.number} 项下二次下单 ${d.number} 所出，保费按年度订单结算。`,
+      startDate: d.startDate,
+      endDate: d.endDate,
+      industrySection: customer.industrySection,
+      industryDivision: customer.industryDivision,
+      headcount: d.headcount,
+      factors: quote.input.factors,
+      projectName: d.projectName,
+      projectAddress: d.projectAddress,
+      projectCostFen: d.projectCostFen,
+      contractor: customer.name,
+      highRisk: d.highRisk,
+      quote,
+      rateTableId: d.rateTableId,
+      premiumFen: d.premiumFen,
+      preventionRatio: quote.preventionRatio,
+      preventionFeeFen: quote.preventionFeeFen,
+      agentId: d.agentId,
+      ownerId: d.ownerId,
+      status: 'PAID',
+      submittedAt: d.submittedAt,
+      decidedAt: sql`now()`,
+    })
+    .returning({ id: applications.id });
+  await tx.insert(applicationEvents).values({
+    applicationId: app!.id,
+    action: 'approve',
+    fromStatus: null,
+    toStatus: 'PAID',
+    actorId: actor.user.id,
+    actorName: actor.user.username,
+    opinion: `二次下单 ${d.number} 审核通过，保费按年度订单 ${order.number} 结算`,
+  });
+  return app!.id;
+}
+
+/** The reviewer's decision on the secondary order (inside the task service's transaction). */
+export async function applyTenderReview(
+  tx: Tx,
+  id: number,
+  decided: ReviewStatus,
+  opinion: string | null,
+  actor: Actor,
+): Promise<void> {
+  const [d] = await tx.select().from(secondaryOrders).where(eq(secondaryOrders.id, id));
+  if (!d) throw notFound(DECLARATION_NOT_FOUND);
+  const next = declarationNext(d.status as DeclarationStatus, DECISION_OF[decided]);
+  if (!next) throw conflict('该申报当前不是待审核状态');
+  const order = await lockAnnualOrder(tx, d.annualOrderId);
+  const delta = quotaDelta(next, d.reservedFen, d.premiumFen);
+  await moveQuota(tx, order, delta);
+  const applicationId = next === 'APPROVED' ? await makeProjectApplication(tx, d, order, actor) : null;
+  await tx
+    .update(secondaryOrders)
+    .set({
+      status: next,
+      reviewOpinion: opinion,
+      reservedFen: d.reservedFen + delta,
+      ...(applicationId ? { applicationId } : {}),
+      decidedAt: sql`now()`,
+      version: sql`${secondaryOrders.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(secondaryOrders.id, id));
+}
+
+/**
+ * After an approval is committed: issues the project's policy. Never throws (the decision stands either way);
+ * a failure is retried by the issuance job and the sweep, which pick up every paid application without a policy.
+ */
+export async function issueTenderPolicy(ctx: BusinessContext, id: number): Promise<void> {
+  try {
+    const [d] = await ctx.db
+      .select({ applicationId: secondaryOrders.applicationId })
+      .from(secondaryOrders)
+      .where(and(eq(secondaryOrders.id, id), eq(secondaryOrders.status, 'APPROVED')));
+    if (d?.applicationId) await issueAfterPayment(ctx, d.applicationId);
+  } catch (err) {
+    ctx.log.error({ err, secondaryOrderId: id }, 'project policy issuance failed; the sweep will retry');
+  }
+}
+
+/** The contractor (customer) of a secondary order, for the review page (the task's visibility already held). */
+export async function tenderCustomerId(db: Db, id: number): Promise<number | null> {
+  const [row] = await db
+    .select({ customerId: annualOrders.customerId })
+    .from(secondaryOrders)
+    .innerJoin(annualOrders, eq(annualOrders.id, secondaryOrders.annualOrderId))
+    .where(eq(secondaryOrders.id, id));
+  return row?.customerId ?? null;
+}
