@@ -26,12 +26,17 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': process.env.PIIBS_API ?? 'http://127.0.0.1:8013' },
+    // The API, and the sandbox gateway's cashier page the server serves.
+    proxy: Object.fromEntries(
+      ['/api', '/sandbox-pay'].map((prefix) => [prefix, process.env.PIIBS_API ?? 'http://127.0.0.1:8013']),
+    ),
   },
   test: {
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // Whole journeys through a page (typing a form, lazy chunks) can pass 5 s on a busy 2-core machine.
+    testTimeout: 20_000,
   },
 });

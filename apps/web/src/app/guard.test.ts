@@ -34,6 +34,26 @@ describe('guard: access rules (spec §2)', () => {
     expect(at(path).action).toBe('allow');
   });
 
+  it('the policy verification page is public: open with or without a session, nothing below or beside it', () => {
+    const code = '/piibs/verify/K7M2Q9X4TB8R3N6P';
+    expect(at(code).action).toBe('allow');
+    // A stale or half-loaded session never turns it into a sign-in.
+    expect(at(code, { hasToken: true }).action).toBe('allow');
+    expect(at(code, { ...signedIn, loadMenus: true }).action).toBe('allow');
+    expect(at(`${code}/`).action).toBe('allow');
+    // Only one code: not the prefix alone, not deeper paths, not look-alikes.
+    expect(at('/piibs/verify', { knownRoute: false }).action).toBe('redirect');
+    expect(at('/piibs/verify/', { knownRoute: false }).action).toBe('redirect');
+    expect(at(`${code}/extra`, { knownRoute: false }).action).toBe('redirect');
+    expect(at('/piibs/verifyX/K7M2Q9X4TB8R3N6P', { knownRoute: false }).action).toBe('redirect');
+    expect(at('/piibs/insured/verify/K7M2Q9X4TB8R3N6P', { knownRoute: false })).toMatchObject({
+      action: 'redirect',
+      to: '/piibs/login?redirect=%2Fpiibs%2Finsured%2Fverify%2FK7M2Q9X4TB8R3N6P',
+    });
+    // The first-run setup still comes first.
+    expect(at(code, { initialized: false })).toMatchObject({ action: 'redirect', to: '/piibs/init' });
+  });
+
   it.each(['/piibs/login', '/piibs/CAlogin', '/piibs/loginEP', '/piibs/logged'])(
     '/piibs/logged and the login routes redirect to /piibs/dashboard when a token exists: %s',
     (path) => {

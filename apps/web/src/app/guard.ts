@@ -29,6 +29,13 @@ const OPEN_PATHS = new Set([
 ]);
 const OPEN_PREFIXES = ['/piibs/redirect/'];
 
+/**
+ * Public pages: open to anyone whatever session the tab holds, so a stale token never turns them into a
+ * sign-in. Only the verification of one code (/piibs/verify/:code, where the e-policy's QR code points):
+ * exactly one non-empty segment after the prefix, nothing below it.
+ */
+const PUBLIC_PAGE = /^\/piibs\/verify\/[^/]+\/?$/;
+
 /** Spec §2: "/piibs/logged and the login routes redirect to piibs/dashboard when a token exists". */
 const SIGNED_IN_ELSEWHERE = new Set([LOGIN_PATH, '/piibs/CAlogin', '/piibs/loginEP', '/piibs/logged']);
 
@@ -109,6 +116,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
   }
   if (HANDOFF_PATHS.has(path)) {
     return { action: 'allow', rule: 'hand-off pages bring their own token' };
+  }
+  if (PUBLIC_PAGE.test(path)) {
+    return { action: 'allow', rule: 'public page (policy verification)' };
   }
   if (input.hasToken) {
     if (SIGNED_IN_ELSEWHERE.has(path)) {

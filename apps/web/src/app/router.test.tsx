@@ -78,6 +78,35 @@ describe('routes (spec §2)', () => {
   });
 });
 
+describe('the policy verification page (/piibs/verify/:code)', () => {
+  it('opens without a sign-in, outside the layout, and shows the verification', async () => {
+    localStorage.removeItem('EL-ADMIN-TOEKN');
+    useUserStore.setState(initialUser, true);
+    api.restore();
+    api = mockApi({
+      'GET api/init/check': { data: { initialized: true } },
+      'GET api/policies/verify/K7M2Q9X4TB8R3N6P': {
+        data: {
+          valid: true,
+          policyNumber: 'PAZX202600000009',
+          productName: '安全生产责任保险（工贸行业）',
+          holderName: '镇江**机械有限公司',
+          startDate: '2026-12-01',
+          endDate: '2027-11-30',
+          status: 'ISSUED',
+          statusLabel: '已出单',
+          issuedAt: '2026-11-21T09:00:05.000Z',
+        },
+      },
+    });
+    const router = renderAt('/piibs/verify/K7M2Q9X4TB8R3N6P');
+    expect(await screen.findByText('保单真实有效', undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/piibs/verify/K7M2Q9X4TB8R3N6P');
+    expect(document.title).toBe('保单验真 - 财产保险互联网出单系统');
+    expect(api.callsTo('GET api/menus/build')).toHaveLength(0);
+  });
+});
+
 describe("the page title is the route's title followed by the site title", () => {
   it('names the dashboard 首页', async () => {
     renderAt('/piibs/dashboard');

@@ -94,6 +94,11 @@ export const routes: RouteObject[] = [
                 path: '401',
                 ...loginTypePage('401', () => import('@/features/error-pages/ForbiddenPage.tsx')),
               },
+              {
+                // Public (guard.ts PUBLIC_PAGE): the e-policy's QR code leads anyone here, signed in or not.
+                path: 'verify/:code',
+                ...loginTypePage('保单验真', () => import('@/features/verify/VerifyPage.tsx')),
+              },
 
               // ---- Protected pages (the guard requires a token) ----
               // The main layout renders the dashboard, the personal center and every menu route from the

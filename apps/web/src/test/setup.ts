@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, vi } from 'vitest';
+
+// findBy*/waitFor wait up to 5 s: a lazy route's first chunk can take more than the default 1 s on a busy
+// 2-core CI machine, and a passing test never waits that long.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the layout APIs antd reaches for; these stubs keep components rendering in tests.
 

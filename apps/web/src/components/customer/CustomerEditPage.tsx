@@ -1,9 +1,11 @@
 import type { CustomerRow } from '@piibs/shared/customer';
+import { CUSTOMER_DOC_TYPES } from '@piibs/shared/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Form, Result, Space, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { MATERIAL_TEXTS, MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import {
   CUSTOMER_LIST_PATH,
@@ -30,6 +32,7 @@ function toBody(values: CustomerValues) {
     uscc: values.uscc.trim().toUpperCase(),
     headcount: Number(values.headcount),
     licenceNo: values.licenceNo?.trim() || null,
+    caFingerprint: values.caFingerprint || null,
   };
 }
 
@@ -184,6 +187,17 @@ export default function CustomerEditPage() {
             <Button onClick={() => navigate(-1)}>{T.back}</Button>
           </Space>
         </Form>
+        {customer ? (
+          <div style={{ marginTop: 24 }}>
+            <MaterialsPanel
+              businessType="customer"
+              businessId={customer.id}
+              editable={!readOnly}
+              docTypes={CUSTOMER_DOC_TYPES}
+              title={MATERIAL_TEXTS.licences}
+            />
+          </div>
+        ) : null}
       </Card>
     </div>
   );

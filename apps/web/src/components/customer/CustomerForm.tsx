@@ -5,6 +5,7 @@ import { Col, Form, type FormInstance, Input, Row, Select } from 'antd';
 import type { NamePath } from 'antd/es/form/interface';
 import { useMemo } from 'react';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
+import { CertificateField } from './CertificateField.tsx';
 import { APPLICANT_TEXTS as T } from './texts.ts';
 
 /** The form's values: text fields as typed (headcount too, until saved). */
@@ -20,6 +21,7 @@ export interface CustomerValues {
   phone: string;
   headcount: string;
   licenceNo?: string | null;
+  caFingerprint?: string | null;
 }
 
 /** The server's field titles (its 400 messages: `联系电话：…`) → the form's fields. */
@@ -35,6 +37,7 @@ export const CUSTOMER_FIELD_TITLES: Readonly<Record<string, NamePath>> = Object.
   联系电话: 'phone',
   单位总人数: 'headcount',
   营业执照号: 'licenceNo',
+  CA证书指纹: 'caFingerprint',
 });
 
 export function customerValues(row: CustomerRow): CustomerValues {
@@ -50,6 +53,7 @@ export function customerValues(row: CustomerRow): CustomerValues {
     phone: row.phone,
     headcount: String(row.headcount),
     licenceNo: row.licenceNo,
+    caFingerprint: row.caFingerprint,
   };
 }
 
@@ -184,6 +188,9 @@ export function CustomerFields({
         <Form.Item name="licenceNo" label={T.licenceNo}>
           <Input maxLength={50} readOnly={readOnly} />
         </Form.Item>
+      </Col>
+      <Col xs={24}>
+        <CertificateField readOnly={readOnly} />
       </Col>
     </Row>
   );

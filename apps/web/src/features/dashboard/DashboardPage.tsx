@@ -1,10 +1,15 @@
+// 首页 (/piibs/dashboard): who is signed in, the figures their roles need to start the day (GET /api/dashboard:
+// only the sections the server answers), a date range kept in the URL, and shortcuts to their pages.
 import { theme } from 'antd';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
+import { getToken } from '@/lib/auth-storage.ts';
 import { MenuIcon } from '@/lib/icons.tsx';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { menuPages, usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
+import { DashboardStats, StatsBoundary } from './DashboardStats.tsx';
+import { DASHBOARD_TEXTS as T } from './texts.ts';
 
 /** Display names of the role codes the demo data and the spec use; other codes are shown as they are. */
 const ROLE_NAMES: Readonly<Record<string, string>> = {
@@ -14,12 +19,12 @@ const ROLE_NAMES: Readonly<Record<string, string>> = {
   enterprise: '投保企业',
   '17': '投保企业',
   service: '风控服务机构',
+  contractor: '施工企业',
   ROLE_SYSTEM_DEFAULT: '普通用户',
 };
 
 const MAX_SHORTCUTS = 12;
 
-/** The welcome page: who is signed in, in which role, and shortcuts to the pages their menus allow. */
 export default function DashboardPage() {
   const { token } = theme.useToken();
   const user = useUserStore((s) => s.user);
@@ -37,17 +42,24 @@ export default function DashboardPage() {
 
   return (
     <section style={{ padding: 24 }}>
-      <h2 style={{ marginTop: 0 }}>欢迎使用财产保险互联网出单系统</h2>
+      <h2 style={{ marginTop: 0 }}>{T.welcome}</h2>
       {name && (
         <p style={{ color: token.colorTextSecondary }}>
           {name}，您好！{roleText && <span>当前角色：{roleText}</span>}
         </p>
       )}
+
+      {/* Figures need a session: without a token there is nothing to ask the server (and it would answer 401). */}
+      {getToken() !== null && (
+        <StatsBoundary>
+          <DashboardStats />
+        </StatsBoundary>
+      )}
       {shortcuts.length > 0 && (
         <>
-          <h3 style={{ marginTop: 24 }}>快捷入口</h3>
+          <h3 style={{ marginTop: 24 }}>{T.shortcuts}</h3>
           <ul
-            aria-label="快捷入口"
+            aria-label={T.shortcuts}
             style={{
               display: 'grid',
               gridTemplateColumns: 'repeat(auto-fill, minmax(160px, 1fr))',

@@ -1,40 +1,17 @@
 import { formatTime } from '@piibs/shared/constants';
-import {
-  OPINION_REQUIRED,
-  REVIEW_DECISION_LABELS,
-  type ReviewDecision,
-  TASK_STATUS_LABELS,
-} from '@piibs/shared/review';
-import type { TaskRow } from '@piibs/shared/task';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Empty,
-  Form,
-  Input,
-  Result,
-  Space,
-  Spin,
-  Table,
-  Tag,
-  Timeline,
-} from 'antd';
-import { useState } from 'react';
+import { REVIEW_DECISION_LABELS, TASK_STATUS_LABELS } from '@piibs/shared/review';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Result, Space, Spin, Tag, Timeline } from 'antd';
 import { useNavigate, useParams } from 'react-router';
-import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import {
+  ApplicationFacts,
+  ApplicationPremium,
+  ApplicationTimeline,
+} from '@/components/application/ApplicationSummary.tsx';
+import { serverError } from '@/components/crud/resource.ts';
 import { CustomerDescriptions } from '@/components/customer/CustomerDescriptions.tsx';
-import { decideTask, TASK_LIST_PATH, taskQuery, tasksResource } from '../api.ts';
-
-const OPINION_MESSAGE = '退回或拒绝时必须填写审核意见';
-const DECISIONS: readonly ReviewDecision[] = ['approve', 'return', 'reject'];
-const FIELD_MESSAGE = /^审核意见：(.+)$/;
-
-interface DecisionValues {
-  opinion?: string;
-}
+import { TASK_LIST_PATH, taskQuery } from '../api.ts';
+import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
 
 function changeText(detail: unknown): string {
   if (detail === null || detail === undefined) return '';
@@ -47,7 +24,8 @@ function changeText(detail: unknown): string {
 }
 
 /**
- * 审核客户信息 (task/CustomerAudit, /piibs/task/audit/:id/:audit): the task's customer read-only, its change
+ * 审核客户信息 (task/CustomerAudit, /piibs/task/audit/:id/:audit): the task's customer — or, for an application
+ * task, the application with its quote, co-insurers, applicant, materials and timeline — read-only, its change
  * history and earlier decisions; with `audit` 'true' and the task open, 通过 / 退回 / 拒绝 with an opinion
  * (required for 退回 and 拒绝), sent with the task's version.
  */
@@ -55,13 +33,10 @@ export default function CustomerAudit() {
   const params = useParams();
   const id = Number(params.id ?? 0) || 0;
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<DecisionValues>();
-  const [error, setError] = useState<string | null>(null);
-  const [deciding, setDeciding] = useState<ReviewDecision | null>(null);
   const query = useQuery({ ...taskQuery(id), enabled: id > 0 });
   const task = query.data;
+  const decision = useTaskDecision({ task, reload: () => query.refetch() });
+  const { error } = decision;
 
   if (query.isPending) {
     return (
@@ -82,54 +57,6 @@ export default function CustomerAudit() {
 
   const canDecide = params.audit === 'true' && task.status === 'open';
 
-  const decide = async (decision: ReviewDecision) => {
-    setError(null);
-    const opinion = (form.getFieldValue('opinion') as string | undefined)?.trim() ?? '';
-    if (OPINION_REQUIRED.includes(decision) && !opinion) {
-      form.setFields([{ name: 'opinion', errors: [OPINION_MESSAGE] }]);
-      return;
-    }
-    form.setFields([{ name: 'opinion', errors: [] }]);
-    setDeciding(decision);
-    try {
-      await decideTask(task.id, { decision, opinion: opinion || null, version: task.version });
-      void message.success(`审核完成：${REVIEW_DECISION_LABELS[decision]}`);
-      await invalidateResource(client, tasksResource);
-      navigate(TASK_LIST_PATH);
-    } catch (err) {
-      const refusal = serverError(err);
-      if (!refusal || refusal.status === 401) return;
-      const field = FIELD_MESSAGE.exec(refusal.message);
-      if (field) {
-        form.setFields([{ name: 'opinion', errors: [field[1]!] }]);
-      } else {
-        setError(refusal.message);
-        if (refusal.status === 409) await query.refetch();
-      }
-    } finally {
-      setDeciding(null);
-    }
-  };
-
-  const historyColumns = [
-    { key: 'createdAt', title: '提交时间', dataIndex: 'createdAt', render: (v: string) => formatTime(v) },
-    {
-      key: 'decision',
-      title: '审核结论',
-      dataIndex: 'decision',
-      render: (d: ReviewDecision | null, row: TaskRow) =>
-        d ? REVIEW_DECISION_LABELS[d] : TASK_STATUS_LABELS[row.status],
-    },
-    { key: 'opinion', title: '审核意见', dataIndex: 'opinion', render: (v: string | null) => v ?? '—' },
-    { key: 'decidedBy', title: '审核人', render: (_: unknown, row: TaskRow) => row.decidedBy?.name ?? '—' },
-    {
-      key: 'decidedAt',
-      title: '审核时间',
-      dataIndex: 'decidedAt',
-      render: (v: string | null) => (v ? formatTime(v) : '—'),
-    },
-  ];
-
   return (
     <div style={{ padding: 16 }}>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -145,7 +72,13 @@ export default function CustomerAudit() {
           {error ? (
             <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
           ) : null}
-          {task.customer ? <CustomerDescriptions customer={task.customer} /> : <Empty />}
+          {task.application ? (
+            <ApplicationFacts app={task.application} />
+          ) : task.customer ? (
+            <CustomerDescriptions customer={task.customer} />
+          ) : (
+            <Empty />
+          )}
           {task.status === 'done' && task.decision ? (
             <Alert
               style={{ marginTop: 16 }}
@@ -155,41 +88,34 @@ export default function CustomerAudit() {
           ) : null}
         </Card>
 
-        {canDecide ? (
-          <Card variant="borderless" title="审核">
-            <Form<DecisionValues> form={form} layout="vertical" name="decision">
-              <Form.Item name="opinion" label="审核意见" extra="退回或拒绝时必填">
-                <Input.TextArea rows={3} maxLength={500} showCount />
-              </Form.Item>
-              <Space>
-                {DECISIONS.map((decision) => (
-                  <Button
-                    key={decision}
-                    type={decision === 'approve' ? 'primary' : 'default'}
-                    danger={decision === 'reject'}
-                    loading={deciding === decision}
-                    disabled={deciding !== null && deciding !== decision}
-                    onClick={() => void decide(decision)}
-                  >
-                    {REVIEW_DECISION_LABELS[decision]}
-                  </Button>
-                ))}
-                <Button onClick={() => navigate(TASK_LIST_PATH)}>返回</Button>
-              </Space>
-            </Form>
-          </Card>
+        {task.application ? (
+          <>
+            <Card
+              variant="borderless"
+              title="保费信息"
+              extra={
+                <Button
+                  type="link"
+                  onClick={() => navigate(`/piibs/insured/ImageData/${task.application!.id}/application`)}
+                >
+                  影像资料
+                </Button>
+              }
+            >
+              <ApplicationPremium app={task.application} />
+            </Card>
+            <Card variant="borderless" title={`投保人：${task.application.customer.name}`}>
+              <CustomerDescriptions customer={task.application.customer} />
+            </Card>
+            <Card variant="borderless" title="投保单历史">
+              <ApplicationTimeline events={task.events ?? []} />
+            </Card>
+          </>
         ) : null}
 
-        <Card variant="borderless" title="历次审核">
-          <Table<TaskRow>
-            size="small"
-            rowKey="id"
-            pagination={false}
-            columns={historyColumns}
-            dataSource={task.history}
-            locale={{ emptyText: '暂无历次审核' }}
-          />
-        </Card>
+        {canDecide ? <DecisionCard decision={decision} /> : null}
+
+        <TaskHistory rows={task.history} />
 
         <Card variant="borderless" title="变更记录">
           {task.changes.length ? (

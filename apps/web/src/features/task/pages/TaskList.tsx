@@ -1,4 +1,5 @@
 import { formatTime } from '@piibs/shared/constants';
+import { tenderAuditPath } from '@piibs/shared/project-order';
 import {
   REVIEW_DECISION_LABELS,
   type ReviewDecision,
@@ -35,8 +36,12 @@ const SEARCH: SearchField[] = [
   },
 ];
 const FILTER_KEYS = searchKeys(SEARCH);
-/** The kinds this screen can open (the others get their own audit pages). */
-const OPENABLE: readonly TaskKind[] = ['customer'];
+/** The kinds this screen can open: customers and applications on the audit page, secondary orders on theirs. */
+const OPENABLE: readonly TaskKind[] = ['customer', 'application', 'tender'];
+const openPath = (row: TaskRow) =>
+  row.kind === 'tender'
+    ? tenderAuditPath(row.id, row.status === 'open')
+    : auditPath(row.id, row.status === 'open');
 
 /** 审核任务: the review queue, oldest first, with how long each has waited; 处理 opens the audit page. */
 export default function TaskList() {
@@ -71,6 +76,11 @@ export default function TaskList() {
       render: (_, row) => row.submittedBy?.name ?? '—',
     },
     {
+      key: 'assignee',
+      title: '处理人',
+      render: (_, row) => row.assignee?.name ?? '—',
+    },
+    {
       key: 'createdAt',
       title: '提交时间',
       dataIndex: 'createdAt',
@@ -99,7 +109,7 @@ export default function TaskList() {
       fixed: 'right',
       render: (_, row) =>
         OPENABLE.includes(row.kind) ? (
-          <Button type="link" size="small" onClick={() => navigate(auditPath(row.id, row.status === 'open'))}>
+          <Button type="link" size="small" onClick={() => navigate(openPath(row))}>
             {row.status === 'open' ? '处理' : '查看'}
           </Button>
         ) : null,

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Result, Space, Spin } from 'antd';
+import { useNavigate, useParams } from 'react-router';
+import { serverError } from '@/components/crud/resource.ts';
+import { ApplicationActions } from './ApplicationActions.tsx';
+import { ApplicationCards } from './ApplicationSummary.tsx';
+import { applicationEventsQuery, applicationQuery } from './api.ts';
+import { INSURE_LIST_PATH } from './flows.ts';
+
+/** 查看投保单 (insured/viewInsurance, agent/viewInsurance): read-only, with its history timeline. */
+export default function ApplicationViewPage() {
+  const params = useParams();
+  const id = Number(params.id ?? 0) || 0;
+  const navigate = useNavigate();
+  const query = useQuery({ ...applicationQuery(id), enabled: id > 0 });
+  const events = useQuery({ ...applicationEventsQuery(id), enabled: id > 0 });
+
+  if (id > 0 && query.isPending) {
+    return (
+      <div style={{ padding: 48, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  }
+  if (!query.data) {
+    const refusal = serverError(query.error);
+    return (
+      <Result
+        status="warning"
+        title={!refusal || refusal.status === 404 ? '投保单不存在或无权查看' : refusal.message}
+        extra={<Button onClick={() => navigate(INSURE_LIST_PATH)}>返回投保单列表</Button>}
+      />
+    );
+  }
+  const app = query.data;
+  return (
+    <div style={{ padding: 16 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Card variant="borderless" title={`投保单 ${app.number}`}>
+          <Space wrap>
+            <ApplicationActions row={app} size="middle" omitView onCancelled={() => void events.refetch()} />
+            <Button onClick={() => navigate(`/piibs/insured/ImageData/${app.id}/application`)}>
+              影像资料
+            </Button>
+            <Button onClick={() => navigate(INSURE_LIST_PATH)}>返回投保单列表</Button>
+          </Space>
+        </Card>
+        <ApplicationCards app={app} events={events.data ?? []} />
+      </Space>
+    </div>
+  );
+}

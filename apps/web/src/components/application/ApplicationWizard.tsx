@@ -1,0 +1,387 @@
+import {
+  APPLICATION_STATUS_LABELS,
+  defaultEnd,
+  EDITABLE_STATUSES,
+  earliestStart,
+} from '@piibs/shared/application-status';
+import type { CustomerRow } from '@piibs/shared/customer';
+import type { AvailableProduct } from '@piibs/shared/product';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Form, Result, Space, Spin, Steps } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { ApplicationCards, ApplicationPremium, ApplicationStatusTag } from './ApplicationSummary.tsx';
+import {
+  applicationQuery,
+  applicationsResource,
+  availableProductsQuery,
+  createApplication,
+  type DraftAnswer,
+  replaceCoinsurers,
+  saveDraft,
+  submitApplication,
+} from './api.ts';
+import { CoinsuranceSection, sharesProblem } from './CoinsuranceSection.tsx';
+import {
+  FLOWS,
+  type FlowName,
+  INSURE_LIST_PATH,
+  policyholderTypeOf,
+  type StepKind,
+  stepPath,
+  stepsOf,
+} from './flows.ts';
+import { InsuranceSection } from './InsuranceSection.tsx';
+import { PolicySection } from './PolicySection.tsx';
+import { ProjectSection } from './ProjectSection.tsx';
+import { SuccessStep } from './SuccessStep.tsx';
+import { draftFieldsOf, fieldRefusal, sharesOf, valuesOf, type WizardValues } from './values.ts';
+
+/**
+ * Input typed on a step and not yet saved (Back after a refused save, a failed call): restored when the step is
+ * shown again, so going back and forth never loses input. Saved drafts live on the server (resume anywhere).
+ */
+const unsaved = new Map<string, WizardValues>();
+
+/** One step of an application wizard: `<flow>/<step>/:id/:policyholderType`. */
+export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; step: string }) {
+  const flow = FLOWS[flowName];
+  const params = useParams();
+  const id = Number(params.id ?? 0) || 0;
+  const type = policyholderTypeOf(params.policyholderType);
+  const navigate = useNavigate();
+
+  const query = useQuery({ ...applicationQuery(id), enabled: id > 0 });
+  const products = useQuery(availableProductsQuery());
+  const app = id > 0 ? query.data : undefined;
+
+  if ((id > 0 && query.isPending) || products.isPending) {
+    return (
+      <div style={{ padding: 48, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  }
+  if (id > 0 && query.isError) {
+    const refusal = serverError(query.error);
+    return (
+      <Result
+        status="warning"
+        title={refusal?.status === 404 || !refusal ? '投保单不存在或无权查看' : refusal.message}
+        extra={<Button onClick={() => navigate(INSURE_LIST_PATH)}>返回投保单列表</Button>}
+      />
+    );
+  }
+
+  const steps = stepsOf(flow, app?.allowsCoinsurance ?? true);
+  const index = steps.findIndex((s) => s.path === step);
+  const current = steps[index];
+  if (!current) return <Result status="404" title="没有这一步" />;
+  if (id === 0 && index > 0) {
+    return (
+      <Result
+        status="info"
+        title="请先填写投保信息"
+        extra={
+          <Button type="primary" onClick={() => navigate(stepPath(flow, steps[0]!.path, 0, type))}>
+            填写投保信息
+          </Button>
+        }
+      />
+    );
+  }
+
+  const isSuccess = current.kinds.includes('success');
+  const editable = !app || EDITABLE_STATUSES.includes(app.status);
+  return (
+    <div style={{ padding: 16 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Card variant="borderless">
+          <Steps
+            size="small"
+            current={isSuccess && app?.status === 'PENDING_REVIEW' ? steps.length : index}
+            items={steps.map((s) => ({ title: s.title }))}
+          />
+        </Card>
+        {isSuccess && app ? (
+          <SuccessStep app={app} flow={flow} />
+        ) : app && !editable ? (
+          <>
+            <Alert
+              type="info"
+              showIcon
+              title={`投保单${app.number}当前状态为「${APPLICATION_STATUS_LABELS[app.status]}」，不能再修改。`}
+            />
+            <ApplicationCards app={app} />
+          </>
+        ) : (
+          <StepForm
+            key={`${id}:${step}`}
+            flowName={flowName}
+            stepIndex={index}
+            app={app}
+            products={products.data ?? []}
+            onReload={async () => (await query.refetch()).data}
+          />
+        )}
+      </Space>
+    </div>
+  );
+}
+
+function StepForm({
+  flowName,
+  stepIndex,
+  app,
+  products,
+  onReload,
+}: {
+  flowName: FlowName;
+  stepIndex: number;
+  app: DraftAnswer | undefined;
+  products: AvailableProduct[];
+  onReload(): Promise<DraftAnswer | undefined>;
+}) {
+  const flow = FLOWS[flowName];
+  const params = useParams();
+  const type = policyholderTypeOf(params.policyholderType);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<WizardValues>();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'next' | 'back' | null>(null);
+  const [pickedCustomer, setPickedCustomer] = useState<CustomerRow | undefined>(undefined);
+  const steps = stepsOf(flow, app?.allowsCoinsurance ?? true);
+  const step = steps[stepIndex]!;
+  const kinds = step.kinds;
+  const cacheKey = `${flow.name}:${app?.id ?? 0}:${step.path}`;
+  const productId = Form.useWatch('productId', form);
+  const product = products.find((p) => p.id === (app?.productId ?? productId));
+  const customer = app?.customer ?? pickedCustomer;
+  const latest = useRef(app);
+  latest.current = app;
+
+  const initial = useMemo<WizardValues>(
+    () => ({
+      ...(app
+        ? valuesOf(app)
+        : { startDate: earliestStart(), endDate: defaultEnd(earliestStart()), highRisk: false }),
+      ...unsaved.get(cacheKey),
+    }),
+    [app, cacheKey],
+  );
+
+  // A product picked for a new draft brings its defaults (the death/disability limit, the minimum ratio).
+  const onProduct = useCallback(() => {
+    if (app) return;
+    const p = products.find((x) => x.id === form.getFieldValue('productId'));
+    if (!p) return;
+    const death = p.coverages.find((c) => c.type === 'EMPLOYEE_DEATH_DISABILITY');
+    form.setFieldsValue({
+      perPersonLimitFen: death?.perPersonLimitFen ?? p.rating?.limitTiersFen[0] ?? null,
+      preventionRatio: String(p.preventionRatioMin / 1_000_000),
+      coverages: [],
+    });
+  }, [app, products, form]);
+
+  useEffect(() => {
+    if (!app && pickedCustomer && !form.getFieldValue('headcount'))
+      form.setFieldValue('headcount', pickedCustomer.headcount || null);
+  }, [app, pickedCustomer, form]);
+
+  const show = async (err: unknown) => {
+    const refusal = serverError(err);
+    if (!refusal || refusal.status === 401) return;
+    if (refusal.status === 409) {
+      const fresh = await onReload();
+      if (fresh) form.setFieldsValue(valuesOf(fresh));
+      unsaved.delete(cacheKey);
+      setError(`${refusal.message}（已重新载入服务器上的投保单，请检查后重试）`);
+      return;
+    }
+    const field = fieldRefusal(refusal.message);
+    if (field && form.getFieldInstance(field.name) !== undefined) {
+      form.setFields([{ name: field.name, errors: [field.error] }]);
+      form.scrollToField(field.name);
+    } else {
+      setError(refusal.message);
+    }
+  };
+
+  /** Saves this step's fields (and the co-insurers) and answers the application as the server holds it. */
+  const save = async (values: WizardValues): Promise<DraftAnswer> => {
+    let current = latest.current;
+    if (!current) {
+      current = await createApplication({
+        productId: values.productId!,
+        customerId: values.customerId!,
+        policyholderType: type,
+        channel: flow.channel,
+      });
+    }
+    const fields = draftFieldsOf(values, kinds as StepKind[]);
+    if (Object.keys(fields).length) {
+      current = await saveDraft(current.id, { ...fields, version: current.version });
+    }
+    if (kinds.includes('coinsurance') && current.allowsCoinsurance) {
+      const shares = sharesOf(values);
+      const before = current.coinsurers.map((c) => `${c.insurerCode}:${c.lead}:${c.shareText}`).join();
+      const after = shares.map((s) => `${s.insurerCode}:${s.lead}:${s.share}`).join();
+      if (before !== after) {
+        current = await replaceCoinsurers(current.id, { version: current.version, shares });
+      }
+    }
+    client.setQueryData(applicationQuery(current.id).queryKey, current);
+    return current;
+  };
+
+  const next = async () => {
+    setError(null);
+    let values: WizardValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    values = { ...form.getFieldsValue(true), ...values };
+    if (kinds.includes('coinsurance')) {
+      const problem = sharesProblem(values);
+      if (problem) {
+        setError(problem);
+        return;
+      }
+    }
+    setBusy('next');
+    try {
+      let saved = await save(values);
+      unsaved.delete(cacheKey);
+      const submit = kinds.includes('confirm');
+      if (submit) {
+        saved = await submitApplication(saved.id, saved.version);
+        client.setQueryData(applicationQuery(saved.id).queryKey, saved);
+        void message.success('投保单已提交审核');
+      }
+      await invalidateResource(client, applicationsResource);
+      const target = stepsOf(flow, saved.allowsCoinsurance)[stepIndex + 1];
+      if (target) navigate(stepPath(flow, target.path, saved.id, type));
+      else if (!submit) void message.success('已保存');
+    } catch (err) {
+      unsaved.set(cacheKey, form.getFieldsValue(true));
+      await show(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const back = async () => {
+    const previous = steps[stepIndex - 1];
+    if (!previous || !app) return;
+    const values = { ...form.getFieldsValue(true) } as WizardValues;
+    setBusy('back');
+    try {
+      // Keep what was typed: save it when it is valid, else hold it for when the step is shown again.
+      await form.validateFields();
+      await save(values);
+      unsaved.delete(cacheKey);
+    } catch {
+      unsaved.set(cacheKey, values);
+    } finally {
+      setBusy(null);
+    }
+    navigate(stepPath(flow, previous.path, app.id, type));
+  };
+
+  const isLast = kinds.includes('confirm');
+  return (
+    <Form<WizardValues>
+      form={form}
+      layout="vertical"
+      name={`application-${step.path}`}
+      initialValues={initial}
+      scrollToFirstError
+      onValuesChange={(changed: Partial<WizardValues>) => {
+        if (error) setError(null);
+        if ('productId' in changed) onProduct();
+      }}
+    >
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        {app?.status === 'RETURNED' && app.reviewOpinion ? (
+          <Alert
+            type="warning"
+            showIcon
+            title="投保单已被退回，请按审核意见修改后重新提交"
+            description={`审核意见：${app.reviewOpinion}`}
+          />
+        ) : null}
+        {error ? <Alert type="error" showIcon role="alert" title={error} /> : null}
+        <Card
+          variant="borderless"
+          title={step.title}
+          extra={
+            app ? (
+              <Space>
+                {app.number}
+                <ApplicationStatusTag status={app.status} />
+              </Space>
+            ) : null
+          }
+        >
+          {kinds.includes('insurance') ? (
+            <InsuranceSection
+              form={form}
+              flow={flow}
+              policyholderType={type}
+              isNew={!app}
+              products={products}
+              product={product}
+              customer={customer}
+              onCustomer={setPickedCustomer}
+            />
+          ) : null}
+          {kinds.includes('project') ? (
+            <ProjectSection form={form} product={product} customer={customer} />
+          ) : null}
+          {kinds.includes('policy') ? <PolicySection policyholderType={type} /> : null}
+        </Card>
+        {kinds.includes('coinsurance') && app ? (
+          <Card variant="borderless" title={flow.name === 'epinsure' ? '共保/联保信息' : '共保信息'}>
+            <CoinsuranceSection
+              form={form}
+              allowed={app.allowsCoinsurance}
+              premiumFen={app.quote?.premiumFen ?? null}
+              preventionFeeFen={app.quote?.preventionFeeFen ?? null}
+            />
+          </Card>
+        ) : null}
+        {kinds.includes('confirm') && app ? (
+          <Card variant="borderless" title="确认保费信息">
+            {app.quoteProblem ? (
+              <Alert type="warning" showIcon title={app.quoteProblem} style={{ marginBottom: 16 }} />
+            ) : null}
+            <ApplicationPremium app={app} coinsurers={!kinds.includes('coinsurance')} />
+          </Card>
+        ) : null}
+        <Space>
+          {stepIndex > 0 ? (
+            <Button onClick={() => void back()} loading={busy === 'back'} disabled={busy === 'next'}>
+              上一步
+            </Button>
+          ) : null}
+          <Button
+            type="primary"
+            onClick={() => void next()}
+            loading={busy === 'next'}
+            disabled={busy === 'back'}
+          >
+            {isLast ? '提交审核' : '下一步'}
+          </Button>
+          <Button onClick={() => navigate(INSURE_LIST_PATH)} disabled={busy !== null}>
+            返回投保单列表
+          </Button>
+        </Space>
+      </Space>
+    </Form>
+  );
+}

@@ -1,0 +1,163 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  type CoinsurerShare,
+  coinsuranceProblem,
+  parseShare,
+  SHARE_MESSAGE,
+  shareTotal,
+  splitCoinsurance,
+} from '@piibs/shared/coinsurance';
+import { microPercentText } from '@piibs/shared/money';
+import { rules } from '@piibs/shared/validators';
+import { Alert, Button, Checkbox, Form, type FormInstance, Input, Space, Switch, Typography } from 'antd';
+import { DictSelect } from '@/lib/dict.tsx';
+import { CoinsurerTable } from './QuoteBreakdown.tsx';
+import { type ShareValue, sharesOf, type WizardValues } from './values.ts';
+
+/** The table as typed, parsed; null while a row is incomplete or a share is not a valid percentage. */
+export function typedShares(values: WizardValues | undefined): CoinsurerShare[] | null {
+  if (!values?.coinsured) return [];
+  const out: CoinsurerShare[] = [];
+  for (const s of sharesOf(values)) {
+    const share = parseShare(s.share);
+    if (!s.insurerCode || share === null) return null;
+    out.push({ insurerCode: s.insurerCode, lead: s.lead, share });
+  }
+  return out;
+}
+
+/**
+ * The problem the table has now (Chinese), or null: every share 1–100 with ≤ 6 decimals, one lead, total
+ * exactly 100% ("共保份额合计须为100%，当前合计为 99.5%"). The server checks the same on save and at submit.
+ */
+export function sharesProblem(values: WizardValues | undefined): string | null {
+  if (!values?.coinsured) return null;
+  const rows = values.shares ?? [];
+  if (rows.length < 2) return '共保信息：共保/联保至少需要两家保险公司';
+  const shares = typedShares(values);
+  if (!shares) {
+    const typed = rows.map((r) => parseShare(r.share ?? '') ?? 0);
+    return `共保信息：${SHARE_MESSAGE}；当前合计为 ${microPercentText(typed.reduce((a, b) => a + b, 0))}%`;
+  }
+  return coinsuranceProblem(shares)?.message ?? null;
+}
+
+/**
+ * 共保信息 / 共保/联保信息: the insurers sharing the contract, one lead, shares typed as percentages; the
+ * running total, and each insurer's premium and prevention fee split to the fen (followers floor, the lead
+ * the remainder) as the server will store them.
+ */
+export function CoinsuranceSection({
+  form,
+  allowed,
+  premiumFen,
+  preventionFeeFen,
+}: {
+  form: FormInstance<WizardValues>;
+  allowed: boolean;
+  premiumFen: number | null;
+  preventionFeeFen: number | null;
+}) {
+  const values = Form.useWatch((all: WizardValues) => all, form);
+  if (!allowed) return <Alert type="info" showIcon title="该险种不支持共保/联保，由本公司独家承保" />;
+
+  const coinsured = Boolean(values?.coinsured);
+  const shares = typedShares(values);
+  const total = shares ? shareTotal(shares) : null;
+  const problem = coinsured ? sharesProblem(values) : null;
+  const parts =
+    coinsured && shares && !problem && premiumFen !== null
+      ? splitCoinsurance(shares, premiumFen, preventionFeeFen ?? 0).map((p) => ({
+          ...p,
+          shareText: microPercentText(p.share),
+        }))
+      : null;
+
+  const setLead = (index: number) => {
+    const rows = (form.getFieldValue('shares') as ShareValue[] | undefined) ?? [];
+    form.setFieldValue(
+      'shares',
+      rows.map((r, i) => ({ ...r, lead: i === index })),
+    );
+  };
+
+  return (
+    <>
+      <Form.Item name="coinsured" label="是否共保/联保" valuePropName="checked">
+        <Switch
+          checkedChildren="是"
+          unCheckedChildren="否"
+          onChange={(on) => {
+            if (on && !(form.getFieldValue('shares') as ShareValue[] | undefined)?.length)
+              form.setFieldValue('shares', [
+                { insurerCode: undefined, lead: true, share: '' },
+                { insurerCode: undefined, lead: false, share: '' },
+              ]);
+          }}
+        />
+      </Form.Item>
+      {coinsured ? (
+        <Form.List name="shares">
+          {(fields, { add, remove }) => (
+            <>
+              {fields.map((field, index) => (
+                <Space key={field.key} align="baseline" wrap style={{ display: 'flex', marginBottom: 4 }}>
+                  <Form.Item
+                    name={[field.name, 'insurerCode']}
+                    rules={[{ required: true, message: '请选择共保公司' }]}
+                  >
+                    <DictSelect
+                      dict="coinsurer"
+                      aria-label={`共保公司${index + 1}`}
+                      placeholder="共保公司"
+                      style={{ width: 240 }}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[field.name, 'lead']} valuePropName="checked">
+                    <Checkbox onChange={(e) => e.target.checked && setLead(index)}>主承保</Checkbox>
+                  </Form.Item>
+                  <Form.Item
+                    name={[field.name, 'share']}
+                    rules={[{ required: true, message: '请输入共保份额' }, rules.percent1To100]}
+                  >
+                    <Input
+                      aria-label={`共保份额${index + 1}`}
+                      placeholder="份额"
+                      suffix="%"
+                      style={{ width: 160 }}
+                    />
+                  </Form.Item>
+                  <Button
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label="删除"
+                    disabled={fields.length <= 2}
+                    onClick={() => remove(field.name)}
+                  />
+                </Space>
+              ))}
+              <Button
+                type="dashed"
+                icon={<PlusOutlined />}
+                disabled={fields.length >= 20}
+                onClick={() => add({ insurerCode: undefined, lead: false, share: '' })}
+              >
+                添加共保公司
+              </Button>
+            </>
+          )}
+        </Form.List>
+      ) : null}
+      {coinsured ? (
+        <div style={{ marginTop: 16 }}>
+          <Typography.Paragraph data-testid="share-total">
+            份额合计：{total === null ? '—' : `${microPercentText(total)}%`}
+          </Typography.Paragraph>
+          {problem ? <Alert type="warning" showIcon role="alert" title={problem} /> : null}
+          {parts ? <CoinsurerTable rows={parts} /> : null}
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import type { PolicyholderType } from '@piibs/shared/application-status';
+import { rules } from '@piibs/shared/validators';
+import { Col, Form, Input, Row } from 'antd';
+
+/**
+ * 保单基本信息: the insured, the contacts and special terms. An individual policyholder (`:policyholderType`
+ * 2) names a person and has no credit code.
+ */
+export function PolicySection({ policyholderType }: { policyholderType: PolicyholderType }) {
+  const person = policyholderType === 2;
+  return (
+    <Row gutter={24}>
+      <Col xs={24} md={12}>
+        <Form.Item
+          name="insuredName"
+          label={person ? '被保险人姓名' : '被保险人名称'}
+          rules={[
+            {
+              required: true,
+              whitespace: true,
+              message: person ? '请输入被保险人姓名' : '请输入被保险人名称',
+            },
+          ]}
+        >
+          <Input maxLength={200} />
+        </Form.Item>
+      </Col>
+      {person ? null : (
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="insuredUscc"
+            label="被保险人统一社会信用代码"
+            normalize={(v: string) => v?.toUpperCase()}
+            rules={[{ required: true, message: '请输入统一社会信用代码' }, rules.taxNumber]}
+          >
+            <Input maxLength={18} />
+          </Form.Item>
+        </Col>
+      )}
+      <Col xs={24}>
+        <Form.Item name="insuredAddress" label="被保险人地址">
+          <Input maxLength={200} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={8}>
+        <Form.Item
+          name="contactName"
+          label="联系人"
+          rules={[{ required: true, whitespace: true, message: '请输入联系人' }]}
+        >
+          <Input maxLength={50} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={8}>
+        <Form.Item
+          name="contactPhone"
+          label="联系电话"
+          rules={[{ required: true, message: '请输入联系电话' }, rules.phone]}
+        >
+          <Input maxLength={20} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={8}>
+        <Form.Item name="contactEmail" label="电子邮箱" rules={[rules.email]}>
+          <Input maxLength={100} />
+        </Form.Item>
+      </Col>
+      <Col xs={24}>
+        <Form.Item name="specialTerms" label="特别约定">
+          <Input.TextArea rows={3} maxLength={2000} showCount />
+        </Form.Item>
+      </Col>
+    </Row>
+  );
+}

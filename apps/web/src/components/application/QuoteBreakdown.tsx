@@ -1,0 +1,139 @@
+import type { CoinsurerRow } from '@piibs/shared/application';
+import { formatYuan, microPercentText, multiplierText, rateText } from '@piibs/shared/money';
+import type { PremiumQuote } from '@piibs/shared/rating';
+import { Descriptions, Table, Typography } from 'antd';
+import { DictLabel } from '@/lib/dict.tsx';
+
+/** '¥1,234.50'. */
+export const yuanOf = (fen: number | null | undefined): string =>
+  fen === null || fen === undefined ? '—' : `¥${formatYuan(fen)}`;
+
+export interface BreakdownProps {
+  quote: Pick<PremiumQuote, 'premiumFen' | 'basePremiumFen' | 'combinedMultiplier' | 'lines' | 'factors'>;
+  preventionRatio: number;
+  preventionFeeFen: number;
+  /** The rate-table version priced on ("第 3 版，2026-01-01 生效"), when known. */
+  tableText?: string | null;
+  /** One figure per row, for a narrow column (the wizard's live premium). */
+  compact?: boolean;
+}
+
+/** The premium by coverage line and by factor, the prevention fee: what the applicant confirms. */
+export function QuoteBreakdown({
+  quote,
+  preventionRatio,
+  preventionFeeFen,
+  tableText,
+  compact = false,
+}: BreakdownProps) {
+  return (
+    <>
+      <Descriptions
+        size="small"
+        column={compact ? 1 : { xs: 1, md: 3 }}
+        bordered
+        style={{ marginBottom: 16 }}
+      >
+        <Descriptions.Item label="应缴保费">
+          <Typography.Text strong data-testid="premium" style={{ fontSize: 18 }}>
+            {yuanOf(quote.premiumFen)}
+          </Typography.Text>
+        </Descriptions.Item>
+        <Descriptions.Item label={`事故预防费用（${microPercentText(preventionRatio)}%）`}>
+          <span data-testid="prevention-fee">{yuanOf(preventionFeeFen)}</span>
+        </Descriptions.Item>
+        <Descriptions.Item label="基础保费 × 综合系数">
+          {yuanOf(quote.basePremiumFen)} × {quote.combinedMultiplier}
+        </Descriptions.Item>
+        {tableText ? (
+          <Descriptions.Item label="费率表" span={compact ? 1 : 3}>
+            {tableText}
+          </Descriptions.Item>
+        ) : null}
+      </Descriptions>
+      <Table
+        size="small"
+        rowKey="key"
+        pagination={false}
+        title={() => '保费明细（按责任）'}
+        dataSource={quote.lines}
+        columns={[
+          { key: 'label', title: '责任 / 计费基础', dataIndex: 'label' },
+          { key: 'base', title: '计费基数', dataIndex: 'baseFen', render: (v: number) => yuanOf(v) },
+          { key: 'rate', title: '费率', dataIndex: 'rate', render: (v: number) => rateText(v) },
+          { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (v: number) => yuanOf(v) },
+        ]}
+      />
+      {quote.factors.length ? (
+        <Table
+          size="small"
+          rowKey="code"
+          pagination={false}
+          style={{ marginTop: 12 }}
+          title={() => '浮动因子'}
+          dataSource={quote.factors}
+          columns={[
+            { key: 'label', title: '因子', dataIndex: 'label' },
+            {
+              key: 'option',
+              title: '选项',
+              dataIndex: 'optionLabel',
+              render: (v: string | null) => v ?? '—',
+            },
+            {
+              key: 'multiplier',
+              title: '系数',
+              dataIndex: 'multiplier',
+              render: (v: number) => `× ${multiplierText(v)}`,
+            },
+            {
+              key: 'delta',
+              title: '保费变化',
+              render: (_: unknown, f) =>
+                `${yuanOf(f.beforeFen)} → ${yuanOf(f.afterFen)}（${f.deltaFen >= 0 ? '+' : '-'}${yuanOf(Math.abs(f.deltaFen))}）`,
+            },
+          ]}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The co-insurers with each one's share and parts in yuan. */
+export function CoinsurerTable({
+  rows,
+}: {
+  rows: Pick<CoinsurerRow, 'insurerCode' | 'lead' | 'shareText' | 'premiumFen' | 'preventionFeeFen'>[];
+}) {
+  return (
+    <Table
+      size="small"
+      rowKey="insurerCode"
+      pagination={false}
+      dataSource={rows}
+      locale={{ emptyText: '不共保（本公司独家承保）' }}
+      columns={[
+        {
+          key: 'insurer',
+          title: '共保公司',
+          dataIndex: 'insurerCode',
+          render: (code: string) => <DictLabel dict="coinsurer" value={code} empty={code} />,
+        },
+        {
+          key: 'lead',
+          title: '主/从',
+          dataIndex: 'lead',
+          render: (lead: boolean) => (lead ? '主承保' : '从共保'),
+        },
+        { key: 'share', title: '份额', dataIndex: 'shareText', render: (v: string) => `${v}%` },
+        { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (v: number) => yuanOf(v) },
+        {
+          key: 'prevention',
+          title: '事故预防费用',
+          dataIndex: 'preventionFeeFen',
+          render: (v: number) => yuanOf(v),
+        },
+      ]}
+    />
+  );
+}

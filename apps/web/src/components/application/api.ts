@@ -1,0 +1,83 @@
+// Application (投保单) calls shared by the three wizards (insured, epinsure, agent), the list and the view.
+
+import type { Page } from '@piibs/shared/admin';
+import type {
+  ApplicationCreateForm,
+  ApplicationDetail,
+  ApplicationDraftForm,
+  ApplicationEventRow,
+  ApplicationRow,
+  CoinsurersForm,
+} from '@piibs/shared/application';
+import type { CustomerRow } from '@piibs/shared/customer';
+import type { AvailableProduct } from '@piibs/shared/product';
+import { queryOptions } from '@tanstack/react-query';
+import { defineResource, postInline } from '@/components/crud/resource.ts';
+import { request } from '@/lib/http.ts';
+
+/** A draft as the server answers a save: the detail plus why it has no quote yet. */
+export type DraftAnswer = ApplicationDetail & { quoteProblem?: string | null };
+
+export const applicationsResource = defineResource<ApplicationRow>({
+  noun: '投保单',
+  key: ['application', 'applications'],
+  list: 'api/applications',
+  download: { url: 'api/applications/download', name: '投保单' },
+  permission: { list: 'application:list', add: 'application:add', edit: 'application:edit' },
+  rowId: (row) => row.id,
+  rowLabel: (row) => row.number,
+});
+
+export const applicationQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...applicationsResource.key, 'detail', id],
+    queryFn: () => request<DraftAnswer>({ url: `api/applications/${id}`, method: 'get', inlineErrors: true }),
+  });
+
+export const applicationEventsQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...applicationsResource.key, 'events', id],
+    queryFn: () =>
+      request<ApplicationEventRow[]>({
+        url: `api/applications/${id}/events`,
+        method: 'get',
+        inlineErrors: true,
+      }),
+  });
+
+export const availableProductsQuery = () =>
+  queryOptions({
+    queryKey: ['application', 'available-products'],
+    queryFn: () => request<AvailableProduct[]>({ url: 'api/products/available', method: 'get' }),
+    staleTime: 60_000,
+  });
+
+/** The approved customers (投保人) the caller may apply for: an enterprise its own, an agent its clients. */
+export const approvedCustomersQuery = (blurry: string) =>
+  queryOptions({
+    queryKey: ['application', 'approved-customers', blurry],
+    queryFn: () =>
+      request<Page<CustomerRow>>({
+        url: 'api/customers',
+        method: 'get',
+        params: {
+          reviewStatus: 'approved',
+          blurry: blurry || undefined,
+          page: 0,
+          size: 50,
+          sort: 'name,asc',
+        },
+      }).then((page) => page.content),
+    staleTime: 30_000,
+  });
+
+export const createApplication = (form: ApplicationCreateForm) =>
+  postInline<DraftAnswer>('api/applications', form);
+export const saveDraft = (id: number, form: ApplicationDraftForm) =>
+  postInline<DraftAnswer>(`api/applications/${id}/draft`, form);
+export const replaceCoinsurers = (id: number, form: CoinsurersForm) =>
+  postInline<ApplicationDetail>(`api/applications/${id}/coinsurers`, form);
+export const submitApplication = (id: number, version: number) =>
+  postInline<ApplicationDetail>(`api/applications/${id}/submit`, { version });
+export const cancelApplication = (id: number, version: number) =>
+  postInline<ApplicationDetail>(`api/applications/${id}/cancel`, { version });

@@ -1,0 +1,284 @@
+import type { ApplicationRow } from '@piibs/shared/application';
+import { SHARE_MESSAGE } from '@piibs/shared/coinsurance';
+import { yuan } from '@piibs/shared/money';
+import type { AvailableProduct } from '@piibs/shared/product';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { page } from '@/components/customer/test-data.ts';
+import InsureList from '@/features/epinsure/pages/InsureList.tsx';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { sharesProblem, typedShares } from './CoinsuranceSection.tsx';
+import { FLOWS, flowOf, stepsOf, viewPathOf } from './flows.ts';
+import { livePrice } from './LiveQuote.tsx';
+import { draftFieldsOf, fieldRefusal, sharesOf } from './values.ts';
+
+/** The seeded work-safety product as GET /api/products/available answers it (one rate row, one factor). */
+const workSafety = {
+  id: 1,
+  code: 'AZX',
+  name: '安全生产责任保险（工贸行业）',
+  productClass: 'work_safety',
+  allowsCoinsurance: true,
+  preventionRatioMin: 15_000_000,
+  preventionRatioMax: 21_000_000,
+  coverages: [
+    {
+      id: 1,
+      type: 'EMPLOYEE_DEATH_DISABILITY',
+      name: '从业人员伤亡',
+      perPersonLimitFen: yuan(400_000),
+      perAccidentLimitFen: null,
+      aggregateLimitFen: null,
+      deductibleFen: 0,
+      mandatory: true,
+      sort: 0,
+    },
+  ],
+  rating: {
+    rateTableId: 3,
+    versionNo: 2,
+    effectiveDate: '2026-01-01',
+    limitTiersFen: [yuan(400_000)],
+    highRiskLoading: null,
+    factors: [
+      {
+        code: 'ACCIDENT_HISTORY',
+        label: '近三年事故记录',
+        min: 9_000,
+        max: 13_000,
+        defaultOption: 'NONE',
+        options: [
+          { value: 'NONE', label: '无事故', multiplier: 10_000 },
+          { value: 'ONE', label: '一次', multiplier: 12_000 },
+        ],
+      },
+    ],
+    // 0.5‰ per person: 400,000 yuan × 0.5‰ = 200 yuan a head.
+    rows: [
+      {
+        coverageType: 'EMPLOYEE_DEATH_DISABILITY',
+        industry: null,
+        limitTierFen: null,
+        costBandUpToFen: null,
+        rate: 5_000,
+      },
+    ],
+  },
+} as unknown as AvailableProduct;
+
+const customer = { industrySection: 'C', industryDivision: '34', headcount: 100 };
+
+describe('the live premium (shared rating code on the active rate table)', () => {
+  it('prices headcount × limit × rate, the factor and the prevention fee, as the server would', () => {
+    const { quote } = livePrice(workSafety, customer, {
+      headcount: 120,
+      perPersonLimitFen: yuan(400_000),
+      preventionRatio: '20',
+    });
+    expect(quote?.premium.premiumFen).toBe(120 * 20_000);
+    expect(quote?.preventionFeeFen).toBe(480_000);
+    const withAccident = livePrice(workSafety, customer, {
+      headcount: 120,
+      perPersonLimitFen: yuan(400_000),
+      factors: { ACCIDENT_HISTORY: 'ONE' },
+    });
+    expect(withAccident.quote?.premium.premiumFen).toBe(2_880_000);
+  });
+
+  it('names the missing input instead of a figure', () => {
+    expect(livePrice(workSafety, customer, { perPersonLimitFen: yuan(400_000) }).problem).toBe(
+      '参保人数：不能为空',
+    );
+    expect(livePrice(undefined, customer, {})).toEqual({ quote: null, problem: null });
+  });
+});
+
+describe('co-insurance as typed', () => {
+  const typed = (shares: [string, boolean, string][]) => ({
+    coinsured: true,
+    shares: shares.map(([insurerCode, lead, share]) => ({ insurerCode, lead, share })),
+  });
+
+  it('shows the current total when the shares do not make 100', () => {
+    expect(
+      sharesProblem(
+        typed([
+          ['PICC', true, '60'],
+          ['PAIC', false, '30'],
+        ]),
+      ),
+    ).toBe('共保份额合计须为100%，当前合计为 90%');
+    expect(
+      sharesProblem(
+        typed([
+          ['PICC', true, '66.666667'],
+          ['PAIC', false, '33.333333'],
+        ]),
+      ),
+    ).toBeNull();
+  });
+
+  it('wants one lead, two insurers, valid percentages (the spec message)', () => {
+    expect(
+      sharesProblem(
+        typed([
+          ['PICC', false, '50'],
+          ['PAIC', false, '50'],
+        ]),
+      ),
+    ).toBe('共保信息：须有且只有一家主承保公司');
+    expect(sharesProblem(typed([['PICC', true, '100']]))).toBe('共保信息：共保/联保至少需要两家保险公司');
+    expect(
+      sharesProblem(
+        typed([
+          ['PICC', true, '50.1234567'],
+          ['PAIC', false, '49'],
+        ]),
+      ),
+    ).toContain(SHARE_MESSAGE);
+    expect(sharesProblem({ coinsured: false, shares: [] })).toBeNull();
+    expect(
+      typedShares(
+        typed([
+          ['PICC', true, '0'],
+          ['PAIC', false, '100'],
+        ]),
+      ),
+    ).toBeNull();
+  });
+
+  it('sends nothing when not co-insured', () => {
+    expect(
+      sharesOf({ coinsured: false, shares: [{ insurerCode: 'PICC', lead: true, share: '100' }] }),
+    ).toEqual([]);
+  });
+});
+
+describe('draft fields by step', () => {
+  it('sends money in fen and ratios in micro-percent, only the step’s own fields', () => {
+    const values = {
+      headcount: 10,
+      perPersonLimitFen: yuan(400_000),
+      preventionRatio: '15.5',
+      projectCostYuan: '30000000.50',
+      projectName: '  新厂房 ',
+      contactPhone: '0511-85551234',
+    };
+    expect(draftFieldsOf(values, ['insurance'])).toMatchObject({
+      headcount: 10,
+      preventionRatio: 15_500_000,
+      guaranteeAmountFen: null,
+    });
+    expect(draftFieldsOf(values, ['insurance'])).not.toHaveProperty('contactPhone');
+    expect(draftFieldsOf(values, ['project'])).toMatchObject({
+      projectCostFen: 3_000_000_050,
+      projectName: '新厂房',
+    });
+    expect(draftFieldsOf(values, ['policy'])).toMatchObject({
+      contactPhone: '0511-85551234',
+      insuredName: null,
+    });
+  });
+
+  it('puts a server refusal at the field it names', () => {
+    expect(fieldRefusal('参保人数：至少为 1 人')).toEqual({ name: 'headcount', error: '至少为 1 人' });
+    expect(fieldRefusal('保险起期：不能早于 2026-11-24（不得倒签）')?.name).toBe('startDate');
+    expect(fieldRefusal('投保单已被修改，请刷新后重试')).toBeNull();
+  });
+});
+
+describe('the wizards (spec §2 routes)', () => {
+  it('has the steps the routes name, co-insurance only where the product allows it', () => {
+    expect(FLOWS.insured.steps.map((s) => s.path)).toEqual([
+      'stepOne',
+      'stepSecond',
+      'stepThird',
+      'stepForth',
+      'stepSuccess',
+    ]);
+    expect(stepsOf(FLOWS.epinsure, false).map((s) => s.path)).toEqual([
+      'stepOne',
+      'stepSecond',
+      'stepThird',
+      'stepSuccess',
+    ]);
+    expect(stepsOf(FLOWS.epinsure, true).map((s) => s.path)).toContain('coinsureAndJoint');
+    expect(FLOWS.agent.steps.map((s) => s.path)).toEqual(['stepOne', 'stepSecond', 'stepSuccess']);
+  });
+
+  it('continues an application in the wizard of its channel; agents view on their own route', () => {
+    expect(flowOf({ channel: 'enterprise', productClass: 'work_safety' }).name).toBe('insured');
+    expect(flowOf({ channel: 'agent', productClass: 'work_safety' }).name).toBe('agent');
+    expect(flowOf({ channel: 'agent', productClass: 'construction' }).name).toBe('epinsure');
+    expect(viewPathOf({ id: 5, policyholderType: 2 }, ['agent'])).toBe('/piibs/agent/viewInsurance/5/2');
+    expect(viewPathOf({ id: 5, policyholderType: 1 }, ['17'])).toBe('/piibs/insured/viewInsurance/5/1');
+  });
+});
+
+function row(over: Partial<ApplicationRow>): ApplicationRow {
+  return {
+    id: 1,
+    number: 'AZX2026000001',
+    productId: 1,
+    productCode: 'AZX',
+    productName: '安全生产责任保险（工贸行业）',
+    productClass: 'work_safety',
+    channel: 'enterprise',
+    policyholderType: 1,
+    customerId: 1,
+    applicantName: '镇江示例安全科技有限公司',
+    applicantUscc: '91321100MA1XXXXXX4',
+    status: 'DRAFT',
+    statusLabel: '草稿',
+    startDate: '2026-12-01',
+    endDate: '2027-11-30',
+    premiumFen: 2_400_000,
+    preventionFeeFen: 360_000,
+    reviewOpinion: null,
+    ownerId: 1,
+    ownerName: 'enterprise',
+    agentId: null,
+    submittedAt: null,
+    createdAt: '2026-11-20T08:00:00.000Z',
+    updatedAt: '2026-11-20T08:00:00.000Z',
+    version: 1,
+    actions: ['continue', 'view', 'cancel'],
+    ...over,
+  };
+}
+
+describe('投保单列表', { timeout: 40_000 }, () => {
+  let api: MockApi;
+  afterEach(() => {
+    api?.restore();
+    resetKitState();
+  });
+
+  it('shows each application with its state and only the actions the server allows', async () => {
+    signInAs(['17'], ['application:list', 'application:add', 'application:edit']);
+    api = mockApi({
+      'GET api/applications': page([
+        row({}),
+        row({
+          id: 2,
+          number: 'AZX2026000002',
+          status: 'PENDING_PAYMENT',
+          actions: ['view', 'cancel', 'pay'],
+        }),
+        row({ id: 3, number: 'AZX2026000003', status: 'PENDING_REVIEW', actions: ['view'] }),
+      ]),
+    });
+    renderWithProviders(<InsureList />, '/piibs/epinsure/insureList');
+    const draft = (await screen.findByText('AZX2026000001')).closest('tr')!;
+    expect(within(draft).getByText('草稿')).toBeInTheDocument();
+    expect(within(draft).getByRole('button', { name: '继续填写' })).toBeInTheDocument();
+    expect(within(draft).getByText('¥24,000.00')).toBeInTheDocument();
+    const unpaid = screen.getByText('AZX2026000002').closest('tr')!;
+    expect(within(unpaid).getByRole('button', { name: '去支付' })).toBeInTheDocument();
+    const waiting = screen.getByText('AZX2026000003').closest('tr')!;
+    expect(within(waiting).queryByRole('button', { name: '继续填写' })).toBeNull();
+    expect(within(waiting).queryByRole('button', { name: /撤\s*销/ })).toBeNull();
+    expect(api.callsTo('GET api/applications')[0]?.params).toMatchObject({ sort: 'updatedAt,desc' });
+  });
+});

@@ -1,0 +1,167 @@
+// The wizard's form values and their mapping to and from the server's draft fields. Money is typed in yuan
+// (strings, exact) and sent in fen; ratios typed in percent and sent in micro-percent; shares typed as the
+// percentage text the server parses ('33.333333').
+import type { ApplicationDetail, ApplicationFields } from '@piibs/shared/application';
+import { microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
+import type { CoverageType } from '@piibs/shared/rating';
+import type { NamePath } from 'antd/es/form/interface';
+import type { StepKind } from './flows.ts';
+
+export interface ShareValue {
+  insurerCode?: string;
+  lead?: boolean;
+  share?: string;
+}
+
+export interface WizardValues {
+  productId?: number;
+  customerId?: number;
+  startDate?: string;
+  endDate?: string;
+  headcount?: number | null;
+  perPersonLimitFen?: number | null;
+  coverages?: CoverageType[];
+  factors?: Record<string, string>;
+  /** Percent, e.g. '15'. */
+  preventionRatio?: string | null;
+  guaranteeAmountYuan?: string | null;
+  projectName?: string | null;
+  projectAddress?: string | null;
+  projectCostYuan?: string | null;
+  contractor?: string | null;
+  highRisk?: boolean;
+  insuredName?: string | null;
+  insuredUscc?: string | null;
+  insuredAddress?: string | null;
+  contactName?: string | null;
+  contactPhone?: string | null;
+  contactEmail?: string | null;
+  specialTerms?: string | null;
+  /** Co-insured at all (the table is kept empty otherwise). */
+  coinsured?: boolean;
+  shares?: ShareValue[];
+}
+
+const yuanText = (fen: number | null): string | null => (fen === null ? null : (fen / 100).toFixed(2));
+
+/** The form's values for an application as the server holds it. */
+export function valuesOf(app: ApplicationDetail): WizardValues {
+  return {
+    productId: app.productId,
+    customerId: app.customerId,
+    startDate: app.startDate ?? undefined,
+    endDate: app.endDate ?? undefined,
+    headcount: app.headcount,
+    perPersonLimitFen: app.perPersonLimitFen,
+    coverages: app.coverages as CoverageType[],
+    factors: app.factors,
+    preventionRatio: app.preventionRatio === null ? null : microPercentText(app.preventionRatio),
+    guaranteeAmountYuan: yuanText(app.guaranteeAmountFen),
+    projectName: app.projectName,
+    projectAddress: app.projectAddress,
+    projectCostYuan: yuanText(app.projectCostFen),
+    contractor: app.contractor,
+    highRisk: app.highRisk,
+    insuredName: app.insuredName,
+    insuredUscc: app.insuredUscc,
+    insuredAddress: app.insuredAddress,
+    contactName: app.contactName,
+    contactPhone: app.contactPhone,
+    contactEmail: app.contactEmail,
+    specialTerms: app.specialTerms,
+    coinsured: app.coinsurers.length > 0,
+    shares: app.coinsurers.map((c) => ({ insurerCode: c.insurerCode, lead: c.lead, share: c.shareText })),
+  };
+}
+
+const fenOf = (text: string | null | undefined): number | null =>
+  text === null || text === undefined || text === '' ? null : yuanTextToFen(String(text));
+const microOf = (text: string | null | undefined): number | null =>
+  text === null || text === undefined || text === '' ? null : percentTextToMicro(String(text));
+const textOf = (v: string | null | undefined): string | null => (v?.trim() ? v.trim() : null);
+
+/** The draft fields a step's sections save (a step sends its own fields only). */
+export function draftFieldsOf(values: WizardValues, kinds: readonly StepKind[]): ApplicationFields {
+  const out: ApplicationFields = {};
+  if (kinds.includes('insurance')) {
+    Object.assign(out, {
+      headcount: values.headcount ?? null,
+      perPersonLimitFen: values.perPersonLimitFen ?? null,
+      coverages: values.coverages ?? [],
+      factors: values.factors ?? {},
+      preventionRatio: microOf(values.preventionRatio),
+      guaranteeAmountFen: fenOf(values.guaranteeAmountYuan),
+    });
+    if (values.startDate !== undefined) out.startDate = values.startDate || null;
+    if (values.endDate !== undefined) out.endDate = values.endDate || null;
+  }
+  if (kinds.includes('project')) {
+    Object.assign(out, {
+      projectName: textOf(values.projectName),
+      projectAddress: textOf(values.projectAddress),
+      projectCostFen: fenOf(values.projectCostYuan),
+      contractor: textOf(values.contractor),
+      highRisk: values.highRisk ?? false,
+      startDate: values.startDate || null,
+      endDate: values.endDate || null,
+    });
+  }
+  if (kinds.includes('policy')) {
+    Object.assign(out, {
+      insuredName: textOf(values.insuredName),
+      insuredUscc: textOf(values.insuredUscc),
+      insuredAddress: textOf(values.insuredAddress),
+      contactName: textOf(values.contactName),
+      contactPhone: textOf(values.contactPhone),
+      contactEmail: textOf(values.contactEmail),
+      specialTerms: textOf(values.specialTerms),
+    });
+  }
+  return out;
+}
+
+/** The co-insurance table to send: empty unless co-insured. */
+export function sharesOf(values: WizardValues): { insurerCode: string; lead: boolean; share: string }[] {
+  if (!values.coinsured) return [];
+  return (values.shares ?? []).map((s) => ({
+    insurerCode: s.insurerCode ?? '',
+    lead: Boolean(s.lead),
+    share: (s.share ?? '').trim(),
+  }));
+}
+
+/**
+ * The form field a server message names ("参保人数：至少为 1 人" → headcount), so a refusal shows at the
+ * field; unknown labels go to the alert above the form.
+ */
+export const FIELD_OF_TITLE: Readonly<Record<string, NamePath>> = Object.freeze({
+  险种: 'productId',
+  投保人: 'customerId',
+  保险起期: 'startDate',
+  保险止期: 'endDate',
+  参保人数: 'headcount',
+  每人伤亡限额: 'perPersonLimitFen',
+  附加责任: 'coverages',
+  事故预防费用比例: 'preventionRatio',
+  保证金额: 'guaranteeAmountYuan',
+  工程名称: 'projectName',
+  工程地址: 'projectAddress',
+  工程造价: 'projectCostYuan',
+  施工单位: 'contractor',
+  被保险人名称: 'insuredName',
+  被保险人统一社会信用代码: 'insuredUscc',
+  被保险人地址: 'insuredAddress',
+  联系人: 'contactName',
+  联系电话: 'contactPhone',
+  电子邮箱: 'contactEmail',
+  特别约定: 'specialTerms',
+});
+
+const FIELD_MESSAGE = /^([^：]{1,20})：(.+)$/;
+
+/** A server message split into the field it names and the rest, or null. */
+export function fieldRefusal(message: string): { name: NamePath; error: string } | null {
+  const m = FIELD_MESSAGE.exec(message);
+  const name = m ? FIELD_OF_TITLE[m[1]!] : undefined;
+  return m && name !== undefined ? { name, error: m[2]! } : null;
+}

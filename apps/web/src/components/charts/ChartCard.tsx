@@ -1,0 +1,189 @@
+// A chart with what every dashboard chart needs around it: a title, a 图表 / 表格 switch (the table shows the very
+// figures the chart draws), an export of those figures as CSV, and an empty state that says what to do next
+// instead of drawing a flat or made-up series.
+import { DownloadOutlined } from '@ant-design/icons';
+import { Button, Empty, Segmented, theme } from 'antd';
+import type { EChartsCoreOption } from 'echarts/core';
+import { type ReactNode, useMemo, useState } from 'react';
+import { saveCsv } from './csv.ts';
+import EChart from './EChart.tsx';
+import type { ChartTheme } from './options.ts';
+import { CHART_TEXTS as T } from './texts.ts';
+
+export interface ChartColumn<Row> {
+  key: string;
+  title: string;
+  /** The figure as exported (numbers stay numbers; money as yuan text). */
+  value: (row: Row) => string | number;
+  /** How the table shows it; the exported value by default. */
+  render?: (row: Row) => ReactNode;
+  align?: 'left' | 'right';
+}
+
+export interface ChartCardProps<Row> {
+  title: string;
+  /** One line under the title: what is counted, over which period. */
+  description?: ReactNode;
+  rows: readonly Row[];
+  rowKey: (row: Row) => string;
+  columns: readonly ChartColumn<Row>[];
+  /**
+   * Builds the chart from the theme and the rows; called again when either (or the builder) changes, so pass a
+   * stable function (module level, or useCallback).
+   */
+  option: (theme: ChartTheme, rows: readonly Row[]) => EChartsCoreOption;
+  /** The export's file name (a timestamp is put in front). */
+  exportName: string;
+  /** True when there is nothing to draw (default: no rows); `empty` is shown instead. */
+  isEmpty?: boolean;
+  empty: ReactNode;
+  height?: number;
+}
+
+/** The chart colours of the current antd theme. */
+export function useChartTheme(): ChartTheme {
+  const { token } = theme.useToken();
+  return useMemo(
+    () => ({
+      text: token.colorText,
+      secondary: token.colorTextSecondary,
+      split: token.colorBorderSecondary,
+      palette: [
+        token.colorPrimary,
+        token.colorSuccess,
+        token.colorWarning,
+        token.colorError,
+        token['purple-6'] ?? '#722ed1',
+        token['cyan-6'] ?? '#13c2c2',
+        token['magenta-6'] ?? '#eb2f96',
+        token['gold-6'] ?? '#faad14',
+      ],
+    }),
+    [token],
+  );
+}
+
+export function ChartCard<Row>(props: ChartCardProps<Row>) {
+  const { title, description, rows, rowKey, columns, exportName, empty, height = 280 } = props;
+  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const chartTheme = useChartTheme();
+  const { token } = theme.useToken();
+  const build = props.option;
+  const option = useMemo(() => build(chartTheme, rows), [build, chartTheme, rows]);
+  const isEmpty = props.isEmpty ?? rows.length === 0;
+
+  const exportCsv = () =>
+    saveCsv(
+      exportName,
+      columns.map((c) => c.title),
+      rows.map((row) => columns.map((c) => c.value(row))),
+    );
+
+  return (
+    <section
+      aria-label={title}
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        minWidth: 0,
+        borderRadius: token.borderRadiusLG,
+        background: token.colorBgContainer,
+        border: `1px solid ${token.colorBorderSecondary}`,
+      }}
+    >
+      <header
+        style={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 8,
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          padding: '8px 12px',
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
+      >
+        <h4 style={{ margin: 0, fontSize: token.fontSize, fontWeight: 600 }}>{title}</h4>
+        {!isEmpty && (
+          <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+            <Segmented
+              size="small"
+              aria-label={`${title}${T.viewLabel}`}
+              value={view}
+              onChange={(v) => setView(v as 'chart' | 'table')}
+              options={[
+                { label: T.chart, value: 'chart' },
+                { label: T.table, value: 'table' },
+              ]}
+            />
+            <Button
+              size="small"
+              icon={<DownloadOutlined />}
+              title={T.exportTitle}
+              aria-label={`${T.exportCsv}${title}`}
+              onClick={exportCsv}
+            >
+              {T.exportCsv}
+            </Button>
+          </div>
+        )}
+      </header>
+      <div style={{ padding: 12, flex: 1 }}>
+        {description && (
+          <div style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM, marginBottom: 8 }}>
+            {description}
+          </div>
+        )}
+        {isEmpty ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} style={{ margin: '24px 0' }} />
+        ) : view === 'chart' ? (
+          <EChart option={option} label={title} height={height} />
+        ) : (
+          <div style={{ maxHeight: height, overflow: 'auto' }}>
+            <table aria-label={title} style={{ width: '100%', borderCollapse: 'collapse' }}>
+              <thead>
+                <tr>
+                  {columns.map((c) => (
+                    <th
+                      key={c.key}
+                      scope="col"
+                      style={{
+                        textAlign: c.align ?? 'left',
+                        padding: '6px 8px',
+                        position: 'sticky',
+                        top: 0,
+                        background: token.colorFillAlter,
+                        borderBottom: `1px solid ${token.colorBorderSecondary}`,
+                        fontWeight: 500,
+                      }}
+                    >
+                      {c.title}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={rowKey(row)}>
+                    {columns.map((c) => (
+                      <td
+                        key={c.key}
+                        style={{
+                          textAlign: c.align ?? 'left',
+                          padding: '6px 8px',
+                          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+                          fontVariantNumeric: 'tabular-nums',
+                        }}
+                      >
+                        {c.render ? c.render(row) : c.value(row)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

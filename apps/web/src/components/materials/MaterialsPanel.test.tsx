@@ -1,0 +1,190 @@
+import type { MaterialList, MaterialRow } from '@piibs/shared/material';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { InternalAxiosRequestConfig } from 'axios';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { type MockAnswer, type MockApi, mockApi } from '@/test/mock-api.ts';
+import { MaterialsPanel } from './MaterialsPanel.tsx';
+
+const DOC_TYPES: [string, string][] = [
+  ['BUSINESS_LICENSE', '营业执照'],
+  ['APPLICATION_FORM', '投保单'],
+];
+
+function dictAnswer(config: InternalAxiosRequestConfig): MockAnswer {
+  const name = (config.params as { dictName?: string }).dictName;
+  const content =
+    name === 'document_type'
+      ? DOC_TYPES.map(([value, label], i) => ({
+          id: i + 1,
+          dictId: 9,
+          dictName: name,
+          value,
+          label,
+          sort: i,
+        }))
+      : [];
+  return { data: { content, totalElements: content.length } };
+}
+
+function row(over: Partial<MaterialRow> = {}): MaterialRow {
+  const id = over.id ?? 1;
+  return {
+    id,
+    businessType: 'application',
+    businessId: 42,
+    docType: 'BUSINESS_LICENSE',
+    docTypeName: '营业执照',
+    originalName: '营业执照.png',
+    mime: 'image/png',
+    sizeBytes: 2048,
+    sha256: 'a'.repeat(64),
+    uploadedBy: 5,
+    uploaderName: '企业用户',
+    createdAt: '2026-03-01T08:00:00.000Z',
+    fileUrl: `/api/materials/${id}/file`,
+    thumbnailUrl: `/api/materials/${id}/thumbnail`,
+    ...over,
+  };
+}
+
+const listOf = (content: MaterialRow[], editable = true): MaterialList => ({
+  content,
+  totalElements: content.length,
+  editable,
+  readOnlyReason: editable ? null : '投保单当前状态为「待审核」，不能修改影像资料',
+});
+
+let api: MockApi;
+const createObjectURL = vi.fn(() => 'blob:mock-material');
+const revokeObjectURL = vi.fn();
+
+beforeEach(() => {
+  signInAs(['17'], ['application:list', 'application:edit']);
+  Object.defineProperty(URL, 'createObjectURL', {
+    value: createObjectURL,
+    configurable: true,
+    writable: true,
+  });
+  Object.defineProperty(URL, 'revokeObjectURL', {
+    value: revokeObjectURL,
+    configurable: true,
+    writable: true,
+  });
+});
+afterEach(() => {
+  api?.restore();
+  resetKitState();
+});
+
+const section = async (label: string) => screen.findByRole('region', { name: label });
+
+describe('MaterialsPanel', { timeout: 30_000 }, () => {
+  it('shows a section per document type with image thumbnails and PDF tiles; read-only hides upload and delete', async () => {
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': {
+        data: listOf(
+          [
+            row(),
+            row({
+              id: 2,
+              docType: 'APPLICATION_FORM',
+              docTypeName: '投保单',
+              originalName: '投保单.pdf',
+              mime: 'application/pdf',
+              thumbnailUrl: null,
+            }),
+          ],
+          false,
+        ),
+      },
+      'GET api/materials/1/file': { data: new Blob(['png'], { type: 'image/png' }) },
+    });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={42} />);
+    const licence = await section('营业执照');
+    expect(await within(licence).findByRole('img', { name: '营业执照.png' })).toHaveAttribute(
+      'src',
+      'blob:mock-material',
+    );
+    const form = await section('投保单');
+    expect(within(form).getByText('投保单.pdf')).toBeInTheDocument();
+    expect(within(form).getByRole('button', { name: /预\s*览/ })).toBeInTheDocument();
+    // The PDF is not fetched until asked for.
+    expect(api.callsTo('GET api/materials/2/file')).toHaveLength(0);
+    expect(api.callsTo('GET api/materials')[0]?.params).toEqual({
+      businessType: 'application',
+      businessId: 42,
+    });
+    // The server says the record is not editable: no upload, no delete, and why.
+    expect(screen.getByText('投保单当前状态为「待审核」，不能修改影像资料')).toBeInTheDocument();
+    expect(document.querySelector('input[type=file]')).toBeNull();
+    expect(screen.queryByRole('button', { name: /删除/ })).toBeNull();
+  });
+
+  it('uploads to the section’s document type and shows the new file; a refusal shows the server’s message', async () => {
+    let stored: MaterialRow[] = [];
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': () => ({ data: listOf(stored) }),
+      'GET api/materials/7/file': { data: new Blob(['png'], { type: 'image/png' }) },
+      'POST api/materials': (config) => {
+        const form = config.data as FormData;
+        const file = form.get('file') as File;
+        if (file.name === 'x.jpg')
+          return { status: 400, data: { status: 400, message: '文件类型：仅支持 JPG、PNG、WEBP 或 PDF' } };
+        const created = row({ id: 7, originalName: file.name, docType: String(form.get('docType')) });
+        stored = [created];
+        return { data: created };
+      },
+    });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={42} />);
+    const user = userEvent.setup();
+    const licence = await section('营业执照');
+    // rc-upload renders a fresh input after each pick.
+    const input = () => licence.querySelector('input[type=file]') as HTMLInputElement;
+    expect(input()).not.toBeNull();
+    await user.upload(input(), new File(['png'], '执照.png', { type: 'image/png' }));
+
+    expect(await within(licence).findByRole('img', { name: '执照.png' })).toBeInTheDocument();
+    const sent = api.callsTo('POST api/materials')[0]!.data as FormData;
+    expect(Object.fromEntries([...sent.entries()].filter(([k]) => k !== 'file'))).toEqual({
+      businessType: 'application',
+      businessId: '42',
+      docType: 'BUSINESS_LICENSE',
+    });
+
+    await user.upload(input(), new File(['\x7fELF'], 'x.jpg', { type: 'image/jpeg' }));
+    expect(await screen.findByText('x.jpg：文件类型：仅支持 JPG、PNG、WEBP 或 PDF')).toBeInTheDocument();
+    expect(stored).toHaveLength(1);
+  });
+
+  it('deletes after a confirmation and reloads the list', async () => {
+    let stored = [row()];
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': () => ({ data: listOf(stored) }),
+      'GET api/materials/1/file': { data: new Blob(['png'], { type: 'image/png' }) },
+      'DELETE api/materials/1': () => {
+        stored = [];
+        return { data: { ok: true } };
+      },
+    });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={42} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: '删除 营业执照.png' }));
+    await user.click(await screen.findByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(api.callsTo('DELETE api/materials/1')).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByText('营业执照.png')).toBeNull());
+  });
+
+  it('a record the caller may not see shows the server’s message', async () => {
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': { status: 404, data: { status: 404, message: '投保单不存在' } },
+    });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={42} />);
+    expect(await screen.findByText('投保单不存在')).toBeInTheDocument();
+  });
+});

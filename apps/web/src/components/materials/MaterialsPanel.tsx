@@ -1,0 +1,375 @@
+// The image materials (影像资料) of one business record, by document type (the `document_type` dictionary):
+// a drag-and-drop upload with progress per type, a thumbnail grid (images open in a zoomable preview, PDFs
+// open in a new tab or download), and delete with a confirmation while the record is editable. The server
+// decides what is editable (the list answers `editable`); the `editable` prop can only take it away (a
+// read-only view). Used by insured/ImageData and the customer page (licence scans).
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EyeOutlined,
+  FilePdfOutlined,
+  InboxOutlined,
+} from '@ant-design/icons';
+import {
+  isImageMime,
+  MATERIAL_ACCEPT,
+  MATERIAL_DOC_DICT,
+  MATERIAL_MESSAGES,
+  MAX_MATERIAL_BYTES,
+  type MaterialBusinessType,
+  type MaterialRow,
+} from '@piibs/shared/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Empty,
+  Flex,
+  Image,
+  Popconfirm,
+  Spin,
+  Typography,
+  Upload,
+  type UploadFile,
+  type UploadProps,
+} from 'antd';
+import { type ReactNode, useEffect, useState } from 'react';
+import { errorMessage, serverError } from '@/components/crud/resource.ts';
+import { type DictOption, useDictState } from '@/lib/dict.tsx';
+import { saveBlob } from '@/lib/download.ts';
+import { deleteMaterial, materialBlobQuery, materialsKey, materialsQuery, uploadMaterial } from './api.ts';
+
+export const MATERIAL_TEXTS = Object.freeze({
+  dragHint: '点击或将文件拖拽到此处上传',
+  typeHint: '支持 JPG、PNG、WEBP、PDF，单个文件不超过 10MB',
+  none: '暂无资料',
+  uploaded: (name: string) => `${name} 上传成功`,
+  deleteTitle: (name: string) => `确定删除「${name}」吗？`,
+  deleted: '已删除',
+  delete: '删除',
+  ok: '确定',
+  cancel: '取消',
+  preview: '预览',
+  download: '下载',
+  loadFailed: '加载失败',
+  licences: '证照影像资料',
+  noTypes: '影像资料类型字典为空，请先在字典管理中维护 document_type',
+});
+
+export interface MaterialsPanelProps {
+  businessType: MaterialBusinessType;
+  businessId: number;
+  /** false: read-only (no upload, no delete) whatever the server allows. */
+  editable?: boolean;
+  /** Only these document types get a section (materials of other types are still shown). */
+  docTypes?: readonly string[];
+  /** A heading above the sections. */
+  title?: ReactNode;
+}
+
+const TILE = 120;
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** An object URL for a Blob, revoked when the Blob changes or the component goes. */
+function useObjectUrl(blob: Blob | undefined): string | undefined {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    if (!blob || typeof URL.createObjectURL !== 'function') {
+      setUrl(undefined);
+      return;
+    }
+    const made = URL.createObjectURL(blob);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [blob]);
+  return url;
+}
+
+function ImageThumb({ material }: { material: MaterialRow }) {
+  const blob = useQuery(materialBlobQuery(material.fileUrl));
+  const src = useObjectUrl(blob.data);
+  if (blob.isError) return <Typography.Text type="danger">{MATERIAL_TEXTS.loadFailed}</Typography.Text>;
+  if (!src) return <Spin size="small" />;
+  return (
+    <Image src={src} alt={material.originalName} width={TILE} height={TILE} style={{ objectFit: 'cover' }} />
+  );
+}
+
+function PdfThumb({ material }: { material: MaterialRow }) {
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const load = () => client.fetchQuery(materialBlobQuery(material.fileUrl));
+
+  const open = async () => {
+    // Opened while the click still counts as the user's, so no popup blocker stops it; filled when loaded.
+    const win = window.open('', '_blank');
+    try {
+      const url = URL.createObjectURL(await load());
+      if (win) win.location.href = url;
+      else window.open(url, '_blank', 'noopener');
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (err) {
+      win?.close();
+      void message.error(errorMessage(err));
+    }
+  };
+  const download = async () => {
+    try {
+      saveBlob(await load(), material.originalName);
+    } catch (err) {
+      void message.error(errorMessage(err));
+    }
+  };
+
+  return (
+    <Flex vertical align="center" gap={4}>
+      <FilePdfOutlined style={{ fontSize: 40, color: '#cf1322' }} aria-label="PDF" />
+      <Flex gap={4}>
+        <Button size="small" type="link" icon={<EyeOutlined />} onClick={() => void open()}>
+          {MATERIAL_TEXTS.preview}
+        </Button>
+        <Button
+          size="small"
+          type="link"
+          icon={<DownloadOutlined />}
+          onClick={() => void download()}
+          aria-label={`${MATERIAL_TEXTS.download} ${material.originalName}`}
+        />
+      </Flex>
+    </Flex>
+  );
+}
+
+function MaterialTile({
+  material,
+  canChange,
+  onDelete,
+}: {
+  material: MaterialRow;
+  canChange: boolean;
+  onDelete: (m: MaterialRow) => Promise<void>;
+}) {
+  const uploaded =
+    `${material.uploaderName ?? ''} ${material.createdAt.slice(0, 16).replace('T', ' ')}`.trim();
+  return (
+    <div data-testid={`material-${material.id}`} style={{ width: TILE }}>
+      <Flex
+        align="center"
+        justify="center"
+        style={{
+          width: TILE,
+          height: TILE,
+          border: '1px solid #f0f0f0',
+          borderRadius: 6,
+          overflow: 'hidden',
+        }}
+      >
+        {isImageMime(material.mime) ? <ImageThumb material={material} /> : <PdfThumb material={material} />}
+      </Flex>
+      <Typography.Text
+        ellipsis={{ tooltip: `${material.originalName}（${uploaded}）` }}
+        style={{ width: TILE, display: 'block', fontSize: 12 }}
+      >
+        {material.originalName}
+      </Typography.Text>
+      <Flex justify="space-between" align="center">
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {formatSize(material.sizeBytes)}
+        </Typography.Text>
+        {canChange ? (
+          <Popconfirm
+            title={MATERIAL_TEXTS.deleteTitle(material.originalName)}
+            okText={MATERIAL_TEXTS.ok}
+            cancelText={MATERIAL_TEXTS.cancel}
+            onConfirm={() => onDelete(material)}
+          >
+            <Button
+              size="small"
+              type="link"
+              danger
+              icon={<DeleteOutlined />}
+              aria-label={`${MATERIAL_TEXTS.delete} ${material.originalName}`}
+            />
+          </Popconfirm>
+        ) : null}
+      </Flex>
+    </div>
+  );
+}
+
+function DocTypeSection({
+  businessType,
+  businessId,
+  docType,
+  materials,
+  canChange,
+  onDelete,
+}: {
+  businessType: MaterialBusinessType;
+  businessId: number;
+  docType: DictOption;
+  materials: MaterialRow[];
+  canChange: boolean;
+  onDelete: (m: MaterialRow) => Promise<void>;
+}) {
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const [uploads, setUploads] = useState<UploadFile[]>([]);
+
+  const beforeUpload: UploadProps['beforeUpload'] = (file) => {
+    if (file.size > MAX_MATERIAL_BYTES) {
+      void message.error(`${file.name}：${MATERIAL_MESSAGES.tooLarge}`);
+      return Upload.LIST_IGNORE;
+    }
+    return true;
+  };
+
+  const customRequest: UploadProps['customRequest'] = async ({ file, onProgress, onSuccess, onError }) => {
+    const blob = file as File;
+    try {
+      const row = await uploadMaterial({
+        businessType,
+        businessId,
+        docType: docType.value,
+        file: blob,
+        onProgress: (percent) => onProgress?.({ percent }),
+      });
+      await client.invalidateQueries({ queryKey: materialsKey(businessType, businessId) });
+      onSuccess?.(row);
+      void message.success(MATERIAL_TEXTS.uploaded(blob.name));
+    } catch (err) {
+      const text = errorMessage(err);
+      onError?.(new Error(text), text);
+      void message.error(`${blob.name}：${text}`);
+      // A record that stopped being editable (409) or went away (404) shows as it is now.
+      if (serverError(err))
+        void client.invalidateQueries({ queryKey: materialsKey(businessType, businessId) });
+    }
+  };
+
+  return (
+    <section aria-label={docType.label} style={{ marginBottom: 24 }}>
+      <Typography.Title level={5} style={{ marginTop: 0 }}>
+        {docType.label}
+        <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal', marginLeft: 8 }}>
+          {materials.length}
+        </Typography.Text>
+      </Typography.Title>
+      {canChange ? (
+        <Upload.Dragger
+          name="file"
+          accept={MATERIAL_ACCEPT}
+          multiple
+          fileList={uploads}
+          beforeUpload={beforeUpload}
+          customRequest={customRequest}
+          onChange={({ fileList }) => setUploads(fileList.filter((f) => f.status !== 'done'))}
+          style={{ marginBottom: 12 }}
+        >
+          <p className="ant-upload-drag-icon">
+            <InboxOutlined />
+          </p>
+          <p className="ant-upload-text">{MATERIAL_TEXTS.dragHint}</p>
+          <p className="ant-upload-hint">{MATERIAL_TEXTS.typeHint}</p>
+        </Upload.Dragger>
+      ) : null}
+      {materials.length ? (
+        <Image.PreviewGroup>
+          <Flex wrap gap={12} style={{ marginTop: 12 }}>
+            {materials.map((m) => (
+              <MaterialTile key={m.id} material={m} canChange={canChange} onDelete={onDelete} />
+            ))}
+          </Flex>
+        </Image.PreviewGroup>
+      ) : canChange ? null : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={MATERIAL_TEXTS.none} />
+      )}
+    </section>
+  );
+}
+
+export function MaterialsPanel({
+  businessType,
+  businessId,
+  editable = true,
+  docTypes,
+  title,
+}: MaterialsPanelProps) {
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const dict = useDictState(MATERIAL_DOC_DICT);
+  const query = useQuery(materialsQuery(businessType, businessId));
+
+  if (query.isPending || (dict.loading && dict.options.length === 0)) {
+    return (
+      <div style={{ padding: 24, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  }
+  if (query.isError) {
+    // Not an antd Alert (role="alert"): the page around the panel keeps its own alert for its form.
+    return (
+      <Typography.Paragraph type="danger" data-testid="materials-error">
+        {errorMessage(query.error)}
+      </Typography.Paragraph>
+    );
+  }
+
+  const list = query.data;
+  const canChange = editable && list.editable;
+  const byType = new Map<string, MaterialRow[]>();
+  for (const m of list.content) byType.set(m.docType, [...(byType.get(m.docType) ?? []), m]);
+  const sections: DictOption[] = dict.options.filter((o) => !docTypes || docTypes.includes(o.value));
+  for (const m of list.content) {
+    if (!sections.some((s) => s.value === m.docType))
+      sections.push({ value: m.docType, label: m.docTypeName ?? m.docType });
+  }
+
+  const onDelete = async (m: MaterialRow) => {
+    try {
+      await deleteMaterial(m.id);
+      void message.success(MATERIAL_TEXTS.deleted);
+    } catch (err) {
+      void message.error(errorMessage(err));
+    } finally {
+      await client.invalidateQueries({ queryKey: materialsKey(businessType, businessId) });
+    }
+  };
+
+  return (
+    <div>
+      {title ? (
+        <Typography.Title level={4} style={{ marginTop: 0 }}>
+          {title}
+        </Typography.Title>
+      ) : null}
+      {editable && !list.editable && list.readOnlyReason ? (
+        <Typography.Paragraph type="secondary">{list.readOnlyReason}</Typography.Paragraph>
+      ) : null}
+      {sections.length === 0 ? (
+        <Typography.Paragraph type="warning">
+          {dict.error ? errorMessage(dict.error) : MATERIAL_TEXTS.noTypes}
+        </Typography.Paragraph>
+      ) : null}
+      {sections.map((s) => (
+        <DocTypeSection
+          key={s.value}
+          businessType={businessType}
+          businessId={businessId}
+          docType={s}
+          materials={byType.get(s.value) ?? []}
+          canChange={canChange}
+          onDelete={onDelete}
+        />
+      ))}
+    </div>
+  );
+}
+
+export default MaterialsPanel;

@@ -1,0 +1,258 @@
+// Factories for the payment, payment-result, policy and verification pages' tests: answers as the API gives them.
+import type { ApplicationDetail } from '@piibs/shared/application';
+import type { PaymentResult } from '@piibs/shared/payment';
+import type { PolicyDetail, PolicyVerification } from '@piibs/shared/policy';
+import { customerRow } from '@/components/customer/test-data.ts';
+
+const HOUR = 3_600_000;
+
+/** An approved application waiting for payment (GET /api/applications/:id), its order due in 24 hours. */
+export function applicationDetail(over: Partial<ApplicationDetail> = {}): ApplicationDetail {
+  return {
+    id: 12,
+    number: 'AZX2026000012',
+    productId: 1,
+    productCode: 'AZX',
+    productName: '安全生产责任保险（工贸行业）',
+    productClass: 'work_safety',
+    channel: 'enterprise',
+    policyholderType: 1,
+    customerId: 7,
+    applicantName: '镇江示范机械有限公司',
+    applicantUscc: '91440300708461136T',
+    status: 'PENDING_PAYMENT',
+    statusLabel: '待支付',
+    startDate: '2026-12-01',
+    endDate: '2027-11-30',
+    premiumFen: 2_400_000,
+    preventionFeeFen: 360_000,
+    reviewOpinion: null,
+    ownerId: 1,
+    ownerName: 'enterprise',
+    agentId: null,
+    submittedAt: '2026-11-20T08:00:00.000Z',
+    createdAt: '2026-11-20T08:00:00.000Z',
+    updatedAt: '2026-11-21T08:00:00.000Z',
+    version: 4,
+    actions: ['view', 'cancel', 'pay'],
+    insuredName: '镇江示范机械有限公司',
+    insuredUscc: '91440300708461136T',
+    insuredAddress: '镇江市京口区学府路 1 号',
+    contactName: '赵六',
+    contactPhone: '13800005678',
+    contactEmail: null,
+    specialTerms: null,
+    industrySection: 'C',
+    industryDivision: '34',
+    headcount: 120,
+    payrollFen: null,
+    perPersonLimitFen: 40_000_000,
+    coverages: [],
+    factors: {},
+    guaranteeAmountFen: null,
+    projectName: null,
+    projectAddress: null,
+    projectCostFen: null,
+    contractor: null,
+    highRisk: false,
+    preventionRatio: 15_000_000,
+    commissionRate: null,
+    allowsCoinsurance: false,
+    quote: null,
+    rateTableId: 3,
+    coinsurers: [],
+    customer: customerRow(),
+    paymentOrder: {
+      id: 5,
+      number: 'PAY2026000005',
+      amountFen: 2_400_000,
+      status: 'PENDING',
+      expiresAt: new Date(Date.now() + 24 * HOUR).toISOString(),
+      createdAt: '2026-11-21T08:00:00.000Z',
+    },
+    openTaskId: null,
+    ...over,
+  };
+}
+
+/** GET /api/payments/:payId: a pending order of the application above. */
+export function paymentResult(over: Partial<PaymentResult> = {}): PaymentResult {
+  return {
+    payId: 'PAY2026000005',
+    orderId: 5,
+    status: 'PENDING',
+    statusLabel: '待支付',
+    amountFen: 2_400_000,
+    expiresAt: new Date(Date.now() + 24 * HOUR).toISOString(),
+    paidAt: null,
+    provider: 'sandbox',
+    tradeNo: null,
+    applicationId: 12,
+    applicationNumber: 'AZX2026000012',
+    applicationStatus: 'PENDING_PAYMENT',
+    productName: '安全生产责任保险（工贸行业）',
+    policyId: null,
+    policyNumber: null,
+    ...over,
+  };
+}
+
+/** The same order paid, and (unless `issued` is false) its policy issued. */
+export function paidResult(issued = true): PaymentResult {
+  return paymentResult({
+    status: 'PAID',
+    statusLabel: '已支付',
+    paidAt: '2026-11-21T09:00:00.000Z',
+    tradeNo: 'SBX20261121000001',
+    applicationStatus: issued ? 'ISSUED' : 'PAID',
+    policyId: issued ? 9 : null,
+    policyNumber: issued ? 'PAZX202600000009' : null,
+  });
+}
+
+/** GET /api/policies/:id: a co-insured policy (60/40) with two coverages, one payment and its history. */
+export function policyDetail(over: Partial<PolicyDetail> = {}): PolicyDetail {
+  return {
+    id: 9,
+    number: 'PAZX202600000009',
+    applicationId: 12,
+    applicationNumber: 'AZX2026000012',
+    productId: 1,
+    productCode: 'AZX',
+    productName: '安全生产责任保险（工贸行业）',
+    customerId: 7,
+    holderName: '镇江示范机械有限公司',
+    holderUscc: '91440300708461136T',
+    insuredName: '镇江示范机械有限公司',
+    startDate: '2026-12-01',
+    endDate: '2027-11-30',
+    premiumFen: 2_400_000,
+    preventionFeeFen: 360_000,
+    status: 'ISSUED',
+    statusLabel: '已出单',
+    issuedAt: '2026-11-21T09:00:05.000Z',
+    insuredUscc: '91440300708461136T',
+    insuredAddress: '镇江市京口区学府路 1 号',
+    preventionRatio: 15_000_000,
+    headcount: 120,
+    projectName: null,
+    specialTerms: null,
+    coverages: [
+      {
+        key: 'EMPLOYEE_DEATH_DISABILITY',
+        type: 'EMPLOYEE_DEATH_DISABILITY',
+        name: '从业人员伤亡（死亡/伤残）',
+        perPersonLimitFen: 40_000_000,
+        perAccidentLimitFen: null,
+        aggregateLimitFen: null,
+        deductibleFen: 0,
+        baseFen: 4_800_000_000,
+        premiumFen: 2_000_000,
+      },
+      {
+        key: 'THIRD_PARTY_INJURY',
+        type: 'THIRD_PARTY_INJURY',
+        name: '第三者人身伤亡',
+        perPersonLimitFen: null,
+        perAccidentLimitFen: 100_000_000,
+        aggregateLimitFen: 500_000_000,
+        deductibleFen: 50_000,
+        baseFen: 500_000_000,
+        premiumFen: 400_000,
+      },
+    ],
+    coinsurers: [
+      {
+        insurerCode: 'PICC',
+        insurerName: '中国人民财产保险股份有限公司',
+        lead: true,
+        share: 60_000_000,
+        shareText: '60',
+        premiumFen: 1_440_000,
+        preventionFeeFen: 216_000,
+      },
+      {
+        insurerCode: 'PAIC',
+        insurerName: '中国平安财产保险股份有限公司',
+        lead: false,
+        share: 40_000_000,
+        shareText: '40',
+        premiumFen: 960_000,
+        preventionFeeFen: 144_000,
+      },
+    ],
+    verificationCode: 'K7M2Q9X4TB8R3N6P',
+    verifyPath: '/piibs/verify/K7M2Q9X4TB8R3N6P',
+    document: {
+      sha256: 'ab12'.repeat(16),
+      sizeBytes: 48_213,
+      downloadPath: '/api/policies/9/pdf',
+    },
+    payments: [
+      {
+        id: 3,
+        orderNumber: 'PAY2026000005',
+        provider: 'sandbox',
+        providerLabel: '沙箱支付（测试环境）',
+        tradeNo: 'SBX20261121000001',
+        amountFen: 2_400_000,
+        paidAt: '2026-11-21T09:00:00.000Z',
+        source: 'notify',
+      },
+    ],
+    application: {
+      id: 12,
+      number: 'AZX2026000012',
+      status: 'ISSUED',
+      channel: 'enterprise',
+      submittedAt: '2026-11-20T08:00:00.000Z',
+      ownerName: '企业用户',
+    },
+    events: [
+      {
+        id: 1,
+        action: 'submit',
+        fromStatus: 'DRAFT',
+        toStatus: 'PENDING_REVIEW',
+        actor: '企业用户',
+        opinion: null,
+        at: '2026-11-20T08:00:00.000Z',
+      },
+      {
+        id: 2,
+        action: 'pay',
+        fromStatus: 'PENDING_PAYMENT',
+        toStatus: 'PAID',
+        actor: 'payment:sandbox',
+        opinion: null,
+        at: '2026-11-21T09:00:00.000Z',
+      },
+      {
+        id: 3,
+        action: 'issue',
+        fromStatus: 'PAID',
+        toStatus: 'ISSUED',
+        actor: 'system',
+        opinion: '保单号 PAZX202600000009',
+        at: '2026-11-21T09:00:05.000Z',
+      },
+    ],
+    ...over,
+  };
+}
+
+/** GET /api/policies/verify/:code: the masked facts. */
+export function verification(over: Partial<PolicyVerification> = {}): PolicyVerification {
+  return {
+    valid: true,
+    policyNumber: 'PAZX202600000009',
+    productName: '安全生产责任保险（工贸行业）',
+    holderName: '镇江**机械有限公司',
+    startDate: '2026-12-01',
+    endDate: '2027-11-30',
+    status: 'ISSUED',
+    statusLabel: '已出单',
+    issuedAt: '2026-11-21T09:00:05.000Z',
+    ...over,
+  };
+}

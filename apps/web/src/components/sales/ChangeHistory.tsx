@@ -1,0 +1,28 @@
+import { formatTime } from '@piibs/shared/constants';
+import type { SalespersonChangeRow } from '@piibs/shared/sales';
+import { Table } from 'antd';
+import { SALES_TEXTS as T } from './texts.ts';
+
+/** The salesperson changes of a supplement, newest first: when, old → new, why, by whom. */
+export function ChangeHistory({ rows }: { rows: SalespersonChangeRow[] }) {
+  return (
+    <Table<SalespersonChangeRow>
+      size="small"
+      rowKey="id"
+      pagination={false}
+      dataSource={rows}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: T.noHistory }}
+      columns={[
+        { key: 'at', title: T.changedAt, dataIndex: 'at', render: (v: string) => formatTime(v) },
+        {
+          key: 'change',
+          title: T.change,
+          render: (_, c) => `${c.oldName}（${c.oldNo}） → ${c.newName}（${c.newNo}）`,
+        },
+        { key: 'reason', title: T.reason, dataIndex: 'reason' },
+        { key: 'actor', title: T.operator, dataIndex: 'actor', render: (v: string | null) => v ?? T.none },
+      ]}
+    />
+  );
+}

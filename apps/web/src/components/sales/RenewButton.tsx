@@ -1,0 +1,112 @@
+// 续保: shown from 90 days before a policy's end through its end day (Asia/Shanghai). Asks once, posts
+// /api/policies/:id/renew and opens the new draft in the caller's wizard (agents: /piibs/agent/stepOne/:id/:type,
+// projects: /piibs/epinsure/…, others: /piibs/insured/…). A renewal already under way is offered as 继续续保.
+
+import type { PolicyholderType } from '@piibs/shared/application-status';
+import { shanghaiToday } from '@piibs/shared/application-status';
+import { type RenewalResult, renewalPeriod, renewalState } from '@piibs/shared/sales';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, type ButtonProps } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { FLOWS, stepPath } from '@/components/application/flows.ts';
+import { serverError } from '@/components/crud/resource.ts';
+import { useUserStore } from '@/stores/user.ts';
+import { renewalInfoQuery, renewPolicy } from './api.ts';
+import { SALES_TEXTS as T } from './texts.ts';
+
+/** The first wizard step of a renewal draft for the caller. */
+export function renewalWizardPath(
+  draft: Pick<RenewalResult, 'applicationId' | 'channel' | 'policyholderType'>,
+  roles: readonly string[],
+): string {
+  const type: PolicyholderType = draft.policyholderType === 2 ? 2 : 1;
+  const flow =
+    draft.channel === 'project'
+      ? FLOWS.epinsure
+      : roles.includes('agent') && !roles.includes('17')
+        ? FLOWS.agent
+        : FLOWS.insured;
+  return stepPath(flow, 'stepOne', draft.applicationId, type);
+}
+
+export interface RenewButtonProps extends Omit<ButtonProps, 'onClick' | 'loading' | 'children'> {
+  policyId: number;
+  /** The policy's end date, yyyy-mm-dd. */
+  endDate: string;
+  /** Today (Asia/Shanghai), for tests; defaults to now. */
+  today?: string;
+}
+
+export function RenewButton({ policyId, endDate, today, ...buttonProps }: RenewButtonProps) {
+  const inWindow = renewalState(endDate, today ?? shanghaiToday()) === 'open';
+  const roles = useUserStore((state) => state.roles);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { modal, message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  // Only inside the window is it worth asking whether a renewal is already under way.
+  const info = useQuery({ ...renewalInfoQuery(policyId), enabled: inWindow, retry: false });
+  if (!inWindow) return null;
+  const existing = info.data?.renewal ?? null;
+
+  if (existing)
+    return (
+      <Button
+        {...buttonProps}
+        onClick={() =>
+          navigate(
+            renewalWizardPath(
+              {
+                applicationId: existing.applicationId,
+                channel: existing.channel,
+                policyholderType: existing.policyholderType,
+              },
+              roles,
+            ),
+          )
+        }
+      >
+        {T.continueRenewal}
+      </Button>
+    );
+  if (info.data && !info.data.canRenew) return null;
+
+  const renew = async () => {
+    setBusy(true);
+    try {
+      const draft = await renewPolicy(policyId);
+      await client.invalidateQueries({ queryKey: renewalInfoQuery(policyId).queryKey });
+      if (draft.quoteProblem) void message.warning(T.quoteProblem(draft.quoteProblem));
+      else void message.success(T.renewed(draft.number));
+      navigate(renewalWizardPath(draft, roles));
+    } catch (err) {
+      const refusal = serverError(err);
+      if (refusal) modal.error({ title: T.renew, content: refusal.message });
+      await client.invalidateQueries({ queryKey: renewalInfoQuery(policyId).queryKey });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Button
+      type="primary"
+      {...buttonProps}
+      loading={busy}
+      onClick={() =>
+        modal.confirm({
+          title: T.renewConfirm,
+          content: T.renewConfirmHint(renewalPeriod(endDate).startDate),
+          okText: T.renew,
+          cancelText: '取消',
+          onOk: renew,
+        })
+      }
+    >
+      {T.renew}
+    </Button>
+  );
+}
+
+export default RenewButton;

@@ -1,0 +1,365 @@
+import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { TOKEN_KEY } from '@piibs/shared/constants';
+import type { DashboardAnswer } from '@piibs/shared/dashboard';
+import type { MenuRoute } from '@piibs/shared/menu';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { InternalAxiosRequestConfig } from 'axios';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chartLabelled, fakeCharts, seriesData } from '@/components/charts/test-echarts.ts';
+import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { usePermissionStore } from '@/stores/permission.ts';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import DashboardPage from './DashboardPage.tsx';
+
+// jsdom has no canvas: echarts is replaced by a recorder of the options drawn.
+vi.mock('@/components/charts/echarts-setup.ts', async () => ({
+  init: (await import('@/components/charts/test-echarts.ts')).fakeInit,
+}));
+
+const today = shanghaiToday();
+const page = (title: string, path: string, component: string, hidden = false): MenuRoute => ({
+  path,
+  component,
+  hidden,
+  meta: { title, icon: 'list' },
+});
+const MENUS: MenuRoute[] = [
+  {
+    path: '/piibs/task',
+    component: 'Layout',
+    meta: { title: '审核任务', icon: 'audit' },
+    children: [page('审核任务', 'list', 'task/TaskList')],
+  },
+  {
+    path: '/piibs/insured',
+    component: 'Layout',
+    meta: { title: '投保管理', icon: 'form' },
+    children: [page('在线投保', 'stepOne/0/1', 'insured/StepOne')],
+  },
+  {
+    path: '/piibs/epinsure',
+    component: 'Layout',
+    meta: { title: '投保单管理', icon: 'project' },
+    children: [page('投保单列表', 'insureList', 'epinsure/InsureList')],
+  },
+];
+
+const periods = (from: string, n: number) => Array.from({ length: n }, (_, i) => addDays(from, i));
+
+function staffAnswer(from: string, to: string): DashboardAnswer {
+  const days = periods(from, Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1);
+  return {
+    range: { from, to, days: days.length, granularity: 'day' },
+    generatedAt: new Date().toISOString(),
+    review: {
+      kinds: [
+        { kind: 'customer', label: '投保人信息审核' },
+        { kind: 'application', label: '投保单审核' },
+      ],
+      openTotal: 3,
+      oldestAgeSeconds: 5 * 86_400,
+      byAge: [
+        { bucket: 'lt1h', label: '1 小时内', customer: 1, application: 0, tender: 0, total: 1 },
+        { bucket: 'h1to24', label: '1–24 小时', customer: 0, application: 1, tender: 0, total: 1 },
+        { bucket: 'd1to3', label: '1–3 天', customer: 0, application: 0, tender: 0, total: 0 },
+        { bucket: 'gt3d', label: '超过 3 天', customer: 1, application: 0, tender: 0, total: 1 },
+      ],
+      decisions: days.map((period, i) => ({
+        period,
+        approve: i === days.length - 1 ? 7 : 0,
+        return: i === 0 ? 2 : 0,
+        reject: 0,
+      })),
+      decisionTotals: { approve: 7, return: 2, reject: 0 },
+    },
+    management: {
+      totals: { premiumFen: 3_480_000, paidFen: 3_480_000, policies: 3 },
+      premiumTrend: days.map((period, i) => ({
+        period,
+        premiumFen: i === days.length - 1 ? 3_480_000 : 0,
+        policies: i === days.length - 1 ? 3 : 0,
+      })),
+      byProduct: [
+        {
+          productId: 1,
+          productCode: 'AZX_GM_2025',
+          productName: '安全生产责任保险（工贸行业）',
+          premiumFen: 3_480_000,
+          policies: 3,
+        },
+      ],
+      coinsurance: [],
+      prevention: {
+        policies: 3,
+        totalFen: 600_000,
+        plannedFen: 150_000,
+        spentFen: 120_000,
+        leftFen: 330_000,
+      },
+      serviceOrders: [
+        { status: 'DISPATCHED', label: '已派单', count: 2 },
+        { status: 'CLOSED', label: '已完成', count: 1 },
+      ],
+    },
+    system: {
+      database: { up: true, latencyMs: 1.2 },
+      sessionsOnline: 4,
+      usersOnline: 3,
+      signIns: days.map((period) => ({ period, success: 1, failure: 0 })),
+      signInTotals: { success: days.length, failure: 0 },
+    },
+  };
+}
+
+let api: MockApi;
+const dashboardCalls = () => api.callsTo('GET api/dashboard');
+const paramsOf = (config: InternalAxiosRequestConfig | undefined) => config?.params ?? null;
+
+beforeEach(() => {
+  // The figures are asked for only with a session token in storage (the http client sends it).
+  localStorage.setItem(TOKEN_KEY, 't');
+  fakeCharts.length = 0;
+  usePermissionStore.getState().setMenus(MENUS);
+});
+afterEach(() => {
+  api?.restore();
+  usePermissionStore.getState().reset();
+  resetKitState();
+});
+
+describe('首页 (dashboard)', { timeout: 30_000 }, () => {
+  it('keeps the welcome and the shortcuts, and shows the sections the server answers', async () => {
+    signInAs(['admin']);
+    api = mockApi({
+      'GET api/dashboard': () => ({ data: staffAnswer(addDays(today, -29), today) }),
+    });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    expect(screen.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: '快捷入口' })).toBeInTheDocument();
+
+    expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: '经营概况' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: '系统状态' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: '我的业务' })).toBeNull();
+    // The default range is no parameters (the server's last 30 days).
+    expect(paramsOf(dashboardCalls()[0])).toBeNull();
+
+    const review = within(screen.getByRole('region', { name: '审核工作' }));
+    expect(review.getByText('待审核任务').nextSibling).toHaveTextContent('3');
+    expect(review.getByText('5 天')).toBeInTheDocument();
+    // No co-insured policies: an empty state, not an empty chart.
+    expect(screen.getByText('所选期间没有共保保单')).toBeInTheDocument();
+    // The prevention fund: spent, planned, not yet planned (the table adds up to the total).
+    const fund = screen.getByRole('region', { name: '事故预防费用' });
+    await userEvent.click(within(fund).getByText('表格'));
+    const fundCells = within(within(fund).getByRole('table'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(fundCells).toEqual([
+      ['已使用', '1,200.00', '20.0%'],
+      ['已安排未使用', '1,500.00', '25.0%'],
+      ['未安排', '3,300.00', '55.0%'],
+    ]);
+    expect(screen.getAllByRole('link', { name: '去审核任务' })[0]).toHaveAttribute(
+      'href',
+      '/piibs/task/list',
+    );
+  });
+
+  it('the range shortcuts go into the URL and the query', async () => {
+    signInAs(['admin']);
+    api = mockApi({
+      'GET api/dashboard': (config) => {
+        const p = config.params as { from?: string; to?: string } | undefined;
+        return { data: staffAnswer(p?.from ?? addDays(today, -29), p?.to ?? today) };
+      },
+    });
+    const { search } = renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    await screen.findByRole('region', { name: '审核工作' });
+
+    await userEvent.click(screen.getByText('近7天'));
+    await waitFor(() => expect(search().get('from')).toBe(addDays(today, -6)));
+    expect(search().get('to')).toBe(today);
+    await waitFor(() =>
+      expect(paramsOf(dashboardCalls().at(-1))).toEqual({ from: addDays(today, -6), to: today }),
+    );
+    await waitFor(() => expect(seriesData(chartLabelled('审核结论')!)[0]).toHaveLength(7));
+
+    await userEvent.click(screen.getByText('今天'));
+    await waitFor(() => expect(search().get('from')).toBe(today));
+    expect(paramsOf(dashboardCalls().at(-1))).toEqual({ from: today, to: today });
+
+    // Back to the default: the parameters go.
+    await userEvent.click(screen.getByText('近30天'));
+    await waitFor(() => expect(search().has('from')).toBe(false));
+  });
+
+  it('a range in the URL is asked for as it is', async () => {
+    signInAs(['admin']);
+    const from = addDays(today, -9);
+    const to = addDays(today, -2);
+    api = mockApi({ 'GET api/dashboard': () => ({ data: staffAnswer(from, to) }) });
+    renderWithProviders(<DashboardPage />, `/piibs/dashboard?from=${from}&to=${to}`);
+    await screen.findByRole('region', { name: '审核工作' });
+    expect(paramsOf(dashboardCalls()[0])).toEqual({ from, to });
+  });
+
+  it('the table fallback shows the numbers the chart draws', async () => {
+    signInAs(['admin']);
+    api = mockApi({ 'GET api/dashboard': () => ({ data: staffAnswer(addDays(today, -29), today) }) });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    await screen.findByRole('region', { name: '审核工作' });
+    await waitFor(() => expect(chartLabelled('待审核任务（按等待时长）')).toBeDefined());
+    const drawn = seriesData(chartLabelled('待审核任务（按等待时长）')!);
+    expect(drawn).toEqual([
+      [1, 0, 0, 1],
+      [0, 1, 0, 0],
+    ]);
+
+    const card = screen.getByRole('region', { name: '待审核任务（按等待时长）' });
+    await userEvent.click(within(card).getByText('表格'));
+    const rows = within(within(card).getByRole('table')).getAllByRole('row').slice(1);
+    const cells = rows.map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );
+    expect(cells).toEqual([
+      ['1 小时内', '1', '0', '1'],
+      ['1–24 小时', '0', '1', '1'],
+      ['1–3 天', '0', '0', '0'],
+      ['超过 3 天', '1', '0', '1'],
+    ]);
+    // Same figures: each kind's column is the chart's series.
+    expect(cells.map((c) => Number(c[1]))).toEqual(drawn[0]);
+    expect(cells.map((c) => Number(c[2]))).toEqual(drawn[1]);
+  });
+
+  it('an enterprise: its to-dos with the next action, and empty states that say what to do', async () => {
+    signInAs(['17']);
+    const business = {
+      applications: [
+        { status: 'DRAFT', label: '草稿', count: 2, action: { key: 'continue', label: '继续填写' } },
+        { status: 'PENDING_PAYMENT', label: '待支付', count: 1, action: { key: 'pay', label: '去支付' } },
+      ],
+      applicationsTotal: 3,
+      funnel: [
+        { stage: 'created', label: '创建投保单', count: 0 },
+        { stage: 'submitted', label: '提交审核', count: 0 },
+        { stage: 'approved', label: '审核通过', count: 0 },
+        { stage: 'paid', label: '完成支付', count: 0 },
+        { stage: 'issued', label: '已出单', count: 0 },
+      ],
+      expiring: [
+        { withinDays: 30, count: 0, premiumFen: 0 },
+        { withinDays: 60, count: 0, premiumFen: 0 },
+        { withinDays: 90, count: 0, premiumFen: 0 },
+      ],
+      expiringSoon: [],
+    } satisfies DashboardAnswer['business'];
+    api = mockApi({
+      'GET api/dashboard': {
+        data: {
+          range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
+          generatedAt: new Date().toISOString(),
+          business,
+        },
+      },
+    });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    const section = await screen.findByRole('region', { name: '我的业务' });
+    expect(screen.queryByRole('region', { name: '审核工作' })).toBeNull();
+
+    const todo = within(within(section).getByRole('list', { name: '待办' }));
+    expect(todo.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      '待支付 1 件 · 去支付',
+      '草稿 2 件 · 继续填写',
+    ]);
+    expect(todo.getByRole('link', { name: '去支付' })).toHaveAttribute(
+      'href',
+      '/piibs/epinsure/insureList?status=PENDING_PAYMENT',
+    );
+    // Nothing new in the range: the funnel says how to start, linking to the wizard.
+    expect(within(section).getByText(/所选期间没有新建投保单/)).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: '去在线投保' })).toHaveAttribute(
+      'href',
+      '/piibs/insured/stepOne/0/1',
+    );
+    expect(within(section).getByText('未来 90 天内没有到期的保单')).toBeInTheDocument();
+    // No fake series: only the states chart is drawn.
+    await waitFor(() => expect(fakeCharts).toHaveLength(1));
+    expect(seriesData(chartLabelled('我的投保单（按状态）')!)).toEqual([[2, 1]]);
+  });
+
+  it('no applications at all: 暂无投保单，去在线投保', async () => {
+    signInAs(['17']);
+    api = mockApi({
+      'GET api/dashboard': {
+        data: {
+          range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
+          generatedAt: new Date().toISOString(),
+          business: {
+            applications: [],
+            applicationsTotal: 0,
+            funnel: [],
+            expiring: [],
+            expiringSoon: [],
+          },
+        },
+      },
+    });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    const section = await screen.findByRole('region', { name: '我的业务' });
+    expect(
+      within(section).getAllByText((_, el) => el?.textContent === '暂无投保单，去在线投保').length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('a failure is shown on the page with a retry', async () => {
+    signInAs(['admin']);
+    let fail = true;
+    api = mockApi({
+      'GET api/dashboard': () =>
+        fail
+          ? { status: 500, data: { status: 500, message: '服务器内部错误，请稍后重试' } }
+          : { data: staffAnswer(addDays(today, -29), today) },
+    });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    expect(await screen.findByText('服务器内部错误，请稍后重试')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: /重\s?试/ }));
+    expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
+  });
+
+  it('without a session token nothing is asked (no 401 dialog)', async () => {
+    localStorage.clear();
+    signInAs(['admin']);
+    api = mockApi({});
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    expect(screen.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('a user without sections sees only the welcome and the shortcuts', async () => {
+    signInAs(['service']);
+    api = mockApi({
+      'GET api/dashboard': {
+        data: {
+          range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
+          generatedAt: new Date().toISOString(),
+        },
+      },
+    });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    await waitFor(() => expect(dashboardCalls()).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByText('统计期间')).toBeNull());
+    expect(screen.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeInTheDocument();
+  });
+});

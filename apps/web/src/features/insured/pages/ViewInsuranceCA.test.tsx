@@ -1,0 +1,114 @@
+import { PAYMENT_MESSAGES } from '@piibs/shared/payment';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { renderRoute } from '@/components/customer/test-render.tsx';
+import { applicationDetail, paidResult } from '@/components/policy/test-data.ts';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import ViewInsuranceCA from './ViewInsuranceCA.tsx';
+
+const PATTERN = '/piibs/insured/viewInsuranceCA/:id';
+const render = (id = 12) => renderRoute(<ViewInsuranceCA />, PATTERN, `/piibs/insured/viewInsuranceCA/${id}`);
+const CASHIER = '/sandbox-pay/cashier?merchantId=PIIBS&orderNo=PAY2026000005&sign=abc';
+
+let api: MockApi;
+beforeEach(() => signInAs(['17'], ['application:list', 'application:edit']));
+afterEach(() => {
+  api?.restore();
+  vi.unstubAllGlobals();
+  resetKitState();
+});
+
+describe('支付 (insured/viewInsuranceCA/:id)', { timeout: 30_000 }, () => {
+  it('shows the order with its countdown and the application; 去支付 opens the charge and goes to the cashier', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    api = mockApi({
+      'GET api/applications/12': { data: applicationDetail() },
+      'POST api/payments/orders/12/pay': {
+        data: {
+          payId: 'PAY2026000005',
+          orderId: 5,
+          applicationId: 12,
+          amountFen: 2_400_000,
+          expiresAt: applicationDetail().paymentOrder!.expiresAt,
+          provider: 'sandbox',
+          chargeNo: 'CH1',
+          cashierUrl: CASHIER,
+        },
+      },
+    });
+    render();
+    expect(await screen.findByText('PAY2026000005')).toBeInTheDocument();
+    expect(screen.getByTestId('pay-amount')).toHaveTextContent('¥24,000.00');
+    expect(screen.getByTestId('pay-countdown').textContent).toMatch(/^(1 天 00|23):\d\d:\d\d$/);
+    expect(screen.getAllByText('待支付').length).toBeGreaterThan(0);
+    // The application's summary.
+    expect(screen.getByText('AZX2026000012')).toBeInTheDocument();
+    expect(screen.getAllByText(/镇江示范机械有限公司/).length).toBeGreaterThan(0);
+
+    await userEvent.click(screen.getByRole('button', { name: '去支付' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(CASHIER));
+    expect(api.callsTo('POST api/payments/orders/12/pay')).toHaveLength(1);
+  });
+
+  it('a refusal of the server is shown and nothing is opened', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    api = mockApi({
+      'GET api/applications/12': { data: applicationDetail() },
+      'POST api/payments/orders/12/pay': {
+        status: 409,
+        data: { status: 409, message: PAYMENT_MESSAGES.orderExpired },
+      },
+    });
+    render();
+    await userEvent.click(await screen.findByRole('button', { name: '去支付' }));
+    expect(await screen.findByText(PAYMENT_MESSAGES.orderExpired)).toBeInTheDocument();
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('an order past its expiry: 支付单已过期 and no pay button', async () => {
+    const order = applicationDetail().paymentOrder!;
+    api = mockApi({
+      'GET api/applications/12': {
+        data: applicationDetail({
+          paymentOrder: { ...order, expiresAt: new Date(Date.now() - 60_000).toISOString() },
+        }),
+      },
+    });
+    render();
+    expect(await screen.findByText(PAYMENT_MESSAGES.orderExpired)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '去支付' })).toBeNull();
+    expect(screen.getByText('已过期')).toBeInTheDocument();
+  });
+
+  it('already paid: links to the policy', async () => {
+    const order = applicationDetail().paymentOrder!;
+    api = mockApi({
+      'GET api/applications/12': {
+        data: applicationDetail({
+          status: 'ISSUED',
+          statusLabel: '已出单',
+          actions: ['view'],
+          paymentOrder: { ...order, status: 'PAID' },
+        }),
+      },
+      'GET api/payments/PAY2026000005': { data: paidResult() },
+    });
+    const { router } = render();
+    expect(await screen.findByText('该投保单已支付')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '去支付' })).toBeNull();
+    await userEvent.click(await screen.findByRole('button', { name: /查看保单 PAZX202600000009/ }));
+    expect(router.state.location.pathname).toBe('/piibs/projectManage/policyInsuranceView/9');
+  });
+
+  it('404: 投保单不存在或无权查看', async () => {
+    api = mockApi({
+      'GET api/applications/99': { status: 404, data: { status: 404, message: '投保单不存在' } },
+    });
+    render(99);
+    expect(await screen.findByText('投保单不存在或无权查看')).toBeInTheDocument();
+  });
+});

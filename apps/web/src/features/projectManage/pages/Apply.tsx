@@ -1,0 +1,410 @@
+// 二次下单申请 (/piibs/projectManage/apply/:id/:detail/:type/:status): a project declared against an annual order.
+//   :id      the secondary order; 0 declares a new one against `?orderId=` (the annual order);
+//   :detail  'true' read-only, 'false' editable while the declaration is a draft or returned (and yours);
+//   :type    1 a new project (新增项目申报); 2 a change (批改) — shown read-only, not accepted yet;
+//   :status  the view it opens: 0 申报信息, 1 审核进度, 2 项目保单 (APPLY_VIEWS in @piibs/shared/project-order).
+import {
+  APPLY_VIEW_LABELS,
+  APPLY_VIEWS,
+  type ApplyView,
+  applyPath,
+  DECLARATION_KIND_LABELS,
+  type DeclarationDetail,
+  type DeclarationKind,
+  orderDetailPath,
+  UNSUPPORTED_KIND,
+} from '@piibs/shared/project-order';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Form,
+  type FormInstance,
+  Result,
+  Space,
+  Spin,
+  Tabs,
+} from 'antd';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { serverError } from '@/components/crud/resource.ts';
+import { policyViewPath } from '@/components/policy/api.ts';
+import { DownloadPolicyButton } from '@/components/policy/PolicySummary.tsx';
+import {
+  annualOrderQuery,
+  cancelDeclaration,
+  createDeclaration,
+  declarationQuery,
+  invalidateProjects,
+  PROJECT_PERMISSIONS,
+  saveDeclaration,
+  submitDeclaration,
+} from '@/components/project/api.ts';
+import {
+  DeclarationForm,
+  type DeclarationValues,
+  fieldOfMessage,
+  newDeclarationValues,
+  toDeclarationFields,
+  valuesOf,
+} from '@/components/project/DeclarationForm.tsx';
+import {
+  DeclarationFacts,
+  DeclarationQuote,
+  DeclarationStatusTag,
+  DeclarationTimeline,
+  QuotaSummary,
+} from '@/components/project/ProjectSummary.tsx';
+import { Auth } from '@/lib/permission.tsx';
+
+const centred = (
+  <div style={{ padding: 48, textAlign: 'center' }}>
+    <Spin />
+  </div>
+);
+
+type Busy = 'save' | 'submit' | 'cancel' | null;
+
+/** How the page answers a refusal: under the field it names, else in the page's alert. */
+function useRefusal(form: FormInstance<DeclarationValues>) {
+  const location = useLocation();
+  const [error, setError] = useState<string | null>(
+    (location.state as { error?: string } | null)?.error ?? null,
+  );
+  const show = (err: unknown): number | null => {
+    const refusal = serverError(err);
+    if (!refusal || refusal.status === 401) return null;
+    const field = fieldOfMessage(refusal.message);
+    if (field && refusal.status === 400) form.setFields([{ name: field.name, errors: [field.error] }]);
+    else setError(refusal.message);
+    return refusal.status;
+  };
+  return { error, setError, show };
+}
+
+export default function Apply() {
+  const params = useParams();
+  const [search] = useSearchParams();
+  const id = Number(params.id ?? 0) || 0;
+  const readOnly = params.detail === 'true';
+  const kind: DeclarationKind = params.type === '2' ? 2 : 1;
+  const view: ApplyView = APPLY_VIEWS.includes(params.status as ApplyView)
+    ? (params.status as ApplyView)
+    : '0';
+  const orderId = Number(search.get('orderId') ?? 0) || 0;
+
+  const title = `二次下单 · ${DECLARATION_KIND_LABELS[kind]}`;
+  if (id === 0 && kind === 1 && !readOnly) return <NewDeclaration orderId={orderId} title={title} />;
+  if (id === 0)
+    return (
+      <div style={{ padding: 16 }}>
+        <Card variant="borderless" title={title}>
+          <Alert type="warning" showIcon title={kind === 2 ? UNSUPPORTED_KIND : '请从年度订单进入项目申报'} />
+        </Card>
+      </div>
+    );
+  return <ExistingDeclaration id={id} readOnly={readOnly} kind={kind} view={view} title={title} />;
+}
+
+/** A new declaration against an annual order: the quota, the form, 保存草稿 / 提交审核. */
+function NewDeclaration({ orderId, title }: { orderId: number; title: string }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<DeclarationValues>();
+  const { error, setError, show } = useRefusal(form);
+  const [busy, setBusy] = useState<Busy>(null);
+  const order = useQuery({ ...annualOrderQuery(orderId), enabled: orderId > 0 });
+
+  if (orderId <= 0) return <Result status="warning" title="请从年度订单进入项目申报" />;
+  if (order.isPending) return centred;
+  if (!order.data)
+    return (
+      <Result
+        status="warning"
+        title={serverError(order.error)?.message ?? '年度订单不存在'}
+        extra={<Button onClick={() => navigate(-1)}>返回</Button>}
+      />
+    );
+  const o = order.data;
+
+  const run = async (andSubmit: boolean) => {
+    setError(null);
+    let values: DeclarationValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setBusy(andSubmit ? 'submit' : 'save');
+    let created: DeclarationDetail | null = null;
+    try {
+      created = await createDeclaration(o.id, { kind: 1, ...toDeclarationFields(values) });
+      if (andSubmit) await submitDeclaration(created.id, created.version);
+      await invalidateProjects(client);
+      void message.success(andSubmit ? '已提交审核' : '已保存草稿');
+      navigate(applyPath(created.id, andSubmit ? { detail: true, view: '1' } : {}), { replace: true });
+    } catch (err) {
+      if (created) {
+        // Saved, but not submitted (e.g. the quota ran out): open the draft and say why.
+        await invalidateProjects(client);
+        navigate(applyPath(created.id), { replace: true, state: { error: serverError(err)?.message } });
+      } else show(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div style={{ padding: 16 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Card
+          variant="borderless"
+          title={title}
+          extra={<Link to={orderDetailPath(o.id)}>年度订单 {o.number}</Link>}
+        >
+          <QuotaSummary order={o} />
+        </Card>
+        <Card variant="borderless" title="项目信息">
+          {error ? (
+            <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
+          ) : null}
+          {o.canDeclare ? (
+            <>
+              <DeclarationForm
+                form={form}
+                initialValues={newDeclarationValues()}
+                productId={o.productId}
+                remainingFen={o.remainingFen}
+                order={o}
+              />
+              <Auth permission={PROJECT_PERMISSIONS.apply}>
+                <Space>
+                  <Button
+                    type="primary"
+                    loading={busy === 'submit'}
+                    disabled={busy !== null}
+                    onClick={() => void run(true)}
+                  >
+                    提交审核
+                  </Button>
+                  <Button loading={busy === 'save'} disabled={busy !== null} onClick={() => void run(false)}>
+                    保存草稿
+                  </Button>
+                  <Button onClick={() => navigate(orderDetailPath(o.id))}>返回</Button>
+                </Space>
+              </Auth>
+            </>
+          ) : (
+            <Alert
+              type="warning"
+              showIcon
+              title={`该年度订单${o.state === 'EXPIRED' ? '已到期' : ''}不可申报项目：只有年度订单的施工企业（或其代理人）可在订单期间内申报`}
+            />
+          )}
+        </Card>
+      </Space>
+    </div>
+  );
+}
+
+/** One declaration: its information (editable while a draft or returned), review progress and policy. */
+function ExistingDeclaration({
+  id,
+  readOnly,
+  kind,
+  view,
+  title,
+}: {
+  id: number;
+  readOnly: boolean;
+  kind: DeclarationKind;
+  view: ApplyView;
+  title: string;
+}) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm<DeclarationValues>();
+  const { error, setError, show } = useRefusal(form);
+  const [busy, setBusy] = useState<Busy>(null);
+  const query = useQuery(declarationQuery(id));
+
+  if (query.isPending) return centred;
+  if (!query.data)
+    return (
+      <Result
+        status="warning"
+        title={serverError(query.error)?.message ?? '二次下单申报不存在'}
+        extra={<Button onClick={() => navigate(-1)}>返回</Button>}
+      />
+    );
+  const d = query.data;
+  const editable = !readOnly && kind === 1 && d.actions.includes('edit');
+
+  const refresh = async () => {
+    await invalidateProjects(client);
+    await query.refetch();
+  };
+
+  const act = async (what: Exclude<Busy, null>) => {
+    setError(null);
+    let values: DeclarationValues | null = null;
+    if (what !== 'cancel') {
+      try {
+        values = await form.validateFields();
+      } catch {
+        return;
+      }
+    }
+    setBusy(what);
+    try {
+      if (what === 'cancel') {
+        await cancelDeclaration(d.id, d.version);
+        void message.success('申报已撤销');
+      } else {
+        const saved = await saveDeclaration(d.id, { ...toDeclarationFields(values!), version: d.version });
+        if (what === 'submit') {
+          await submitDeclaration(saved.id, saved.version);
+          void message.success('已提交审核');
+          navigate(applyPath(d.id, { detail: true, view: '1' }), { replace: true });
+        } else void message.success('已保存');
+      }
+      await refresh();
+    } catch (err) {
+      if (show(err) === 409 || what === 'submit') await refresh();
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const confirmCancel = () =>
+    modal.confirm({
+      title: '撤销申报',
+      content: `确定撤销「${d.projectName}」的申报吗？撤销后占用的额度将释放，且不能恢复。`,
+      okText: '撤销',
+      cancelText: '取消',
+      onOk: () => act('cancel'),
+    });
+
+  const info = editable ? (
+    <>
+      <DeclarationForm
+        key={d.version}
+        form={form}
+        initialValues={valuesOf(d)}
+        productId={d.order.productId}
+        remainingFen={d.order.remainingFen}
+        heldFen={d.reservedFen}
+        order={d.order}
+      />
+      <Auth permission={PROJECT_PERMISSIONS.apply}>
+        <Space>
+          <Button
+            type="primary"
+            loading={busy === 'submit'}
+            disabled={busy !== null}
+            onClick={() => void act('submit')}
+          >
+            {d.status === 'RETURNED' ? '重新提交' : '提交审核'}
+          </Button>
+          <Button loading={busy === 'save'} disabled={busy !== null} onClick={() => void act('save')}>
+            保存
+          </Button>
+          <Button danger loading={busy === 'cancel'} disabled={busy !== null} onClick={confirmCancel}>
+            撤销申报
+          </Button>
+        </Space>
+      </Auth>
+    </>
+  ) : (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      <DeclarationFacts declaration={d} />
+      <DeclarationQuote declaration={d} />
+    </Space>
+  );
+
+  const tabs = [
+    { key: '0', label: APPLY_VIEW_LABELS['0'], children: info },
+    {
+      key: '1',
+      label: APPLY_VIEW_LABELS['1'],
+      children: (
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          <Descriptions size="small" bordered column={1}>
+            <Descriptions.Item label="当前状态">
+              <DeclarationStatusTag status={d.status} label={d.statusLabel} />
+            </Descriptions.Item>
+            <Descriptions.Item label="审核意见">{d.reviewOpinion ?? '—'}</Descriptions.Item>
+          </Descriptions>
+          <DeclarationTimeline events={d.events} />
+        </Space>
+      ),
+    },
+    {
+      key: '2',
+      label: APPLY_VIEW_LABELS['2'],
+      children:
+        d.policyId && d.policyNumber ? (
+          <Space wrap>
+            <span>项目保单</span>
+            <Link to={policyViewPath(d.policyId)} data-testid="project-policy">
+              {d.policyNumber}
+            </Link>
+            <DownloadPolicyButton policyId={d.policyId} number={d.policyNumber} />
+          </Space>
+        ) : (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={d.status === 'APPROVED' ? '保单出具中，请稍后刷新' : '审核通过后出具项目保单'}
+          />
+        ),
+    },
+  ];
+
+  return (
+    <div style={{ padding: 16 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Card
+          variant="borderless"
+          title={
+            <Space>
+              {title}
+              <DeclarationStatusTag status={d.status} label={d.statusLabel} />
+            </Space>
+          }
+          extra={<Link to={orderDetailPath(d.annualOrderId)}>年度订单 {d.annualOrderNumber}</Link>}
+        >
+          {kind === 2 ? (
+            <Alert type="warning" showIcon title={UNSUPPORTED_KIND} style={{ marginBottom: 16 }} />
+          ) : null}
+          {d.status === 'RETURNED' && d.reviewOpinion ? (
+            <Alert
+              type="warning"
+              showIcon
+              title={`审核意见：${d.reviewOpinion}`}
+              description="请按意见修改后重新提交"
+              style={{ marginBottom: 16 }}
+            />
+          ) : null}
+          {error ? (
+            <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
+          ) : null}
+          <Tabs
+            activeKey={view}
+            items={tabs}
+            onChange={(key) =>
+              navigate(applyPath(d.id, { detail: readOnly, type: kind, view: key as ApplyView }), {
+                replace: true,
+              })
+            }
+          />
+        </Card>
+      </Space>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { renderRoute } from '@/components/customer/test-render.tsx';
+import { policyDetail } from '@/components/policy/test-data.ts';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import PolicyInsuranceView from './PolicyInsuranceView.tsx';
+
+const PATTERN = '/piibs/projectManage/policyInsuranceView/:id';
+const render = (id = 9) =>
+  renderRoute(<PolicyInsuranceView />, PATTERN, `/piibs/projectManage/policyInsuranceView/${id}`);
+
+let api: MockApi;
+beforeEach(() => signInAs(['17'], ['application:list']));
+afterEach(() => {
+  api?.restore();
+  resetKitState();
+});
+
+const rowOf = (text: string) => screen.getByText(text).closest('tr')!;
+
+describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_000 }, () => {
+  it('shows the policy, its coverages and co-insurers, the e-policy and verification, payments, materials and history', async () => {
+    api = mockApi({
+      'GET api/policies/9': { data: policyDetail() },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+      'GET api/materials': {
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+      },
+    });
+    render();
+    expect(await screen.findByTestId('policy-number')).toHaveTextContent('PAZX202600000009');
+    expect(screen.getAllByText('已出单').length).toBeGreaterThan(0);
+    expect(screen.getByText('自 2026-12-01 零时起至 2027-11-30 二十四时止')).toBeInTheDocument();
+    expect(screen.getByTestId('policy-premium')).toHaveTextContent('¥24,000.00');
+    expect(screen.getByTestId('policy-prevention-fee')).toHaveTextContent('¥3,600.00');
+    expect(screen.getByText('事故预防费用（15%）')).toBeInTheDocument();
+
+    // Coverages with their limits.
+    const death = rowOf('从业人员伤亡（死亡/伤残）');
+    expect(within(death).getByText('40万元')).toBeInTheDocument();
+    expect(within(death).getByText('¥20,000.00')).toBeInTheDocument();
+    const third = rowOf('第三者人身伤亡');
+    expect(within(third).getByText('100万元')).toBeInTheDocument();
+    expect(within(third).getByText('500万元')).toBeInTheDocument();
+    expect(within(third).getByText('¥500.00')).toBeInTheDocument();
+
+    // Co-insurers: shares and parts.
+    const lead = rowOf('中国人民财产保险股份有限公司');
+    expect(within(lead).getByText('主承保')).toBeInTheDocument();
+    expect(within(lead).getByText('60%')).toBeInTheDocument();
+    expect(within(lead).getByText('¥14,400.00')).toBeInTheDocument();
+    expect(within(lead).getByText('¥2,160.00')).toBeInTheDocument();
+    const follower = rowOf('中国平安财产保险股份有限公司');
+    expect(within(follower).getByText('从共保')).toBeInTheDocument();
+    expect(within(follower).getByText('40%')).toBeInTheDocument();
+    expect(within(follower).getByText('¥9,600.00')).toBeInTheDocument();
+
+    // The e-policy, its hash, the verification code and the public link.
+    expect(screen.getByTestId('policy-sha256')).toHaveTextContent('ab12'.repeat(16));
+    expect(screen.getByTestId('policy-verification-code')).toHaveTextContent('K7M2Q9X4TB8R3N6P');
+    expect(screen.getByRole('link', { name: /\/piibs\/verify\/K7M2Q9X4TB8R3N6P$/ })).toHaveAttribute(
+      'href',
+      '/piibs/verify/K7M2Q9X4TB8R3N6P',
+    );
+    expect(screen.getAllByRole('button', { name: /下载电子保单/ }).length).toBeGreaterThan(0);
+
+    // Payments, history, and the application's materials read-only.
+    expect(within(rowOf('SBX20261121000001')).getByText('支付通知')).toBeInTheDocument();
+    expect(screen.getByText(/出具保单 → 已出单/)).toBeInTheDocument();
+    expect(screen.getByText('说明：保单号 PAZX202600000009')).toBeInTheDocument();
+    expect(await screen.findByText('影像资料')).toBeInTheDocument();
+    await screen.findByText(/影像资料类型字典为空/);
+    expect(api.callsTo('GET api/materials')[0]?.params).toMatchObject({
+      businessType: 'application',
+      businessId: 12,
+    });
+  });
+
+  it('a policy without co-insurers says so', async () => {
+    api = mockApi({
+      'GET api/policies/9': { data: policyDetail({ coinsurers: [] }) },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+      'GET api/materials': {
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+      },
+    });
+    render();
+    expect(await screen.findByText('不共保（本公司独家承保）')).toBeInTheDocument();
+  });
+
+  it('404: 保单不存在或无权查看', async () => {
+    api = mockApi({ 'GET api/policies/77': { status: 404, data: { status: 404, message: '保单不存在' } } });
+    render(77);
+    expect(await screen.findByText('保单不存在或无权查看')).toBeInTheDocument();
+  });
+
+  it('shows the sales supplement to those who may read it, with a link to the 补录 page', async () => {
+    signInAs(['agent'], ['application:list', 'sales:list']);
+    api = mockApi({
+      'GET api/policies/9': { data: policyDetail() },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+      'GET api/materials': {
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+      },
+      'GET api/policies/9/sales': {
+        data: {
+          supplement: {
+            salespersonName: '王晓明',
+            salespersonNo: 'S0012',
+            agentName: '镇江代理',
+            commissionRateText: '3',
+            businessSource: 'AGENCY',
+            businessSourceLabel: '代理业务',
+            updatedBy: 'agent',
+            variant: 'STANDARD',
+          },
+        },
+      },
+    });
+    render();
+    expect(await screen.findByText('王晓明（S0012）')).toBeInTheDocument();
+    expect(screen.getByText('3%')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '查看补录' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,95 @@
+// 保单详情 (/piibs/projectManage/policyInsuranceView/:id): the policy as issued (facts, coverages, co-insurers),
+// its e-policy with the SHA-256 and the public verification, the payments, the application it came from with
+// that application's materials (read-only here), and the history through payment and issue.
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Result, Space, Spin } from 'antd';
+import { useNavigate, useParams } from 'react-router';
+import { serverError } from '@/components/crud/resource.ts';
+import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { policyQuery } from '@/components/policy/api.ts';
+import {
+  DownloadPolicyButton,
+  PolicyApplicationFacts,
+  PolicyCoinsurerTable,
+  PolicyCoverageTable,
+  PolicyDocument,
+  PolicyFacts,
+  PolicyPaymentsTable,
+  PolicyStatusTag,
+  PolicyTimeline,
+} from '@/components/policy/PolicySummary.tsx';
+import { POLICY_TEXTS as T } from '@/components/policy/texts.ts';
+import { RenewButton } from '@/components/sales/RenewButton.tsx';
+import { SupplementSummary } from '@/components/sales/SupplementSummary.tsx';
+
+export default function PolicyInsuranceView() {
+  const params = useParams();
+  const id = Number(params.id ?? 0) || 0;
+  const navigate = useNavigate();
+  const query = useQuery({ ...policyQuery(id), enabled: id > 0 });
+
+  if (id > 0 && query.isPending) {
+    return (
+      <div style={{ padding: 48, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  }
+  if (!query.data) {
+    const error = serverError(query.error);
+    return (
+      <Result
+        status="warning"
+        title={!error || error.status === 404 ? T.missing : error.message}
+        extra={<Button onClick={() => navigate(-1)}>{T.back}</Button>}
+      />
+    );
+  }
+  const policy = query.data;
+  return (
+    <div style={{ padding: 16 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Card
+          variant="borderless"
+          title={
+            <Space>
+              {T.pageTitle(policy.number)}
+              <PolicyStatusTag status={policy.status} label={policy.statusLabel} />
+            </Space>
+          }
+          extra={
+            <Space wrap>
+              <DownloadPolicyButton policyId={policy.id} number={policy.number} type="primary" />
+              <RenewButton policyId={policy.id} endDate={policy.endDate} />
+              <Button onClick={() => navigate(-1)}>{T.back}</Button>
+            </Space>
+          }
+        >
+          <PolicyFacts policy={policy} />
+        </Card>
+        <Card variant="borderless" title={T.coverages}>
+          <PolicyCoverageTable coverages={policy.coverages} />
+        </Card>
+        <Card variant="borderless" title={T.coinsurers}>
+          <PolicyCoinsurerTable rows={policy.coinsurers} />
+        </Card>
+        <Card variant="borderless" title={T.documents}>
+          <PolicyDocument policy={policy} />
+        </Card>
+        <Card variant="borderless" title={T.payments}>
+          <PolicyPaymentsTable rows={policy.payments} />
+        </Card>
+        <SupplementSummary policyId={policy.id} />
+        <Card variant="borderless" title={T.application}>
+          <PolicyApplicationFacts application={policy.application} />
+        </Card>
+        <Card variant="borderless" title={T.materials}>
+          <MaterialsPanel businessType="application" businessId={policy.application.id} editable={false} />
+        </Card>
+        <Card variant="borderless" title={T.history}>
+          <PolicyTimeline events={policy.events} />
+        </Card>
+      </Space>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+// The underwriter's decision, shared by the audit pages: 通过 / 退回 / 拒绝 with an opinion (required for 退回 and
+// 拒绝), sent with the task's version; a 409 (another reviewer was first, or the record moved) reloads.
+import { formatTime } from '@piibs/shared/constants';
+import {
+  OPINION_REQUIRED,
+  REVIEW_DECISION_LABELS,
+  type ReviewDecision,
+  TASK_STATUS_LABELS,
+} from '@piibs/shared/review';
+import type { TaskRow } from '@piibs/shared/task';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, type FormInstance, Input, Space, Table } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { decideTask, TASK_LIST_PATH, tasksResource } from '../api.ts';
+
+export const OPINION_MESSAGE = '退回或拒绝时必须填写审核意见';
+const DECISIONS: readonly ReviewDecision[] = ['approve', 'return', 'reject'];
+const FIELD_MESSAGE = /^审核意见：(.+)$/;
+
+export interface DecisionValues {
+  opinion?: string;
+}
+
+/**
+ * Sends a decision for `task`: checks the opinion, shows a refusal at the opinion or in `error`, and on success
+ * says so, refreshes the queue (and `afterDecision`'s caches) and goes back to the list.
+ */
+export function useTaskDecision(opts: {
+  task: Pick<TaskRow, 'id' | 'version'> | undefined;
+  /** Reloads what the page shows after a 409. */
+  reload: () => Promise<unknown>;
+  /** More caches to refresh after a decision. */
+  afterDecision?: () => Promise<unknown>;
+}) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<DecisionValues>();
+  const [error, setError] = useState<string | null>(null);
+  const [deciding, setDeciding] = useState<ReviewDecision | null>(null);
+
+  const decide = async (decision: ReviewDecision) => {
+    const { task } = opts;
+    if (!task) return;
+    setError(null);
+    const opinion = (form.getFieldValue('opinion') as string | undefined)?.trim() ?? '';
+    if (OPINION_REQUIRED.includes(decision) && !opinion) {
+      form.setFields([{ name: 'opinion', errors: [OPINION_MESSAGE] }]);
+      return;
+    }
+    form.setFields([{ name: 'opinion', errors: [] }]);
+    setDeciding(decision);
+    try {
+      await decideTask(task.id, { decision, opinion: opinion || null, version: task.version });
+      void message.success(`审核完成：${REVIEW_DECISION_LABELS[decision]}`);
+      await Promise.all([invalidateResource(client, tasksResource), opts.afterDecision?.()]);
+      navigate(TASK_LIST_PATH);
+    } catch (err) {
+      const refusal = serverError(err);
+      if (!refusal || refusal.status === 401) return;
+      const field = FIELD_MESSAGE.exec(refusal.message);
+      if (field) {
+        form.setFields([{ name: 'opinion', errors: [field[1]!] }]);
+      } else {
+        setError(refusal.message);
+        if (refusal.status === 409) await opts.reload();
+      }
+    } finally {
+      setDeciding(null);
+    }
+  };
+
+  return { form, error, deciding, decide };
+}
+
+/** 审核: the opinion and the three decisions (`hints` explain each on hover). */
+export function DecisionCard({
+  decision,
+  hints,
+}: {
+  decision: ReturnType<typeof useTaskDecision>;
+  hints?: Readonly<Record<ReviewDecision, string>>;
+}) {
+  const navigate = useNavigate();
+  const { form, deciding, decide } = decision;
+  return (
+    <Card variant="borderless" title="审核">
+      <Form<DecisionValues> form={form as FormInstance<DecisionValues>} layout="vertical" name="decision">
+        <Form.Item name="opinion" label="审核意见" extra="退回或拒绝时必填">
+          <Input.TextArea rows={3} maxLength={500} showCount />
+        </Form.Item>
+        <Space wrap>
+          {DECISIONS.map((d) => (
+            <Button
+              key={d}
+              type={d === 'approve' ? 'primary' : 'default'}
+              danger={d === 'reject'}
+              title={hints?.[d]}
+              loading={deciding === d}
+              disabled={deciding !== null && deciding !== d}
+              onClick={() => void decide(d)}
+            >
+              {REVIEW_DECISION_LABELS[d]}
+            </Button>
+          ))}
+          <Button onClick={() => navigate(TASK_LIST_PATH)}>返回</Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}
+
+/** 历次审核: earlier decisions on the same record. */
+export function TaskHistory({ rows }: { rows: TaskRow[] }) {
+  return (
+    <Card variant="borderless" title="历次审核">
+      <Table<TaskRow>
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={rows}
+        locale={{ emptyText: '暂无历次审核' }}
+        columns={[
+          {
+            key: 'createdAt',
+            title: '提交时间',
+            dataIndex: 'createdAt',
+            render: (v: string) => formatTime(v),
+          },
+          {
+            key: 'decision',
+            title: '审核结论',
+            dataIndex: 'decision',
+            render: (v: ReviewDecision | null, row: TaskRow) =>
+              v ? REVIEW_DECISION_LABELS[v] : TASK_STATUS_LABELS[row.status],
+          },
+          { key: 'opinion', title: '审核意见', dataIndex: 'opinion', render: (v: string | null) => v ?? '—' },
+          {
+            key: 'decidedBy',
+            title: '审核人',
+            render: (_: unknown, row: TaskRow) => row.decidedBy?.name ?? '—',
+          },
+          {
+            key: 'decidedAt',
+            title: '审核时间',
+            dataIndex: 'decidedAt',
+            render: (v: string | null) => (v ? formatTime(v) : '—'),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

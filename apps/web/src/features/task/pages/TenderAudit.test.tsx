@@ -1,0 +1,86 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { page } from '@/components/customer/test-data.ts';
+import { renderRoute } from '@/components/customer/test-render.tsx';
+import { declarationDetail } from '@/components/project/test-data.ts';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { taskDetail, taskRow } from '../test-data.ts';
+import TaskList from './TaskList.tsx';
+import TenderAudit from './TenderAudit.tsx';
+
+const PATTERN = '/piibs/task/tenderAudit/:id/:audit';
+let api: MockApi;
+
+beforeEach(() => signInAs(['underwriter'], ['tender:review', 'project_order:list']));
+afterEach(() => {
+  api?.restore();
+  resetKitState();
+});
+
+const tenderTask = (over = {}) =>
+  taskDetail({ id: 77, kind: 'tender', subjectId: 42, title: 'EC2026000042 学府路小学改扩建工程', ...over });
+const decideBody = () => JSON.parse(String(api.callsTo('POST api/tasks/77/decide').at(-1)?.data));
+
+describe('审核二次下单信息 (task/tenderAudit/:id/:audit)', { timeout: 40_000 }, () => {
+  it('shows the project, its quote and the quota; 通过 sends the version and goes back to the list', async () => {
+    api = mockApi({
+      'GET api/tasks/77': { data: tenderTask() },
+      'GET api/project-declarations/42': { data: declarationDetail() },
+      'POST api/tasks/77/decide': {
+        data: taskRow({ id: 77, kind: 'tender', status: 'done', decision: 'approve' }),
+      },
+    });
+    const { router } = renderRoute(<TenderAudit />, PATTERN, '/piibs/task/tenderAudit/77/true');
+    expect(await screen.findByTestId('project-cost')).toHaveTextContent('¥10,000,000.00');
+    expect(screen.getByTestId('declaration-premium')).toHaveTextContent('¥6,500.00');
+    expect(screen.getByText('工程造价 1000万元及以下部分 × 0.65‰')).toBeInTheDocument();
+    expect(screen.getByTestId('quota-remaining')).toHaveTextContent('453,850.00 元');
+    expect(screen.getByText('镇江示范机械有限公司')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /拒\s*绝/ }));
+    expect(await screen.findByText('退回或拒绝时必须填写审核意见')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /通\s*过/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/piibs/task/list'));
+    expect(decideBody()).toEqual({ decision: 'approve', opinion: null, version: 2 });
+  });
+
+  it('a second reviewer gets the server’s 409 and sees the task as decided', async () => {
+    let loads = 0;
+    api = mockApi({
+      'GET api/tasks/77': () => {
+        loads += 1;
+        return { data: tenderTask(loads > 1 ? { status: 'done', decision: 'approve', version: 3 } : {}) };
+      },
+      'GET api/project-declarations/42': { data: declarationDetail() },
+      'POST api/tasks/77/decide': {
+        status: 409,
+        data: { status: 409, message: '该任务已被处理，请刷新后查看' },
+      },
+    });
+    renderRoute(<TenderAudit />, PATTERN, '/piibs/task/tenderAudit/77/true');
+    await screen.findByTestId('declaration-premium');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('审核意见'), '请补充资料');
+    await user.click(screen.getByRole('button', { name: /退\s*回/ }));
+    expect(await screen.findByText('该任务已被处理，请刷新后查看')).toBeInTheDocument();
+    expect(decideBody()).toEqual({ decision: 'return', opinion: '请补充资料', version: 2 });
+    await waitFor(() => expect(screen.queryByRole('button', { name: /通\s*过/ })).toBeNull());
+  });
+
+  it('the task list opens a tender task on this page', async () => {
+    api = mockApi({
+      'GET api/tasks': page([
+        taskRow({ id: 77, kind: 'tender', subjectId: 42, title: 'EC2026000042 学府路小学改扩建工程' }),
+      ]),
+    });
+    const { router } = renderWithProviders(<TaskList />, '/piibs/task/list');
+    const row = (await screen.findByText('EC2026000042 学府路小学改扩建工程')).closest('tr')!;
+    expect(within(row).getByText('二次下单审核')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(row).getByRole('button', { name: /处\s*理/ }));
+    expect(router.state.location.pathname).toBe('/piibs/task/tenderAudit/77/true');
+  });
+});

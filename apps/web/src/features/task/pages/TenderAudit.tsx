@@ -1,0 +1,120 @@
+import { orderDetailPath } from '@piibs/shared/project-order';
+import { REVIEW_DECISION_LABELS, type ReviewDecision, TASK_STATUS_LABELS } from '@piibs/shared/review';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Result, Space, Spin, Tag } from 'antd';
+import { Link, useNavigate, useParams } from 'react-router';
+import { serverError } from '@/components/crud/resource.ts';
+import { CustomerDescriptions } from '@/components/customer/CustomerDescriptions.tsx';
+import { declarationQuery, invalidateProjects } from '@/components/project/api.ts';
+import {
+  DeclarationFacts,
+  DeclarationQuote,
+  DeclarationTimeline,
+  QuotaSummary,
+} from '@/components/project/ProjectSummary.tsx';
+import { TASK_LIST_PATH, taskQuery } from '../api.ts';
+import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
+
+const DECISION_HINTS: Readonly<Record<ReviewDecision, string>> = {
+  approve: '通过后即出具项目保单（保费按年度订单结算）',
+  return: '退回后施工企业修改并重新提交，占用的额度保留',
+  reject: '拒绝后申报终止，占用的额度释放',
+};
+
+/**
+ * 审核二次下单信息 (task/TenderAudit, /piibs/task/tenderAudit/:id/:audit): the declared project with its quote
+ * (cost bands, high-risk loading), the annual order's quota, the contractor and the history; with `audit`
+ * 'true' and the task open, 通过 (the project's policy is issued) / 退回 / 拒绝 with an opinion (required for
+ * 退回 and 拒绝), sent with the task's version (409 when another reviewer was first).
+ */
+export default function TenderAudit() {
+  const params = useParams();
+  const id = Number(params.id ?? 0) || 0;
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const query = useQuery({ ...taskQuery(id), enabled: id > 0 });
+  const task = query.data;
+  const declaration = useQuery({
+    ...declarationQuery(task?.subjectId ?? 0),
+    enabled: task?.kind === 'tender',
+  });
+  const decision = useTaskDecision({
+    task,
+    reload: () => Promise.all([query.refetch(), declaration.refetch()]),
+    afterDecision: () => invalidateProjects(client),
+  });
+  const { error } = decision;
+
+  if (query.isPending || (task?.kind === 'tender' && declaration.isPending)) {
+    return (
+      <div style={{ padding: 48, textAlign: 'center' }}>
+        <Spin />
+      </div>
+    );
+  }
+  if (query.isError || !task || task.kind !== 'tender' || !declaration.data) {
+    return (
+      <Result
+        status="warning"
+        title={serverError(query.error ?? declaration.error)?.message ?? '找不到该审核任务'}
+        extra={<Button onClick={() => navigate(TASK_LIST_PATH)}>返回任务列表</Button>}
+      />
+    );
+  }
+  const d = declaration.data;
+  const canDecide = params.audit === 'true' && task.status === 'open';
+
+  return (
+    <div style={{ padding: 16 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Card
+          variant="borderless"
+          title={task.title}
+          extra={
+            <Tag color={task.status === 'open' ? 'processing' : 'default'}>
+              {TASK_STATUS_LABELS[task.status]}
+            </Tag>
+          }
+        >
+          {error ? (
+            <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
+          ) : null}
+          <DeclarationFacts declaration={d} />
+          {task.status === 'done' && task.decision ? (
+            <Alert
+              style={{ marginTop: 16 }}
+              type="info"
+              title={`审核结论：${REVIEW_DECISION_LABELS[task.decision]}${task.opinion ? `（${task.opinion}）` : ''}`}
+            />
+          ) : null}
+        </Card>
+
+        <Card variant="borderless" title="保费信息（按工程造价分档计费）">
+          <DeclarationQuote declaration={d} />
+        </Card>
+
+        <Card
+          variant="borderless"
+          title={`年度订单 ${d.order.number}`}
+          extra={<Link to={orderDetailPath(d.order.id)}>订单详情</Link>}
+        >
+          <QuotaSummary order={d.order} />
+        </Card>
+
+        {task.customer ? (
+          <Card variant="borderless" title={`施工企业：${task.customer.name}`}>
+            <CustomerDescriptions customer={task.customer} />
+          </Card>
+        ) : null}
+
+        {canDecide ? <DecisionCard decision={decision} hints={DECISION_HINTS} /> : null}
+
+        <Card variant="borderless" title="申报历史">
+          <DeclarationTimeline events={d.events} />
+        </Card>
+
+        <TaskHistory rows={task.history} />
+      </Space>
+    </div>
+  );
+}
