@@ -93,6 +93,28 @@ try {
     await shoot(page, 'dashboard-enterprise');
   }
 
+  // The enterprise's application wizard: the premium follows the inputs.
+  {
+    const page = await newPage(browser);
+    await signInQuickly(page, 'enterprise', '/piibs/insured/stepOne/0/1');
+    const main = page.getByRole('main');
+    await main.getByLabel('险种', { exact: true }).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    await main.getByLabel('参保人数').fill('120');
+    await expect(main.getByTestId('premium')).toHaveText(/¥/);
+    await shoot(page, 'apply-enterprise');
+  }
+
+  // The underwriter's review of a co-insured application: quote, co-insurers, applicant, history.
+  {
+    const page = await newPage(browser);
+    await signInQuickly(page, 'underwriter', '/piibs/task/list');
+    const main = page.getByRole('main');
+    await main.getByRole('row').filter({ hasText: '投保单' }).first().getByRole('button').first().click();
+    await expect(main.getByText('保费明细（按责任）')).toBeVisible();
+    await shoot(page, 'review-underwriter');
+  }
+
   // A phone: the sidebar slides over the page, with a backdrop.
   {
     const page = await newPage(browser, MOBILE);

@@ -211,9 +211,13 @@ test.describe('shell', () => {
     await signInQuickly(page, 'admin', '/piibs/user/center');
     const save = content(page).getByRole('button', { name: /保\s*存/ });
     await expect(save).toBeVisible();
-    await page.getByRole('button', { name: '布局大小' }).click();
-    await page.getByRole('menuitem', { name: '默认' }).click();
-    await expect(page.getByText('布局设置成功')).toBeVisible();
+    // On a busy machine a click can land while the dropdown is still opening: open and pick again until it takes.
+    await expect(async () => {
+      const item = page.getByRole('menuitem', { name: '默认' });
+      if (!(await item.isVisible())) await page.getByRole('button', { name: '布局大小' }).click();
+      await item.click({ timeout: 2_000 });
+      await expect(page.getByText('布局设置成功')).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(page).toHaveURL(/\/piibs\/user\/center$/);
     // The refreshed page is there, at the new size (antd's default control height: 40 px).
     await expect(save).toBeVisible();

@@ -13,7 +13,7 @@ export const SITE_TITLE = '财产保险互联网出单系统';
 export const DATA_DIR = path.resolve(import.meta.dirname, '../test-results/e2e-data');
 
 /** The demo accounts; `enterprise` holds role '17' (the reduced shell). */
-export type DemoUser = 'admin' | 'underwriter' | 'agent' | 'enterprise' | 'service';
+export type DemoUser = 'admin' | 'underwriter' | 'agent' | 'enterprise' | 'service' | 'contractor';
 
 export const storage = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
 

@@ -1,0 +1,25 @@
+// The dashboard on demo data (PIIBS_DEMO=1): every role finds its own figures drawn as charts, not empty frames.
+
+import { expect, test } from '@playwright/test';
+import { content, type DemoUser, signInQuickly } from './support.ts';
+
+const ROLES: DemoUser[] = ['admin', 'underwriter', 'agent', 'enterprise', 'contractor'];
+
+for (const role of ROLES) {
+  test(`${role}: the dashboard draws its charts from live data`, async ({ page }) => {
+    await signInQuickly(page, role, '/piibs/dashboard');
+    const main = content(page);
+    await expect(main.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeVisible();
+    // echarts draws on a canvas once its chunk has loaded; every role has at least one chart on demo data.
+    await expect(main.locator('section[aria-label] canvas').first()).toBeVisible({ timeout: 20_000 });
+    // The table fallback of the first chart holds rows, not an empty frame.
+    const label = await main
+      .locator('section[aria-label]:has(> header)')
+      .filter({ has: page.locator('canvas') })
+      .first()
+      .getAttribute('aria-label');
+    const chart = main.locator(`section[aria-label="${label}"]`);
+    await chart.getByText('表格', { exact: true }).click();
+    await expect(chart.locator('table tbody tr').first()).toBeVisible();
+  });
+}

@@ -1,0 +1,168 @@
+// Risk-control journey against the demo-seeded server (PIIBS_DEMO=1): the underwriter plans a service item for
+// the demo enterprise's issued policy and dispatches an order → the demo service organisation accepts it,
+// starts, records a finding with a hazard, uploads a site photo and submits → the enterprise confirms with a
+// rating → the underwriter sees the spending in the fund ledger.
+import zlib from 'node:zlib';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { content, type DemoUser, signInQuickly } from './support.ts';
+
+const ENTERPRISE = '镇江示例安全科技有限公司';
+const ORG = '镇江安泰安全技术服务有限公司';
+const EXPERT = '王振国';
+
+const spaced = (text: string) => new RegExp(`^\\s*${text.split('').join('\\s*')}\\s*$`);
+
+/** A valid 2×2 PNG (RGB), made here: signature, IHDR, IDAT, IEND with their CRCs. */
+function tinyPng(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(2, 0);
+  ihdr.writeUInt32BE(2, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  // Each row: filter byte 0, then two RGB pixels.
+  const raw = Buffer.from([0, 255, 0, 0, 0, 128, 0, 0, 0, 0, 255, 255, 255, 255]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInQuickly(page, user, path);
+  return page;
+}
+
+/** Picks an option of the antd select labelled `label`, by its visible text. */
+async function pick(page: Page, scope: Locator, label: string, text: string): Promise<void> {
+  await scope.getByLabel(label, { exact: true }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
+    .first()
+    .click();
+}
+
+/** Accepts the confirmation dialog the last click opened. */
+async function confirmDialog(page: Page): Promise<void> {
+  const dialog = page.locator('.ant-modal-confirm:visible');
+  await dialog.getByRole('button', { name: spaced('确定') }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test('risk control: plan and dispatch → organisation serves with a photo → enterprise confirms → ledger', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+
+  // ---- the underwriter plans a service item and dispatches it ----
+  const uw = await pageOf(browser, 'underwriter', '/piibs/riskControl/prevention/serviceList?tab=plans');
+  let main = content(uw);
+  const planRow = main.getByRole('row').filter({ hasText: ENTERPRISE }).first();
+  const seqNo = (await planRow.getByRole('link').first().textContent())!.trim();
+  expect(seqNo).toMatch(/^YF/);
+  await planRow.getByRole('link', { name: seqNo }).click();
+  await expect(uw).toHaveURL(new RegExp(`/prevention/index/${seqNo}$`));
+  await expect(main.getByTestId('plan-seqno')).toHaveText(seqNo);
+  const spentBefore = (await main.getByTestId('fund-spent').textContent())!;
+
+  await main.getByRole('button', { name: '新增服务项目' }).click();
+  const itemDialog = uw.locator('.ant-modal:visible');
+  await pick(uw, itemDialog, '服务项目', '安全评估');
+  await itemDialog.getByLabel('服务内容').fill('重点岗位安全风险评估（e2e）');
+  await itemDialog.getByLabel('单次费用（元）').fill('120.50');
+  await pick(uw, itemDialog, '服务机构', ORG);
+  await pick(uw, itemDialog, '服务人员', EXPERT);
+  // A multiple select stays open: close it before reaching the dialog's buttons.
+  await itemDialog.locator('.ant-modal-title').click();
+  await itemDialog.getByRole('button', { name: spaced('确定') }).click();
+  await expect(itemDialog).toBeHidden();
+
+  const itemRow = main.getByTestId('plan-items').getByRole('row').filter({ hasText: '重点岗位安全风险评估' });
+  await expect(itemRow).toContainText('¥120.50');
+  await itemRow.getByRole('button', { name: spaced('派单') }).click();
+  const dispatchDialog = uw.locator('.ant-modal:visible');
+  await dispatchDialog.getByRole('button', { name: spaced('派单') }).click();
+  await expect(dispatchDialog).toBeHidden();
+  await expect(itemRow).toContainText('1 / 1');
+
+  const orderRow = main.getByRole('row').filter({ hasText: '安全评估' }).filter({ hasText: '已派单' });
+  await expect(orderRow).toHaveCount(1);
+  const number = (await orderRow.getByRole('link').first().textContent())!.trim();
+  expect(number).toMatch(new RegExp(`^${seqNo}-\\d{3}$`));
+
+  // ---- the organisation accepts, starts, records with a hazard and a photo, submits ----
+  const svc = await pageOf(browser, 'service', `/piibs/riskControl/prevention/serviceList?blurry=${number}`);
+  main = content(svc);
+  const svcRow = main.getByRole('row').filter({ hasText: number });
+  await svcRow.getByRole('button', { name: spaced('接单') }).click();
+  await confirmDialog(svc);
+  await expect(svcRow).toContainText('已接单');
+  await svcRow.getByRole('button', { name: '开始服务' }).click();
+  await confirmDialog(svc);
+  await expect(svcRow).toContainText('服务中');
+  await svcRow.getByRole('button', { name: '执行服务' }).click();
+  await expect(svc).toHaveURL(
+    (url) =>
+      url.pathname === `/piibs/riskControl/prevention/service/${seqNo}` &&
+      url.searchParams.get('order') === number,
+  );
+  await expect(main.getByTestId('order-number')).toHaveText(number);
+
+  await main.getByLabel('服务情况').fill('对重点岗位开展安全风险评估，发现隐患 1 处，已告知企业安全负责人。');
+  await main.getByRole('button', { name: '添加隐患' }).click();
+  await main.getByLabel('隐患描述').fill('冲压车间安全光栅失效');
+  await main.getByLabel('隐患部位').fill('冲压车间');
+  await pick(svc, main, '隐患等级 1', '较大');
+  await expect(main.getByLabel('姓名')).toHaveValue(EXPERT);
+
+  await main.locator('input[type=file]').setInputFiles({
+    name: '现场照片.png',
+    mimeType: 'image/png',
+    buffer: tinyPng(),
+  });
+  await expect(main.locator('[data-testid^="material-"]')).toHaveCount(1);
+  await expect(main.getByText('现场照片.png').first()).toBeVisible();
+
+  await main.getByRole('button', { name: spaced('提交') }).click();
+  await confirmDialog(svc);
+  await expect(svc).toHaveURL(/\/prevention\/success\//);
+  await expect(main.getByText('服务记录已提交')).toBeVisible();
+
+  // ---- the enterprise confirms with a rating ----
+  const ent = await pageOf(
+    browser,
+    'enterprise',
+    `/piibs/riskControl/prevention/view/${seqNo}?order=${encodeURIComponent(number)}`,
+  );
+  main = content(ent);
+  await expect(main.getByTestId('order-findings')).toContainText('重点岗位');
+  await expect(main.getByText('冲压车间安全光栅失效')).toBeVisible();
+  await expect(main.locator('[data-testid^="material-"]')).toHaveCount(1);
+  await main.getByRole('button', { name: '确认服务' }).click();
+  const confirm = ent.locator('.ant-modal:visible');
+  await confirm.locator('.ant-rate-star').nth(4).click();
+  await confirm.getByLabel('评价').fill('评估细致，建议可行');
+  await confirm.getByRole('button', { name: spaced('确定') }).click();
+  await expect(ent).toHaveURL(/\/prevention\/success\//);
+  await expect(main.getByText('服务已确认')).toBeVisible();
+  await expect(main.getByText(/本次服务费用 ¥120\.50 已计入支出/)).toBeVisible();
+
+  // ---- the underwriter sees the spending in the ledger ----
+  await uw.reload();
+  main = content(uw);
+  const ledger = main.getByTestId('ledger');
+  const spend = ledger.getByRole('row').filter({ hasText: '服务支出' }).filter({ hasText: number });
+  await expect(spend).toHaveCount(1);
+  await expect(spend).toContainText('¥120.50');
+  await expect(main.getByTestId('fund-spent')).not.toHaveText(spentBefore);
+});
