@@ -12,8 +12,11 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
 const results = [];
-const record = (suite, passed, failed, skipped = 0, note = '') =>
-  results.push({ suite, passed, failed, skipped, note });
+let started = Date.now();
+const record = (suite, passed, failed, skipped = 0, note = '') => {
+  results.push({ suite, passed, failed, skipped, note, seconds: Math.round((Date.now() - started) / 1000) });
+  started = Date.now();
+};
 
 function run(title, cmd, args, env = {}) {
   process.stdout.write(`\n── ${title} ──\n`);
@@ -85,7 +88,7 @@ const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 process.stdout.write('\n── summary ──\n');
 for (const r of results) {
   process.stdout.write(
-    `${r.failed ? 'FAIL' : 'ok  '}  ${r.suite}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? ` (${r.note})` : ''}\n`,
+    `${r.failed ? 'FAIL' : 'ok  '}  ${r.suite}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? ` (${r.note})` : ''} [${r.seconds}s]\n`,
   );
 }
 const skipped = sum('skipped');
