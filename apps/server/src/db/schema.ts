@@ -223,6 +223,10 @@ export const loginAttempts = pgTable(
     index('login_attempt_ip_time').on(t.ip, t.createdAt),
     index('login_attempt_user_time').on(t.userId, t.createdAt),
     index('login_attempt_time').on(t.createdAt),
+    /** The per-IP failure budget counts only failures: behind a NAT the successes would be read at every sign-in. */
+    index('login_attempt_ip_failures')
+      .on(t.ip, t.createdAt)
+      .where(sql`${t.success} = false and ${t.reason} is distinct from 'ip_limited'`),
   ],
 );
 
@@ -523,6 +527,11 @@ export const reviewTasks = pgTable(
 /** Serials of the application and payment-order numbers (prefix and year are added by the server). */
 export const applicationNumberSeq = pgSequence('application_number_seq', { startWith: 1 });
 export const paymentOrderNumberSeq = pgSequence('payment_order_number_seq', { startWith: 1 });
+/**
+ * The applications' data version: a statement trigger (migration 0014) advances it on every insert, update or
+ * delete of application, so cached list counts know they are stale (lib/paging.ts CountCache).
+ */
+export const applicationChangeSeq = pgSequence('application_change_seq', { startWith: 1 });
 
 /**
  * Applications: each wizard step saves the draft; submit re-rates on the active rate table and stores the quote
@@ -605,6 +614,9 @@ export const applications = pgTable(
     index('application_owner').on(t.ownerId),
     index('application_agent').on(t.agentId),
     index('application_status_created').on(t.status, t.createdAt),
+    /** insureList's orders, paged by cursor: (key, id) row comparisons read only the page. */
+    index('application_updated_id').on(t.updatedAt, t.id),
+    index('application_created_id').on(t.createdAt, t.id),
     /** At most one live (not cancelled or declined) renewal per policy. */
     uniqueIndex('application_renewal_of_policy')
       .on(t.renewalOfPolicyId)
@@ -1358,6 +1370,13 @@ export const annualOrders = pgTable(
     quotaFen: bigint('quota_fen', { mode: 'number' }).notNull(),
     consumedFen: bigint('consumed_fen', { mode: 'number' }).notNull().default(0),
     note: text('note'),
+    /** The contractor's contact for this framework (from the customer when opened; staff may edit). */
+    contactName: text('contact_name'),
+    contactPhone: text('contact_phone'),
+    /** The epinsure application this order was made from (生成年度订单), if any: at most one order each. */
+    applicationId: bigint('application_id', { mode: 'number' }).references(() => applications.id),
+    /** Set when staff close the order: no declarations (new or changes) after it. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
     createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
@@ -1365,6 +1384,7 @@ export const annualOrders = pgTable(
   },
   (t) => [
     uniqueIndex('annual_order_number').on(t.number),
+    uniqueIndex('annual_order_application').on(t.applicationId),
     index('annual_order_customer').on(t.customerId),
     index('annual_order_created_by').on(t.createdBy),
     check('annual_order_quota', sql`${t.quotaFen} > 0 and ${t.consumedFen} between 0 and ${t.quotaFen}`),
@@ -1387,8 +1407,14 @@ export const secondaryOrders = pgTable(
     annualOrderId: bigint('annual_order_id', { mode: 'number' })
       .notNull()
       .references(() => annualOrders.id),
-    /** 1 a new project; 2 a change (not accepted yet). */
+    /** 1 a new project; 2 a change (批改) of the approved project `base_id`. */
     kind: integer('kind').notNull().default(1),
+    /** A change's project: the kind-1 declaration whose policy the endorsement amends. */
+    baseId: bigint('base_id', { mode: 'number' }).references((): AnyPgColumn => secondaryOrders.id),
+    /** A change's starting point: the project's values and premium when the change was made. */
+    baseValues: jsonb('base_values'),
+    /** A change's premium difference against the project's current premium (negative: a refund). */
+    premiumDiffFen: bigint('premium_diff_fen', { mode: 'number' }),
     projectName: text('project_name').notNull(),
     projectAddress: text('project_address').notNull(),
     projectCostFen: bigint('project_cost_fen', { mode: 'number' }).notNull(),
@@ -1419,6 +1445,11 @@ export const secondaryOrders = pgTable(
     uniqueIndex('secondary_order_application').on(t.applicationId),
     index('secondary_order_annual').on(t.annualOrderId, t.status),
     index('secondary_order_owner').on(t.ownerId),
+    /** At most one open change per project. */
+    uniqueIndex('secondary_order_open_change')
+      .on(t.baseId)
+      .where(sql`${t.status} in ('DRAFT', 'PENDING_REVIEW', 'RETURNED')`),
+    check('secondary_order_change', sql`(${t.kind} = 2) = (${t.baseId} is not null)`),
     check(
       'secondary_order_status',
       sql`${t.status} in ('DRAFT', 'PENDING_REVIEW', 'RETURNED', 'APPROVED', 'REJECTED', 'CANCELLED')`,
@@ -1429,5 +1460,113 @@ export const secondaryOrders = pgTable(
       sql`${t.projectCostFen} > 0 and ${t.premiumFen} >= 0 and ${t.reservedFen} >= 0`,
     ),
     check('secondary_order_period', sql`${t.endDate} > ${t.startDate}`),
+  ],
+);
+
+export const endorsementNumberSeq = pgSequence('endorsement_number_seq', { startWith: 1 });
+
+/**
+ * Endorsements (批单): an approved change of a project, issued against the project's policy (the policy row and
+ * its e-policy stay as issued). Holds the changed fields (before → after), the premium difference (negative: a
+ * refund) and the SHA-256 of its PDF. One per change.
+ */
+export const endorsements = pgTable(
+  'endorsement',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** 'E' + product prefix + year + 8-digit serial, e.g. EJZSG202600000001. */
+    number: text('number').notNull(),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id),
+    secondaryOrderId: bigint('secondary_order_id', { mode: 'number' })
+      .notNull()
+      .references(() => secondaryOrders.id),
+    /** EndorsementChange[] (@piibs/shared/project-order): field, label, before, after (display text). */
+    changes: jsonb('changes').notNull().default([]),
+    premiumBeforeFen: bigint('premium_before_fen', { mode: 'number' }).notNull(),
+    premiumAfterFen: bigint('premium_after_fen', { mode: 'number' }).notNull(),
+    premiumDiffFen: bigint('premium_diff_fen', { mode: 'number' }).notNull(),
+    /** Asia/Shanghai date the change takes effect (the day after approval: no back-dating). */
+    effectiveDate: date('effective_date', { mode: 'string' }).notNull(),
+    pdfSha256: text('pdf_sha256').notNull(),
+    pdfSize: integer('pdf_size').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('endorsement_number').on(t.number),
+    uniqueIndex('endorsement_secondary_order').on(t.secondaryOrderId),
+    index('endorsement_policy').on(t.policyId),
+    check(
+      'endorsement_money',
+      sql`${t.premiumBeforeFen} >= 0 and ${t.premiumAfterFen} >= 0 and ${t.premiumDiffFen} = ${t.premiumAfterFen} - ${t.premiumBeforeFen}`,
+    ),
+  ],
+);
+
+/** The endorsement's PDF as issued (its SHA-256 is on the endorsement row). */
+export const endorsementDocuments = pgTable('endorsement_document', {
+  endorsementId: bigint('endorsement_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => endorsements.id, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+  sha256: text('sha256').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * In-app notifications: one row per (user, event). `event_key` is deterministic per business event, so a
+ * retried request, a replayed gateway notification or a re-run job never stores the same event twice.
+ * Rows are written by `notify` inside the business transaction and pushed live via pg_notify on commit.
+ */
+export const notifications = pgTable(
+  'notification',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** e.g. task.assigned, application.approved, payment.received, policy.expiring. */
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** A web route path to the record. */
+    link: text('link'),
+    eventKey: text('event_key').notNull(),
+    createdAt: createdAt(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('notification_user_event').on(t.userId, t.eventKey),
+    index('notification_user_id').on(t.userId, t.id.desc()),
+    index('notification_unread').on(t.userId, t.id).where(sql`${t.readAt} is null`),
+  ],
+);
+
+/**
+ * Idempotency keys of retried writes (lib/idempotency.ts): the first answer to (user, key), stored in the same
+ * transaction as the change it answers, is replayed for the same request; another request under the same key
+ * is refused. Kept 24 hours (dropped lazily by the user's next keyed request).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_key',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    /** sha256 of method, path and body. */
+    fingerprint: text('fingerprint').notNull(),
+    /** The stored answer (null until the change commits with it). */
+    status: integer('status'),
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index('idempotency_key_user_created').on(t.userId, t.createdAt),
   ],
 );

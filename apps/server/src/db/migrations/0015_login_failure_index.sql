@@ -1,0 +1,1 @@
+CREATE INDEX "login_attempt_ip_failures" ON "login_attempt" USING btree ("ip","created_at") WHERE "login_attempt"."success" = false and "login_attempt"."reason" is distinct from 'ip_limited';
