@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './db/demo.ts';
 import { seedDemoApplications } from './db/demo-applications.ts';
+import { seedDemoNotifications } from './db/demo-notifications.ts';
 import { seedDemoPolicies } from './db/demo-policies.ts';
 import { seedDemoProjects } from './db/demo-projects.ts';
 import { seedDemoRiskControl } from './db/demo-risk-control.ts';
@@ -41,6 +42,8 @@ export async function onStart(deps: StartDeps): Promise<void> {
     deps.log('demo risk control seeded (organisation, experts, plan, orders)');
   if (await seedDemoProjects(deps.database.db, deps.config))
     deps.log('demo project insurance seeded (account contractor)');
+  const notices = await seedDemoNotifications(deps.database.db);
+  if (notices) deps.log(`demo notifications seeded: ${notices}`);
   const ca = ensureDemoCa(deps.config.dataDir, DEMO_ENTERPRISE);
   const accounts = ['admin', ...DEMO_USERS.map((u) => u.username)].join(', ');
   deps.log(

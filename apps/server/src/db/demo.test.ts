@@ -9,6 +9,7 @@ import { demoCaPaths } from '../ca/demo-ca.ts';
 import { onStart } from '../startup.ts';
 import { DEMO_CUSTOMERS, DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo, seedDemoCustomers } from './demo.ts';
 import { seedDemoApplications } from './demo-applications.ts';
+import { seedDemoNotifications } from './demo-notifications.ts';
 
 let t: TestContext;
 const lines: string[] = [];
@@ -188,5 +189,39 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
 
   it('seeding again writes nothing', async () => {
     expect(await seedDemoApplications(t.database.db)).toBe(0);
+  });
+});
+
+describe('demo notifications (PIIBS_DEMO=1)', () => {
+  const inbox = async (username: string) => {
+    const token = (await login(t, username, DEMO_PASSWORD)).json().token as string;
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/notifications?size=100',
+      headers: bearer(token),
+    });
+    return res.json() as { content: { kind: string; link: string | null }[]; unread: number };
+  };
+
+  it('the navbar badge shows something for the underwriter, the enterprise and the agent', async () => {
+    const uw = await inbox('underwriter');
+    expect(uw.unread).toBeGreaterThan(0);
+    // Every waiting task (the pending customer, the pending application) is among them.
+    expect(uw.content.filter((n) => n.kind === 'task.assigned').length).toBeGreaterThanOrEqual(2);
+    const ent = await inbox('enterprise');
+    expect(ent.content.map((n) => n.kind)).toEqual(
+      expect.arrayContaining(['application.approved', 'payment.received', 'policy.issued']),
+    );
+    expect(ent.content.find((n) => n.kind === 'policy.issued')?.link).toMatch(
+      /^\/piibs\/projectManage\/policyInsuranceView\/\d+$/,
+    );
+    const agent = await inbox('agent');
+    expect(agent.content.map((n) => n.kind)).toEqual(
+      expect.arrayContaining(['customer.returned', 'application.returned']),
+    );
+  });
+
+  it('seeding again writes nothing', async () => {
+    expect(await seedDemoNotifications(t.database.db)).toBe(0);
   });
 });

@@ -4,23 +4,29 @@
 //   payment-expire       every minute and on start: pending payment orders past their expiry → EXPIRED, their
 //                        applications → PAYMENT_EXPIRED (expireOverdueOrders)
 //   policy-issue-sweep   every minute and on start: paid applications without a policy → issued
-//                        (issuePendingPolicies)
+//                        (issuePendingPolicies); approved project changes without an endorsement → issued
+//                        (issuePendingEndorsements)
 //   policy-issue         one paid application whose issuance failed right after payment; retried with
 //                        back-off (issuePolicy), up to ISSUE_RETRY_LIMIT times, then the sweep keeps trying
+//   policy-expiring      daily at 09:00 and on start: in-app notice of policies ending within 30 days, once
+//                        per policy (notifyExpiringPolicies)
 //
 // The queue starts when the server listens (not in tests, which inject requests and never listen; they call
 // the handlers directly) unless PIIBS_JOBS=off, and stops when the app closes (Ctrl-C, tests' close()).
 import type { FastifyInstance } from 'fastify';
 import { PgBoss } from 'pg-boss';
+import { notifyExpiringPolicies } from '../modules/notifications/expiring.ts';
 import type { BusinessContext, IssueQueue } from '../modules/payments/context.ts';
 import { businessContext } from '../modules/payments/context.ts';
 import { expireOverdueOrders } from '../modules/payments/service.ts';
 import { issuePendingPolicies, issuePolicy } from '../modules/policies/issue.ts';
+import { issuePendingEndorsements } from '../modules/project-orders/endorsements.ts';
 
 export const QUEUES = {
   expire: 'payment-expire',
   sweep: 'policy-issue-sweep',
   issue: 'policy-issue',
+  expiring: 'policy-expiring',
 } as const;
 
 export const ISSUE_RETRY_LIMIT = 10;
@@ -40,10 +46,15 @@ export interface JobRunnerOptions {
 /** The job handlers, exported so tests (and operators) can run a pass directly. */
 export const jobHandlers = {
   expire: (ctx: BusinessContext) => expireOverdueOrders(ctx),
-  sweep: (ctx: BusinessContext) => issuePendingPolicies(ctx),
+  sweep: async (ctx: BusinessContext) => {
+    const p = await issuePendingPolicies(ctx);
+    const e = await issuePendingEndorsements(ctx);
+    return { issued: p.issued + e.issued, failed: p.failed + e.failed };
+  },
   issue: async (ctx: BusinessContext, applicationId: number) => {
     await issuePolicy(ctx, applicationId);
   },
+  expiring: (ctx: BusinessContext) => notifyExpiringPolicies(ctx.db),
 };
 
 export class JobRunner implements IssueQueue {
@@ -81,6 +92,7 @@ export class JobRunner implements IssueQueue {
         retryDelayMax: 600,
         expireInSeconds: 300,
       });
+      await boss.createQueue(QUEUES.expiring, { policy: 'stately', retryLimit: 1, expireInSeconds: 600 });
       const polling = { pollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2 };
       await boss.work(QUEUES.expire, polling, async () => {
         const n = await jobHandlers.expire(ctx);
@@ -93,13 +105,19 @@ export class JobRunner implements IssueQueue {
       await boss.work<{ applicationId: number }>(QUEUES.issue, polling, async ([job]) => {
         if (job) await jobHandlers.issue(ctx, job.data.applicationId);
       });
+      await boss.work(QUEUES.expiring, polling, async () => {
+        const n = await jobHandlers.expiring(ctx);
+        if (n) ctx.log.info({ notified: n }, 'expiring policies notified');
+      });
       if (this.#o.schedule ?? true) {
         await boss.schedule(QUEUES.expire, '* * * * *', null, { tz: 'Asia/Shanghai' });
         await boss.schedule(QUEUES.sweep, '* * * * *', null, { tz: 'Asia/Shanghai' });
+        await boss.schedule(QUEUES.expiring, '0 9 * * *', null, { tz: 'Asia/Shanghai' });
       }
       // Also once now: orders that expired while the server was down, issuance left half-way.
       await boss.send(QUEUES.expire, {});
       await boss.send(QUEUES.sweep, {});
+      await boss.send(QUEUES.expiring, {});
     } catch (err) {
       await this.stop();
       throw err;

@@ -1,6 +1,6 @@
 /*
- * The admin shell: sidebar, navbar (breadcrumb, search, fullscreen, size, avatar menu), tags bar,
- * keep-alive content area, footer and the settings drawer, themed by the settings.
+ * The admin shell: sidebar, navbar (breadcrumb, search, fullscreen, size, notification bell, avatar menu),
+ * tags bar, keep-alive content area, footer and the settings drawer, themed by the settings.
  *
  * How to mount (router.tsx): replace the children of the `protected` group under `piibs` with one splat
  * route, lazily loaded so the sign-in pages never download the shell:

@@ -5,6 +5,7 @@ import { AvatarMenu } from './AvatarMenu.tsx';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { HeaderSearch } from './HeaderSearch.tsx';
 import type { SearchEntry } from './header-search.ts';
+import { NotificationBell } from './NotificationBell.tsx';
 import { Screenfull } from './Screenfull.tsx';
 import { SizeSelect } from './SizeSelect.tsx';
 
@@ -35,6 +36,7 @@ export function Navbar({ active, reduced, searchEntries, onRefresh }: NavbarProp
         {!mobile && <HeaderSearch entries={searchEntries} />}
         <Screenfull />
         <SizeSelect onRefresh={onRefresh} />
+        <NotificationBell />
         <AvatarMenu />
       </div>
     </div>

@@ -44,3 +44,8 @@ export function useLogout(): () => void {
     void import('@/components/account/logout.ts').then(({ confirmLogout }) => confirmLogout(modal));
   }, [modal]);
 }
+
+/** The session's token, null when signed out: the notification feed is connected while there is one. */
+export function useSessionToken(): string | null {
+  return useUserStore((state) => state.token);
+}

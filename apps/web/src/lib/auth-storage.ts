@@ -34,3 +34,9 @@ export function removeToken(): void {
 export function toBearer(token: string): string {
   return /^Bearer /i.test(token) ? token : `Bearer ${token}`;
 }
+
+/** The Authorization value of the signed-in session (what every API call sends), or null when signed out. */
+export function authorization(): string | null {
+  const token = getToken();
+  return token ? toBearer(token) : null;
+}

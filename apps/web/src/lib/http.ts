@@ -1,6 +1,6 @@
 import { ERROR_NOTICE_MS, HTTP_TIMEOUT_MS } from '@piibs/shared/constants';
 import axios, { type AxiosError, type AxiosRequestConfig } from 'axios';
-import { getToken, removeToken, toBearer } from './auth-storage.ts';
+import { authorization, removeToken } from './auth-storage.ts';
 import { FORBIDDEN_PATH } from './paths.ts';
 
 declare module 'axios' {
@@ -17,6 +17,11 @@ declare module 'axios' {
      * save that the server refuses on a rule ("角色权限不足 …"), where leaving the page would lose the form.
      */
     inlineForbidden?: boolean;
+    /**
+     * A background call whose caller handles every failure itself (the notification feed retrying while
+     * offline): no notice, no re-login dialog, no redirect.
+     */
+    silent?: boolean;
   }
 }
 
@@ -111,8 +116,8 @@ export const http = axios.create({
 });
 
 http.interceptors.request.use((config) => {
-  const token = getToken();
-  if (token) config.headers.Authorization = toBearer(token);
+  const value = authorization();
+  if (value) config.headers.Authorization = value;
   return config;
 });
 
@@ -158,7 +163,8 @@ http.interceptors.response.use(
   (response) => (response.config.rawResponse ? response : response.data),
   async (error: unknown) => {
     // A cancelled call (unmounted page, superseded query) is not a failure the user needs to hear about.
-    if (axios.isCancel(error) || !axios.isAxiosError(error)) return Promise.reject(error);
+    if (axios.isCancel(error) || !axios.isAxiosError(error) || error.config?.silent)
+      return Promise.reject(error);
     if (error.response && typeof Blob !== 'undefined' && error.response.data instanceof Blob) {
       error.response.data = await readBlobBody(error.response.data);
     }

@@ -37,6 +37,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/service.ts';
 import type { CustomerViewer } from '../customers/access.ts';
+import { notifyPaymentReceived } from '../notifications/events.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
 import type { BusinessContext } from './context.ts';
 import type { ChargeStatus, NotificationHeaders, PaymentProvider } from './provider.ts';
@@ -282,6 +283,7 @@ export async function settle(ctx: BusinessContext, input: SettleInput): Promise<
       .set({ status: 'PAID', paidAt: input.paidAt, provider: input.provider, updatedAt: sql`now()` })
       .where(eq(paymentOrders.id, order.id));
     await moveApplication(tx, a, 'PAID', 'pay', actor);
+    await notifyPaymentReceived(tx, { orderId: order.id, applicationId: a.id, amountFen: input.amountFen });
     await writeAudit(tx, {
       actorName: actor,
       action: 'pay',

@@ -32,6 +32,7 @@ import {
 } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { notifyPolicyIssued } from '../notifications/events.ts';
 import type { BusinessContext } from '../payments/context.ts';
 import { renderPolicyPdf } from './pdf.ts';
 
@@ -61,7 +62,8 @@ export function newVerificationCode(): string {
   return Array.from(bytes, (b) => CODE_ALPHABET[b & 31]).join('');
 }
 
-const prefixOf = (productCode: string) =>
+/** The product's number prefix (JZSG_AZX_2025 → JZSG). */
+export const prefixOf = (productCode: string) =>
   (productCode.split('_')[0] ?? 'P').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || 'X';
 
 async function nextPolicyNumber(tx: Tx, productCode: string): Promise<string> {
@@ -69,7 +71,8 @@ async function nextPolicyNumber(tx: Tx, productCode: string): Promise<string> {
   return `P${prefixOf(productCode)}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
 }
 
-async function insurerName(tx: Tx): Promise<string> {
+/** The insurer printed on e-documents: the organisation set up at first run. */
+export async function insurerName(tx: Tx): Promise<string> {
   const [row] = await tx
     .select({ value: systemSettings.value })
     .from(systemSettings)
@@ -262,6 +265,13 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
         coinsurers: coinsurers.length,
         pdfSha256: sha256,
       },
+    });
+    await notifyPolicyIssued(tx, {
+      policyId,
+      number,
+      applicationId: a.id,
+      applicationNumber: a.number,
+      holderName: holder.name,
     });
     if (issuanceFaults.remaining > 0) {
       issuanceFaults.remaining--;

@@ -67,6 +67,7 @@ import {
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { notifyServiceConfirmed, notifyServiceDispatched } from '../notifications/events.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import {
   type DbOrTx,
@@ -514,6 +515,7 @@ export async function dispatchOrder(
       scheduledDate: form.scheduledDate,
       costFen,
     });
+    await notifyServiceDispatched(tx, o!);
     return o!.id;
   });
   return getOrder(db, v, String(id));
@@ -650,6 +652,7 @@ export async function confirmOrder(
     },
     async (tx, o) => {
       await closeIfRectified(tx, v, o);
+      await notifyServiceConfirmed(tx, o, v.user.id);
     },
   );
 }

@@ -5,13 +5,14 @@ import type { TaskRow } from '@piibs/shared/task';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { reviewTasks } from '../../db/schema.ts';
+import { notifyTaskOpened } from '../notifications/events.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Puts a record in the queue: opens a task, or — when one is open already — bumps its version (a reviewer
  * holding the old version gets 409 and looks again) and refreshes its title. One open task per record is
- * also guaranteed by a partial unique index.
+ * also guaranteed by a partial unique index. A new task notifies the reviewers who can act on it.
  */
 export async function openReviewTask(
   tx: Tx,
@@ -30,6 +31,7 @@ export async function openReviewTask(
     .returning({ id: reviewTasks.id });
   if (bumped) return bumped.id;
   const [row] = await tx.insert(reviewTasks).values(task).returning({ id: reviewTasks.id });
+  await notifyTaskOpened(tx, { ...task, id: row!.id });
   return row!.id;
 }
 

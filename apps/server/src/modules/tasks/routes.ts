@@ -5,13 +5,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { forbidden } from '../../lib/errors.ts';
+import { IDEMPOTENT_NOTE, idempotent, idempotentErrors } from '../../lib/idempotency.ts';
 import { pageQuery, paginate } from '../../lib/paging.ts';
 import { requireAnyPermission } from '../../lib/permissions.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { hasPermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { businessContext } from '../payments/context.ts';
-import { decideTask, getTask, type Reviewer, reviewKinds, taskListSpec } from './service.ts';
+import { afterDecision, decideTask, getTask, type Reviewer, reviewKinds, taskListSpec } from './service.ts';
 
 const taskQuery = pageQuery(TASK_SORT_FIELDS).extend({
   kind: z.enum(TASK_KINDS, { error: '请选择正确的任务类型' }).optional().meta({ title: '任务类型' }),
@@ -78,13 +79,19 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: anyReviewer,
       schema: {
         tags: ['tasks'],
-        summary: '审核：通过 / 退回 / 拒绝（退回、拒绝须填写意见；已处理或 version 过期答 409）',
+        summary: `审核：通过 / 退回 / 拒绝（退回、拒绝须填写意见；已处理或 version 过期答 409）${IDEMPOTENT_NOTE}`,
         params: idParams,
         body: decideForm,
-        response: { 200: taskRow, ...adminErrors },
+        response: { 200: taskRow, ...idempotentErrors },
       },
     },
-    async (req) =>
-      decideTask(db(), await reviewerOf(app, req), req.params.id, req.body, businessContext(app)),
+    async (req, reply) => {
+      const reviewer = await reviewerOf(app, req);
+      const task = await idempotent(app, req, reply, (db) =>
+        decideTask(db, reviewer, req.params.id, req.body),
+      );
+      await afterDecision(businessContext(app), task, req.body.decision);
+      return task;
+    },
   );
 };

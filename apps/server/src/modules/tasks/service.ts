@@ -32,6 +32,7 @@ import {
 } from '../applications/service.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
+import { notifyReviewDecision } from '../notifications/events.ts';
 import type { BusinessContext } from '../payments/context.ts';
 import { tenderTasksVisibleTo } from '../project-orders/access.ts';
 import {
@@ -242,6 +243,15 @@ export async function decideTask(
         updatedAt: sql`now()`,
       })
       .where(eq(reviewTasks.id, id));
+    await notifyReviewDecision(tx, {
+      taskId: id,
+      kind: peek.kind as TaskKind,
+      subjectId: peek.subjectId,
+      decision: form.decision,
+      opinion,
+      submittedBy: task.submittedBy,
+      deciderId: reviewer.user.id,
+    });
     await writeAudit(tx, {
       actorId: reviewer.user.id,
       actorName: reviewer.user.username,
@@ -259,9 +269,21 @@ export async function decideTask(
     });
     return loadTask(tx, { ...reviewer, viewer: { ...reviewer.viewer, staffScope: { all: true } } }, id);
   });
-  if (ctx && subject.afterApproval && form.decision === 'approve')
-    await subject.afterApproval(ctx, peek.subjectId);
+  if (ctx) await afterDecision(ctx, decided, form.decision);
   return decided;
+}
+
+/**
+ * What follows a committed decision (an approved secondary order's policy is issued; idempotent, never throws).
+ * decideTask runs it when given a context; a caller that decides inside a longer transaction runs it after that.
+ */
+export async function afterDecision(
+  ctx: BusinessContext,
+  task: Pick<TaskRow, 'kind' | 'subjectId'>,
+  decision: z.infer<typeof decideForm>['decision'],
+): Promise<void> {
+  const subject = SUBJECTS[task.kind];
+  if (subject?.afterApproval && decision === 'approve') await subject.afterApproval(ctx, task.subjectId);
 }
 
 /** The kinds of task a caller reviews, by permission. */

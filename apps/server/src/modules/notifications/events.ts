@@ -1,0 +1,336 @@
+// The business events users are told about: who gets each one, what it says and where it links. Each is called by
+// the module that makes the change, inside its transaction (so a rolled-back change tells nobody), with an event
+// key that names the event once (retries, replays and job re-runs store nothing more).
+import { ROLE_CODES } from '@piibs/shared/auth';
+import { fenToYuanText } from '@piibs/shared/money';
+import type { NotificationKind } from '@piibs/shared/notification';
+import { applyPath, tenderAuditPath } from '@piibs/shared/project-order';
+import {
+  type ReviewDecision,
+  TASK_KIND_LABELS,
+  TASK_KIND_PERMISSIONS,
+  type TaskKind,
+} from '@piibs/shared/review';
+import { SERVICE_ITEM_LABELS, type ServiceItemType } from '@piibs/shared/risk-control';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { applications, customers, policies, preventionFunds, secondaryOrders } from '../../db/schema.ts';
+import { applicationsVisibleTo } from '../applications/access.ts';
+import type { RequestUser } from '../auth/sessions.ts';
+import { customersVisibleTo, customerViewerOf } from '../customers/access.ts';
+import { declarationsVisibleTo, reviewerProjectViewer } from '../project-orders/access.ts';
+import { notify } from './service.ts';
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const ids = (rows: { id: number | string | null }[]) =>
+  rows.filter((r) => r.id != null).map((r) => Number(r.id));
+const except = (userIds: number[], ...left: (number | null | undefined)[]) =>
+  userIds.filter((id) => !left.includes(id));
+
+/** The policy page (the web's policyViewPath). */
+const policyViewPath = (id: number) => `/piibs/projectManage/policyInsuranceView/${id}`;
+
+/** The page of an application (every applicant channel opens it). */
+const applicationPath = (a: { id: number; policyholderType: number }) =>
+  `/piibs/insured/viewInsurance/${a.id}/${a.policyholderType}`;
+
+/**
+ * The users an application concerns on the applicant's side: who made it, the agent entering it, and the
+ * enabled enterprise accounts of its applicant (their uscc is the customer's).
+ */
+export async function applicantUsers(tx: Pick<Db, 'execute'>, applicationId: number): Promise<number[]> {
+  const res = await tx.execute<{ id: number | string | null }>(sql`
+    SELECT a.owner_id AS id FROM application a WHERE a.id = ${applicationId}
+    UNION SELECT a.agent_id FROM application a WHERE a.id = ${applicationId}
+    UNION SELECT u.id FROM application a
+      JOIN customer c ON c.id = a.customer_id
+      JOIN app_user u ON upper(u.uscc) = c.uscc AND u.enabled
+      WHERE a.id = ${applicationId} AND EXISTS (SELECT 1 FROM user_role ur JOIN role r ON r.id = ur.role_id
+        WHERE ur.user_id = u.id AND r.code = ${ROLE_CODES.enterprise})`);
+  return ids(res.rows);
+}
+
+/** Enabled members of a service organisation. */
+async function orgMembers(tx: Tx, orgId: number): Promise<number[]> {
+  const res = await tx.execute<{ id: number | string }>(sql`
+    SELECT m.user_id AS id FROM service_org_member m JOIN app_user u ON u.id = m.user_id
+    WHERE m.org_id = ${orgId} AND u.enabled`);
+  return ids(res.rows);
+}
+
+// ---- review tasks ----
+
+/** Whether the record under review is one the reviewer may see (the task queue's own visibility rules). */
+async function reviewerSees(tx: Tx, kind: TaskKind, subjectId: number, user: RequestUser): Promise<boolean> {
+  const db = tx as unknown as Db;
+  const viewer = await customerViewerOf(db, user);
+  let table: typeof customers | typeof applications | typeof secondaryOrders;
+  let visible: SQL | undefined;
+  if (kind === 'customer') [table, visible] = [customers, customersVisibleTo(db, viewer)];
+  else if (kind === 'application') [table, visible] = [applications, applicationsVisibleTo(db, viewer)];
+  else [table, visible] = [secondaryOrders, declarationsVisibleTo(db, reviewerProjectViewer(viewer))];
+  if (!visible) return true;
+  const [row] = await tx
+    .select({ one: sql<number>`1` })
+    .from(table)
+    .where(and(eq(table.id, subjectId), visible));
+  return Boolean(row);
+}
+
+/**
+ * A record went to review: the users who can act on its task — enabled, holding the kind's review permission
+ * (the admin role holds every one), seeing the record within their data scope — and its assignee, if any; never
+ * the submitter.
+ */
+export async function notifyTaskOpened(
+  tx: Tx,
+  task: {
+    id: number;
+    kind: TaskKind;
+    subjectId: number;
+    title: string;
+    submittedBy: number;
+    assigneeId?: number | null;
+  },
+): Promise<void> {
+  const res = await tx.execute<{
+    id: number | string;
+    username: string;
+    nick_name: string;
+    channel: string;
+    roles: string[];
+  }>(sql`
+    SELECT u.id, u.username, u.nick_name, u.channel,
+      array(SELECT r.code FROM user_role ur JOIN role r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS roles
+    FROM app_user u
+    WHERE u.enabled AND u.id <> ${task.submittedBy} AND EXISTS (
+      SELECT 1 FROM user_role ur JOIN role r ON r.id = ur.role_id
+      WHERE ur.user_id = u.id AND (r.code = ${ROLE_CODES.admin} OR EXISTS (
+        SELECT 1 FROM role_menu rm JOIN menu m ON m.id = rm.menu_id
+        WHERE rm.role_id = r.id AND m.permission = ${TASK_KIND_PERMISSIONS[task.kind]})))`);
+  const reviewers: number[] = [];
+  for (const r of res.rows) {
+    const user: RequestUser = {
+      id: Number(r.id),
+      username: r.username,
+      nickName: r.nick_name,
+      roles: r.roles,
+      channel: r.channel,
+      scope: 'full',
+      method: 'password',
+      sessionId: '',
+    };
+    if (await reviewerSees(tx, task.kind, task.subjectId, user)) reviewers.push(user.id);
+  }
+  const [submitter] = await tx
+    .execute<{ name: string }>(
+      sql`SELECT coalesce(nick_name, username) AS name FROM app_user WHERE id = ${task.submittedBy}`,
+    )
+    .then((r) => r.rows);
+  const label = TASK_KIND_LABELS[task.kind];
+  await notify(tx, {
+    userIds: except(
+      [...reviewers, task.assigneeId ?? null].filter((id) => id != null),
+      task.submittedBy,
+    ),
+    kind: 'task.assigned',
+    title: `新的${label}任务`,
+    body: `${submitter?.name ?? '用户'} 提交了「${task.title}」，等待审核。`,
+    link: task.kind === 'tender' ? tenderAuditPath(task.id, true) : `/piibs/task/audit/${task.id}/true`,
+    eventKey: `task:${task.id}:assigned`,
+  });
+}
+
+const DECIDED: Record<ReviewDecision, { key: string; word: string }> = {
+  approve: { key: 'approved', word: '已审核通过' },
+  return: { key: 'returned', word: '已被退回' },
+  reject: { key: 'rejected', word: '已被拒绝' },
+};
+
+/** A reviewer decided a task: the submitting side of the record is told, with the opinion. */
+export async function notifyReviewDecision(
+  tx: Tx,
+  d: {
+    taskId: number;
+    kind: TaskKind;
+    subjectId: number;
+    decision: ReviewDecision;
+    opinion: string | null;
+    submittedBy: number | null;
+    deciderId: number;
+  },
+): Promise<void> {
+  const { key, word } = DECIDED[d.decision];
+  const eventKey = `${d.kind}:${d.subjectId}:${key}:${d.taskId}`;
+  const kind = `${d.kind}.${key}` as NotificationKind;
+  const opinion = d.opinion ? `审核意见：${d.opinion.replace(/[。.!！]+$/, '')}。` : '';
+  if (d.kind === 'customer') {
+    const [c] = await tx.select().from(customers).where(eq(customers.id, d.subjectId));
+    if (!c) return;
+    const recipients = except(
+      [d.submittedBy, c.ownerId].filter((id) => id != null),
+      d.deciderId,
+    );
+    if (recipients.length === 0) return;
+    // Agents open their clients on their own route; a returned record opens for editing.
+    const agents = new Set(
+      ids(
+        (
+          await tx.execute<{ id: number | string }>(sql`
+          SELECT ur.user_id AS id FROM user_role ur JOIN role r ON r.id = ur.role_id
+          WHERE r.code = ${ROLE_CODES.agent} AND ur.user_id IN (${sql.join(
+            recipients.map((id) => sql`${id}`),
+            sql`, `,
+          )})`)
+        ).rows,
+      ),
+    );
+    const detail = d.decision !== 'return';
+    for (const agent of [true, false]) {
+      await notify(tx, {
+        userIds: recipients.filter((id) => agents.has(id) === agent),
+        kind,
+        title: `投保人${word.slice(1)}`,
+        body: `投保人「${c.name}」（${c.uscc}）${word}。${opinion}`,
+        link: `/piibs/${agent ? 'agent/applicant' : 'applicant'}/newUpdate/${c.id}/${detail}`,
+        eventKey,
+      });
+    }
+    return;
+  }
+  if (d.kind === 'application') {
+    const [a] = await tx
+      .select({
+        id: applications.id,
+        number: applications.number,
+        policyholderType: applications.policyholderType,
+        customerName: customers.name,
+      })
+      .from(applications)
+      .innerJoin(customers, eq(customers.id, applications.customerId))
+      .where(eq(applications.id, d.subjectId));
+    if (!a) return;
+    const next = d.decision === 'approve' ? '请在支付期限内完成支付。' : '';
+    await notify(tx, {
+      userIds: except(await applicantUsers(tx, a.id), d.deciderId),
+      kind,
+      title: `投保单${word.slice(1)}`,
+      body: `投保单 ${a.number}（${a.customerName}）${word}。${opinion}${next}`,
+      link: applicationPath(a),
+      eventKey,
+    });
+    return;
+  }
+  const [s] = await tx.select().from(secondaryOrders).where(eq(secondaryOrders.id, d.subjectId));
+  if (!s) return;
+  await notify(tx, {
+    userIds: except(
+      [s.ownerId, s.agentId].filter((id) => id != null),
+      d.deciderId,
+    ),
+    kind,
+    title: `二次下单${word.slice(1)}`,
+    body: `二次下单 ${s.number}（${s.projectName}）${word}。${opinion}`,
+    link: applyPath(s.id, { detail: true, view: '1' }),
+    eventKey,
+  });
+}
+
+// ---- payments and policies ----
+
+/** A payment order became PAID (the one settling path). */
+export async function notifyPaymentReceived(
+  tx: Tx,
+  p: { orderId: number; applicationId: number; amountFen: number },
+): Promise<void> {
+  const [a] = await tx.select().from(applications).where(eq(applications.id, p.applicationId));
+  if (!a) return;
+  await notify(tx, {
+    userIds: await applicantUsers(tx, a.id),
+    kind: 'payment.received',
+    title: '保费支付成功',
+    body: `投保单 ${a.number} 的保费 ¥${fenToYuanText(p.amountFen)} 已支付成功，保单正在出具。`,
+    link: applicationPath(a),
+    eventKey: `payment:${p.orderId}:received`,
+  });
+}
+
+/** A policy was issued. */
+export async function notifyPolicyIssued(
+  tx: Tx,
+  p: {
+    policyId: number;
+    number: string;
+    applicationId: number;
+    applicationNumber: string;
+    holderName: string;
+  },
+): Promise<void> {
+  await notify(tx, {
+    userIds: await applicantUsers(tx, p.applicationId),
+    kind: 'policy.issued',
+    title: '保单已签发',
+    body: `投保单 ${p.applicationNumber}（${p.holderName}）已出单，保单号 ${p.number}，可查看并下载电子保单。`,
+    link: policyViewPath(p.policyId),
+    eventKey: `policy:${p.policyId}:issued`,
+  });
+}
+
+// ---- risk control ----
+
+interface ServiceOrderFacts {
+  id: number;
+  number: string;
+  fundId: number;
+  orgId: number;
+  itemType: string;
+  scheduledDate: string;
+  dispatchedBy: number | null;
+}
+
+async function orderContext(tx: Tx, o: ServiceOrderFacts) {
+  const [row] = await tx
+    .select({ seqNo: preventionFunds.seqNo, holderName: policies.holderName })
+    .from(preventionFunds)
+    .innerJoin(policies, eq(policies.id, preventionFunds.policyId))
+    .where(eq(preventionFunds.id, o.fundId));
+  return {
+    seqNo: row?.seqNo ?? '',
+    holderName: row?.holderName ?? '',
+    item: SERVICE_ITEM_LABELS[o.itemType as ServiceItemType] ?? o.itemType,
+  };
+}
+
+/** A service order was dispatched: the organisation's accounts. */
+export async function notifyServiceDispatched(tx: Tx, o: ServiceOrderFacts): Promise<void> {
+  const c = await orderContext(tx, o);
+  await notify(tx, {
+    userIds: except(await orgMembers(tx, o.orgId), o.dispatchedBy),
+    kind: 'service.dispatched',
+    title: '新的服务单',
+    body: `服务单 ${o.number}：为「${c.holderName}」提供${c.item}，计划服务日期 ${o.scheduledDate}，请及时接单。`,
+    link: `/piibs/riskControl/prevention/service/${c.seqNo}?order=${o.number}`,
+    eventKey: `service:${o.id}:dispatched`,
+  });
+}
+
+/** The enterprise confirmed a service: the dispatcher and the organisation's accounts. */
+export async function notifyServiceConfirmed(
+  tx: Tx,
+  o: ServiceOrderFacts,
+  confirmedBy: number,
+): Promise<void> {
+  const c = await orderContext(tx, o);
+  await notify(tx, {
+    userIds: except(
+      [o.dispatchedBy, ...(await orgMembers(tx, o.orgId))].filter((id) => id != null),
+      confirmedBy,
+    ),
+    kind: 'service.confirmed',
+    title: '服务已确认',
+    body: `「${c.holderName}」已确认服务单 ${o.number}（${c.item}）。`,
+    link: `/piibs/riskControl/prevention/view/${c.seqNo}?order=${o.number}`,
+    eventKey: `service:${o.id}:confirmed`,
+  });
+}

@@ -1,0 +1,92 @@
+import { BellOutlined } from '@ant-design/icons';
+import { App, Badge, Popover, Spin } from 'antd';
+import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
+import type { AppNotification } from '@/lib/notifications/api.ts';
+import { createNotificationConnection } from '@/lib/notifications/connection.ts';
+import { useNotificationStore } from '@/lib/notifications/store.ts';
+import { useOpenNotification } from './notification-actions.ts';
+import { useSessionToken } from './session-adapter.ts';
+
+// The list, the drawer and their styles load on the first click, not with the shell.
+const NotificationPanel = lazy(() => import('./NotificationPanel.tsx'));
+const NotificationDrawer = lazy(() =>
+  import('./NotificationPanel.tsx').then((module) => ({ default: module.NotificationDrawer })),
+);
+
+export const BELL_LABEL = '消息通知';
+
+/** The live feed while signed in; every new unread message also shows a toast that opens its record. */
+function useNotificationFeed(openNotification: (notification: AppNotification) => void): void {
+  const token = useSessionToken();
+  const { notification } = App.useApp();
+  const toast = useEffectEvent((item: AppNotification) => {
+    if (item.read) return;
+    const key = `notification-${item.id}`;
+    notification.info({
+      key,
+      title: item.title,
+      description: item.body,
+      icon: <BellOutlined />,
+      style: { cursor: 'pointer' },
+      onClick: () => {
+        notification.destroy(key);
+        openNotification(item);
+      },
+    });
+  });
+  useEffect(() => {
+    if (!token) return;
+    const connection = createNotificationConnection({ onNotification: (item) => toast(item) });
+    connection.start();
+    return () => connection.stop();
+  }, [token]);
+}
+
+/** The navbar's bell: unread badge, a popover with the newest messages, a drawer with all of them. */
+export function NotificationBell() {
+  const unread = useNotificationStore((state) => state.unread);
+  const [open, setOpen] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  const openNotification = useOpenNotification();
+  useNotificationFeed(openNotification);
+
+  const viewAll = () => {
+    setOpen(false);
+    setDrawerUsed(true);
+    setDrawerOpen(true);
+  };
+  const openFromPanel = (item: AppNotification) => {
+    setOpen(false);
+    openNotification(item);
+  };
+
+  return (
+    <>
+      <Popover
+        open={open}
+        onOpenChange={setOpen}
+        trigger="click"
+        placement="bottomRight"
+        arrow={false}
+        destroyOnHidden
+        content={
+          <Suspense fallback={<Spin size="small" />}>
+            <NotificationPanel onOpen={openFromPanel} onViewAll={viewAll} />
+          </Suspense>
+        }
+      >
+        <button type="button" className="shell-icon-button" aria-label={BELL_LABEL} title={BELL_LABEL}>
+          <Badge count={unread} overflowCount={99} size="small">
+            <BellOutlined style={{ fontSize: 18 }} />
+          </Badge>
+        </button>
+      </Popover>
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <NotificationDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
