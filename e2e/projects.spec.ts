@@ -1,6 +1,7 @@
 // Project insurance against the demo-seeded server (PIIBS_DEMO=1): the contractor declares a construction project
 // against its annual order (secondary order), the underwriter approves it in the tender review, and the project's
-// policy is issued and downloadable from the declaration.
+// policy is issued and downloadable from the declaration. Then the contractor changes the project (批改, type 2:
+// a higher cost), the underwriter approves the change, and its endorsement (批单) downloads.
 
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { bearer, content, type DemoUser, signInQuickly } from './support.ts';
@@ -18,10 +19,10 @@ async function pageOf(
   return { page, token };
 }
 
-test('contractor declares a project → underwriter approves the tender → the project policy downloads', async ({
+test('contractor declares a project → underwriter approves the tender → the policy downloads → a change → its endorsement downloads', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const { page: ctr, token } = await pageOf(browser, 'contractor', '/piibs/projectManage/orderDetail/0');
   const orders = await (
     await ctr.request.get('/api/project-orders?page=0&size=10', { headers: bearer(token) })
@@ -59,4 +60,41 @@ test('contractor declares a project → underwriter approves the tender → the 
     await main.getByRole('button', { name: /下载电子保单/ }).click({ timeout: 3_000 });
   }).toPass({ timeout: 30_000 });
   expect((await downloading).suggestedFilename()).toMatch(/^\d+-电子保单-P\w+\.pdf$/);
+
+  // 批改: from the issued project, 12 → 15 million yuan; the form shows the value before the change.
+  await main.getByRole('button', { name: spaced('申请批改') }).click();
+  await expect(ctr).toHaveURL(/\/piibs\/projectManage\/apply\/0\/false\/2\/0\?baseId=\d+$/);
+  await expect(main.getByTestId('before-projectCostFen')).toHaveText('批改前：12,000,000.00 元');
+  await expect(main.getByLabel('工程名称')).toBeDisabled();
+  await main.getByLabel('工程造价').fill('15000000');
+  // 6,500 + 5,000,000 × 0.60‰ = 9,500 yuan against 7,700: 1,800 more.
+  await expect(main.getByTestId('change-diff')).toHaveText('加收 1,800.00 元');
+  await main.getByRole('button', { name: spaced('提交审核') }).click();
+  await expect(ctr.getByText('已提交审核')).toBeVisible();
+  await expect(ctr).toHaveURL(/\/piibs\/projectManage\/apply\/\d+\/true\/2\/1$/);
+  const changeUrl = ctr.url();
+
+  // The underwriter sees what changes and approves: the endorsement is issued.
+  await uw.goto('/piibs/task/list');
+  const changeRow = content(uw)
+    .getByRole('row')
+    .filter({ hasText: `【批改】${project}` });
+  await expect(changeRow).toHaveCount(1);
+  await changeRow.getByRole('button', { name: spaced('处理') }).click();
+  await expect(uw).toHaveURL(/\/piibs\/task\/tenderAudit\/\d+\/true/);
+  await expect(content(uw).getByTestId('change-comparison')).toContainText('15,000,000.00 元');
+  await content(uw)
+    .getByRole('button', { name: spaced('通过') })
+    .click();
+  await expect(uw.getByText(/审核完成/)).toBeVisible();
+
+  // The contractor downloads the endorsement from the change's 批单 view.
+  await ctr.goto(changeUrl.replace(/\/1$/, '/2'));
+  const endorsement = ctr.waitForEvent('download');
+  await expect(async () => {
+    await ctr.reload();
+    await main.getByRole('button', { name: spaced('下载批单') }).click({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  expect((await endorsement).suggestedFilename()).toMatch(/^\d+-批单-E\w+\.pdf$/);
+  await expect(main.getByTestId('endorsement-number')).toHaveText(/^E[A-Z]+\d{12}$/);
 });

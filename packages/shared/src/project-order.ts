@@ -10,6 +10,18 @@
 // The approved project's policy is issued at once; its premium is settled against the annual order (no payment
 // per project), so `consumedFen` is what the contractor owes under the framework.
 //
+// An annual order is opened by staff directly, or made from an issued epinsure application of a construction
+// product (生成年度订单: one order per application). Staff may edit its quota (never below what is consumed) and
+// contact, and close it (no declarations after that; open ones must be finished first).
+//
+// A change (批改, kind 2) of an approved project whose policy is issued copies the project; the contractor may
+// change its address, cost, end date, high-risk flag and headcount (not its name, start or order). It is priced
+// on the active rate table and its premium DIFFERENCE against the project's current premium is what it moves:
+// a positive difference is reserved at submit like a new declaration's premium (409 when it does not fit); a
+// negative one (a refund) is released only on approval, so a rejected or cancelled change never has to take
+// back quota that others may have used meanwhile. On approval the project takes the new values and premium, and
+// an endorsement (批单) is issued against its policy. One open change per project at a time.
+//
 // Secondary-order states:
 //   — → DRAFT                               the contractor (or their agent) declares; priced, nothing reserved
 //   DRAFT | RETURNED → PENDING_REVIEW       submit: re-priced on the active table, the premium reserved
@@ -23,6 +35,7 @@ import { addDays, isDate } from './application-status.ts';
 import { formatYuan } from './money.ts';
 import { quoteResult } from './product.ts';
 import { MAX_HEADCOUNT } from './rating.ts';
+import { isPhone, MESSAGES as VALIDATION_MESSAGES } from './validators.ts';
 
 export const DECLARATION_STATUSES = [
   'DRAFT',
@@ -43,6 +56,13 @@ export const DECLARATION_STATUS_LABELS: Readonly<Record<DeclarationStatus, strin
 });
 
 export type DeclarationAction = 'submit' | 'cancel' | 'approve' | 'return' | 'reject';
+
+/** The states in which a declaration is still open (an annual order with any cannot be closed). */
+export const DECLARATION_OPEN: readonly DeclarationStatus[] = Object.freeze([
+  'DRAFT',
+  'PENDING_REVIEW',
+  'RETURNED',
+]);
 
 /** The states the declaring side may edit, submit and cancel. */
 export const DECLARATION_EDITABLE: readonly DeclarationStatus[] = Object.freeze(['DRAFT', 'RETURNED']);
@@ -77,6 +97,14 @@ export function quotaDelta(to: DeclarationStatus, heldFen: number, premiumFen: n
   return 0;
 }
 
+/**
+ * What a submitted declaration holds of the quota: a new project its premium; a change the positive part of its
+ * difference against the project's current premium (a refund is released only on approval).
+ */
+export function holdOf(premiumFen: number, diffFen: number | null): number {
+  return diffFen == null ? premiumFen : Math.max(0, diffFen);
+}
+
 /** 「年度订单剩余额度不足…」 when `deltaFen` more does not fit the quota, else null. */
 export function quotaProblem(
   order: { quotaFen: number; consumedFen: number },
@@ -96,8 +124,8 @@ export const DECLARATION_KIND_LABELS: Readonly<Record<DeclarationKind, string>> 
   1: '新增项目申报',
   2: '项目批改申报',
 });
-/** The server accepts kind 1 only; a change (2) is shown read-only with this message. */
-export const UNSUPPORTED_KIND = '项目批改申报暂未开放：如需变更已审核通过的项目，请联系核保人员线下办理批改';
+/** POST /api/project-orders/:id/declarations declares new projects; changes start from the project. */
+export const CHANGE_FROM_PROJECT = '项目批改申报须在已出单的项目上发起（项目详情中的「申请批改」）';
 
 /**
  * `:status`, which view of the declaration's state the page opens: 0 the declaration (form, or facts when
@@ -111,13 +139,23 @@ export const APPLY_VIEW_LABELS: Readonly<Record<ApplyView, string>> = Object.fre
   '2': '项目保单',
 });
 
-/** `/piibs/projectManage/apply/:id/:detail/:type/:status` (`id` 0 with `?orderId=` for a new declaration). */
+/**
+ * `/piibs/projectManage/apply/:id/:detail/:type/:status` (`id` 0 with `?orderId=` for a new declaration, or
+ * type 2 with `?baseId=` for a change of that project).
+ */
 export function applyPath(
   id: number,
-  opts: { detail?: boolean; type?: DeclarationKind; view?: ApplyView; orderId?: number } = {},
+  opts: {
+    detail?: boolean;
+    type?: DeclarationKind;
+    view?: ApplyView;
+    orderId?: number;
+    baseId?: number;
+  } = {},
 ): string {
   const path = `/piibs/projectManage/apply/${id}/${opts.detail ?? false}/${opts.type ?? 1}/${opts.view ?? '0'}`;
-  return opts.orderId ? `${path}?orderId=${opts.orderId}` : path;
+  if (opts.orderId) return `${path}?orderId=${opts.orderId}`;
+  return opts.baseId ? `${path}?baseId=${opts.baseId}` : path;
 }
 export const orderDetailPath = (id: number) => `/piibs/projectManage/orderDetail/${id}`;
 export const tenderAuditPath = (taskId: number, audit: boolean) =>
@@ -125,24 +163,34 @@ export const tenderAuditPath = (taskId: number, audit: boolean) =>
 
 // ---- annual order periods and project periods (Asia/Shanghai dates) ----
 
-/** The state of an annual order on a day: before, within or after its period. */
-export const ANNUAL_ORDER_STATES = ['PENDING', 'ACTIVE', 'EXPIRED'] as const;
+/** The state of an annual order on a day: before, within or after its period; or closed by staff. */
+export const ANNUAL_ORDER_STATES = ['PENDING', 'ACTIVE', 'EXPIRED', 'CLOSED'] as const;
 export type AnnualOrderState = (typeof ANNUAL_ORDER_STATES)[number];
 export const ANNUAL_ORDER_STATE_LABELS: Readonly<Record<AnnualOrderState, string>> = Object.freeze({
   PENDING: '未生效',
   ACTIVE: '生效中',
   EXPIRED: '已到期',
+  CLOSED: '已关闭',
 });
 export function annualOrderState(
-  order: { startDate: string; endDate: string },
+  order: { startDate: string; endDate: string; closedAt?: unknown },
   today: string,
 ): AnnualOrderState {
+  if (order.closedAt) return 'CLOSED';
   if (today < order.startDate) return 'PENDING';
   return today > order.endDate ? 'EXPIRED' : 'ACTIVE';
 }
 
 /** A project's cover may run up to five years (construction periods exceed a year). */
 export const MAX_PROJECT_YEARS = 5;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The last day a project starting on `start` may be covered to. */
+function latestEnd(start: string): string {
+  const [y, m, d] = start.split('-').map(Number) as [number, number, number];
+  return addDays(`${String(y + MAX_PROJECT_YEARS).padStart(4, '0')}-${pad(m)}-${pad(d)}`, -1);
+}
 
 /**
  * The first problem of a project period against its annual order (Chinese, naming the field), or null: no
@@ -161,12 +209,97 @@ export function projectPeriodProblem(
   if (start < order.startDate || start > order.endDate)
     return `开工日期：须在年度订单期间内（${order.startDate} 至 ${order.endDate}）`;
   if (end <= start) return '竣工日期：须晚于开工日期';
-  const [y, m, d] = start.split('-').map(Number) as [number, number, number];
-  const latest = addDays(`${String(y + MAX_PROJECT_YEARS).padStart(4, '0')}-${pad(m)}-${pad(d)}`, -1);
-  if (end > latest) return `竣工日期：保险期间不能超过 ${MAX_PROJECT_YEARS} 年`;
+  if (end > latestEnd(start)) return `竣工日期：保险期间不能超过 ${MAX_PROJECT_YEARS} 年`;
   return null;
 }
-const pad = (n: number) => String(n).padStart(2, '0');
+/**
+ * The first problem of a change's end date (the start stays), or null: after the start, at most five years
+ * from it, and, when it moves, not before `earliest` (tomorrow): a change never ends the cover in the past.
+ */
+export function changePeriodProblem(
+  start: string,
+  end: string,
+  earliest: string,
+  currentEnd: string,
+): string | null {
+  if (!isDate(end)) return '竣工日期：请输入正确的日期';
+  if (end <= start) return '竣工日期：须晚于开工日期';
+  if (end !== currentEnd && end < earliest)
+    return `竣工日期：批改后的竣工日期不能早于 ${earliest}（不得倒签）`;
+  if (end > latestEnd(start)) return `竣工日期：保险期间不能超过 ${MAX_PROJECT_YEARS} 年`;
+  return null;
+}
+
+// ---- changes (批改): what may change, before → after ----
+
+/** A project as it stands: what a change starts from (kept on the change) and what it makes. */
+export const projectValues = z.object({
+  projectAddress: z.string(),
+  projectCostFen: z.number(),
+  startDate: z.string(),
+  endDate: z.string(),
+  highRisk: z.boolean(),
+  headcount: z.number().nullable(),
+  premiumFen: z.number(),
+});
+export type ProjectValues = z.infer<typeof projectValues>;
+
+/** The fields a change may change, with their labels. */
+export const CHANGE_FIELDS = [
+  ['projectAddress', '工程地址'],
+  ['projectCostFen', '工程造价'],
+  ['endDate', '竣工日期'],
+  ['highRisk', '危大工程'],
+  ['headcount', '施工人数'],
+] as const;
+export type ChangeField = (typeof CHANGE_FIELDS)[number][0];
+
+/** One changed field of an endorsement, as printed: before → after. */
+export const endorsementChange = z.object({
+  field: z.string(),
+  label: z.string(),
+  before: z.string(),
+  after: z.string(),
+});
+export type EndorsementChange = z.infer<typeof endorsementChange>;
+
+/** A field's value as printed on the endorsement and shown beside the change form. */
+export function changeValueText(field: ChangeField, v: Omit<ProjectValues, 'premiumFen'>): string {
+  switch (field) {
+    case 'projectCostFen':
+      return `${formatYuan(v.projectCostFen)} 元`;
+    case 'highRisk':
+      return v.highRisk ? '是' : '否';
+    case 'headcount':
+      return v.headcount == null ? '—' : `${v.headcount} 人`;
+    default:
+      return v[field];
+  }
+}
+
+/** The fields that differ between a project and its change (none: the change changes nothing). */
+export function changesBetween(
+  before: Omit<ProjectValues, 'premiumFen'>,
+  after: Omit<ProjectValues, 'premiumFen'>,
+): EndorsementChange[] {
+  return CHANGE_FIELDS.filter(([field]) => (before[field] ?? null) !== (after[field] ?? null)).map(
+    ([field, label]) => ({
+      field,
+      label,
+      before: changeValueText(field, before),
+      after: changeValueText(field, after),
+    }),
+  );
+}
+/** A change's premium difference in words: 加收 / 退还 / 保费不变. */
+export function premiumDiffText(diffFen: number): string {
+  if (diffFen > 0) return `加收 ${formatYuan(diffFen)} 元`;
+  if (diffFen < 0) return `退还 ${formatYuan(-diffFen)} 元`;
+  return '保费不变';
+}
+
+export const NOTHING_CHANGED =
+  '批改内容：请至少变更一项项目信息（工程地址、工程造价、竣工日期、危大工程或施工人数）';
 
 // ---- request bodies ----
 
@@ -194,6 +327,17 @@ const requiredText = (title: string, max = 200) =>
     .max(max, { error: `不能超过 ${max} 个字符` })
     .meta({ title });
 
+const optionalText = (title: string, max: number) =>
+  z
+    .preprocess(
+      (v) => (typeof v === 'string' ? v.trim() || null : v),
+      z
+        .string()
+        .max(max, { error: `不能超过 ${max} 个字符` })
+        .nullish(),
+    )
+    .meta({ title });
+
 /** POST /api/project-orders: staff open an annual order for an approved customer on a construction product. */
 export const annualOrderCreateForm = z
   .object({
@@ -202,12 +346,7 @@ export const annualOrderCreateForm = z
     startDate: dateText('起始日期'),
     endDate: dateText('终止日期'),
     quotaFen: fen('保费额度'),
-    note: z
-      .preprocess(
-        (v) => (typeof v === 'string' ? v.trim() || null : v),
-        z.string().max(500, { error: '不能超过 500 个字符' }).nullish(),
-      )
-      .meta({ title: '备注' }),
+    note: optionalText('备注', 500),
   })
   .superRefine((f, ctx) => {
     if (f.endDate <= f.startDate)
@@ -216,6 +355,32 @@ export const annualOrderCreateForm = z
       ctx.addIssue({ code: 'custom', path: ['endDate'], message: '年度订单期间不能超过一年' });
   });
 export type AnnualOrderCreateForm = z.input<typeof annualOrderCreateForm>;
+
+/**
+ * POST /api/project-orders/from-application/:applicationId (生成年度订单): the quota; without it, the
+ * application's premium.
+ */
+export const annualOrderFromApplicationForm = z.object({ quotaFen: fen('保费额度').optional() });
+export type AnnualOrderFromApplicationForm = z.input<typeof annualOrderFromApplicationForm>;
+
+/** POST /api/project-orders/:id/update: staff change the quota (not below what is consumed) and the contact. */
+export const annualOrderUpdateForm = z.object({
+  quotaFen: fen('保费额度'),
+  contactName: optionalText('联系人', 50),
+  /** The masked number as shown (138****5678) keeps the stored one. */
+  contactPhone: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? v.trim() || null : v),
+      z
+        .string()
+        .refine((v) => isPhone(v) || v.includes('*'), { error: VALIDATION_MESSAGES.phone })
+        .nullish(),
+    )
+    .meta({ title: '联系电话' }),
+  note: optionalText('备注', 500),
+  version,
+});
+export type AnnualOrderUpdateForm = z.input<typeof annualOrderUpdateForm>;
 
 /** The project of a secondary order: what it declares and what prices it. */
 export const declarationFields = z.object({
@@ -244,11 +409,24 @@ export const declarationCreateForm = declarationFields.extend({
 });
 export type DeclarationCreateForm = z.input<typeof declarationCreateForm>;
 
-/** POST /api/project-declarations/:id/draft: the whole project again, on the version loaded. */
+/** POST /api/project-declarations/:id/changes: a change (批改) of an approved project: what may change. */
+export const declarationChangeForm = declarationFields.pick({
+  projectAddress: true,
+  projectCostFen: true,
+  endDate: true,
+  highRisk: true,
+  headcount: true,
+});
+export type DeclarationChangeForm = z.input<typeof declarationChangeForm>;
+
+/**
+ * POST /api/project-declarations/:id/draft: the whole project again, on the version loaded (a change sends its
+ * project's name and start unchanged).
+ */
 export const declarationSaveForm = declarationFields.extend({ version });
 export type DeclarationSaveForm = z.input<typeof declarationSaveForm>;
 
-/** submit / cancel: the version loaded (409 when stale). */
+/** submit / cancel / close: the version loaded (409 when stale). */
 export const declarationVersionForm = z.object({ version });
 
 // ---- answers ----
@@ -277,6 +455,12 @@ const annualOrderBase = z.object({
   /** Total project cost of the approved projects (fen). */
   approvedCostFen: z.number(),
   note: z.string().nullable(),
+  contactName: z.string().nullable(),
+  contactPhone: z.string().nullable(),
+  /** The epinsure application it was made from (生成年度订单), if any. */
+  applicationId: z.number().nullable(),
+  applicationNumber: z.string().nullable(),
+  closedAt: z.string().nullable(),
   createdBy: z.string().nullable(),
   createdAt: z.string(),
   version: z.number(),
@@ -301,11 +485,17 @@ export type ProjectPolicyRow = z.infer<typeof projectPolicyRow>;
 export const annualOrderDetail = annualOrderBase.extend({
   /** The caller may declare projects against it (project_order:apply, the contractor's side, active). */
   canDeclare: z.boolean(),
+  /** The policy of the application it was made from, once issued. */
+  sourcePolicyId: z.number().nullable(),
+  sourcePolicyNumber: z.string().nullable(),
+  /** Declarations still open (draft, under review, returned): the order cannot be closed while any are. */
+  openCount: z.number(),
   policies: z.array(projectPolicyRow),
 });
 export type AnnualOrderDetail = z.infer<typeof annualOrderDetail>;
 
-export const DECLARATION_ROW_ACTIONS = ['edit', 'submit', 'cancel'] as const;
+/** 'change': start a change (批改) of this approved project. */
+export const DECLARATION_ROW_ACTIONS = ['edit', 'submit', 'cancel', 'change'] as const;
 export type DeclarationRowAction = (typeof DECLARATION_ROW_ACTIONS)[number];
 
 export const declarationRow = z.object({
@@ -315,6 +505,11 @@ export const declarationRow = z.object({
   annualOrderNumber: z.string(),
   customerName: z.string(),
   kind: z.number(),
+  /** A change's project (the kind-1 declaration it changes). */
+  baseId: z.number().nullable(),
+  baseNumber: z.string().nullable(),
+  /** A change's premium difference (fen; negative: a refund); null for a new project. */
+  premiumDiffFen: z.number().nullable(),
   projectName: z.string(),
   projectAddress: z.string(),
   projectCostFen: z.number(),
@@ -354,11 +549,40 @@ export const declarationEvent = z.object({
 });
 export type DeclarationEvent = z.infer<typeof declarationEvent>;
 
+/** An endorsement (批单) issued against a project's policy for an approved change. */
+export const endorsementRow = z.object({
+  id: z.number(),
+  number: z.string(),
+  policyId: z.number(),
+  policyNumber: z.string(),
+  /** The change (kind-2 declaration). */
+  declarationId: z.number(),
+  declarationNumber: z.string(),
+  changes: z.array(endorsementChange),
+  premiumBeforeFen: z.number(),
+  premiumAfterFen: z.number(),
+  /** Negative: a refund. */
+  premiumDiffFen: z.number(),
+  effectiveDate: z.string(),
+  issuedAt: z.string(),
+  pdfSha256: z.string(),
+  pdfSize: z.number(),
+});
+export type EndorsementRow = z.infer<typeof endorsementRow>;
+
 /** GET /api/project-declarations/:id: the declaration, its quote, its annual order and its history. */
 export const declarationDetail = declarationRow.extend({
   quote: quoteResult.nullable(),
   order: annualOrderRow,
   events: z.array(declarationEvent),
+  /** A change: the project as it stood when the change was made (shown beside the new values). */
+  base: projectValues.nullable(),
+  /** A change: its endorsement once issued. */
+  endorsement: endorsementRow.nullable(),
+  /** A project: its changes' endorsements, oldest first. */
+  endorsements: z.array(endorsementRow),
+  /** A project: its open change (draft, under review or returned), if any. */
+  openChangeId: z.number().nullable(),
 });
 export type DeclarationDetail = z.infer<typeof declarationDetail>;
 
@@ -371,6 +595,8 @@ export const DECLARATION_EVENT_LABELS: Readonly<Record<string, string>> = Object
   review_return: '审核退回',
   review_reject: '审核拒绝',
   issue: '出具保单',
+  endorse: '批改生效',
+  endorsement: '出具批单',
 });
 
 export const ANNUAL_ORDER_SORT_FIELDS = ['id', 'number', 'startDate', 'createdAt', 'quotaFen'] as const;

@@ -196,6 +196,7 @@ export const SEED_MENUS: SeedMenu[] = [
         children: [
           button('年度订单查询', 'project_order:list', [CONTRACTOR, AGENT, UNDERWRITER]),
           button('年度订单新增', 'project_order:add', [UNDERWRITER]),
+          button('年度订单修改', 'project_order:edit', [UNDERWRITER]),
           button('二次下单申报', 'project_order:apply', [CONTRACTOR, AGENT]),
         ],
       }),

@@ -2,6 +2,8 @@
 // (@embedpdf/fonts-sc: Noto Sans Hans, OFL; pdfkit embeds only the glyphs used). It carries the policy's data,
 // its coverages, the co-insurers with their shares and amounts in yuan, the prevention fee, and the
 // verification code with a QR code of the public verification page.
+// The frame (header with the QR code, footer on every page), the label/value rows, the sections and tables are
+// shared with the endorsement (批单, project-orders/endorsement-pdf.ts).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { amountShortText, formatYuan, microPercentText } from '@piibs/shared/money';
@@ -46,7 +48,7 @@ const fontDir = (() => {
 export const FONT_REGULAR = path.join(fontDir, 'NotoSansHans-Regular.otf');
 export const FONT_BOLD = path.join(fontDir, 'NotoSansHans-Bold.otf');
 
-const yuan = (fen: number) => `${formatYuan(fen)} 元`;
+export const yuan = (fen: number) => `${formatYuan(fen)} 元`;
 const limit = (fen: number | null) => (fen == null ? '—' : amountShortText(fen));
 
 const MARGIN = 48;
@@ -54,9 +56,37 @@ const BLUE = '#1f4e99';
 const GREY = '#666666';
 const LINE = '#b8c4d6';
 
-/** Renders the e-policy; answers the PDF bytes. */
-export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
-  const qr = await QRCode.toBuffer(d.verifyUrl, {
+/** The frame every e-document of a policy shares: the header with its QR code, the footer on every page. */
+export interface DocumentFrame {
+  insurerName: string;
+  /** The large title (the product's name). */
+  title: string;
+  /** Under it: 电子保险单, 批单 … */
+  subtitle: string;
+  /** The PDF's metadata. */
+  info: { Title: string; Subject: string; Keywords: string };
+  createdAt: Date;
+  /** Encoded in the QR code at the top right. */
+  qrUrl: string;
+  /** Printed on every page's foot, followed by the page number. */
+  footer: string;
+}
+
+export interface OpenDocument {
+  doc: PDFKit.PDFDocument;
+  left: number;
+  width: number;
+  /** The lowest y the content may reach on a page. */
+  bottom: () => number;
+  /** The y below the header. */
+  top: number;
+  /** Prints the footers and answers the PDF bytes. */
+  finish: () => Promise<Buffer>;
+}
+
+/** Opens an A4 document with the CJK fonts and draws the header (insurer, title, subtitle, QR code, rule). */
+export async function openDocument(f: DocumentFrame): Promise<OpenDocument> {
+  const qr = await QRCode.toBuffer(f.qrUrl, {
     type: 'png',
     errorCorrectionLevel: 'M',
     margin: 1,
@@ -66,13 +96,7 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
     size: 'A4',
     bufferPages: true,
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
-    info: {
-      Title: `${d.productName} 电子保险单 ${d.number}`,
-      Author: d.insurerName,
-      Subject: `保险单号 ${d.number}`,
-      Keywords: `${d.number} ${d.verificationCode}`,
-      CreationDate: d.issuedAt,
-    },
+    info: { ...f.info, Author: f.insurerName, CreationDate: f.createdAt },
   });
   doc.registerFont('cjk', FONT_REGULAR);
   doc.registerFont('cjk-bold', FONT_BOLD);
@@ -85,37 +109,96 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
 
   const left = MARGIN;
   const width = doc.page.width - MARGIN * 2;
-  const bottom = () => doc.page.height - MARGIN - 12;
-
-  // ---- header ----
   doc
     .font('cjk-bold')
     .fontSize(11)
     .fillColor(BLUE)
-    .text(d.insurerName, left, MARGIN, { width: width - 110 });
+    .text(f.insurerName, left, MARGIN, { width: width - 110 });
   doc
     .font('cjk-bold')
     .fontSize(20)
     .fillColor('#000')
-    .text(d.productName, left, MARGIN + 22, { width: width - 110 });
+    .text(f.title, left, MARGIN + 22, { width: width - 110 });
   doc
     .font('cjk-bold')
     .fontSize(16)
-    .text('电子保险单', { width: width - 110 });
+    .text(f.subtitle, { width: width - 110 });
   doc.image(qr, left + width - 96, MARGIN - 4, { width: 96 });
   doc
     .font('cjk')
     .fontSize(8)
     .fillColor(GREY)
     .text('扫码验真', left + width - 96, MARGIN + 94, { width: 96, align: 'center' });
-  let y = Math.max(doc.y, MARGIN + 108) + 8;
+  const top = Math.max(doc.y, MARGIN + 108) + 8;
   doc
-    .moveTo(left, y)
-    .lineTo(left + width, y)
+    .moveTo(left, top)
+    .lineTo(left + width, top)
     .lineWidth(1.5)
     .strokeColor(BLUE)
     .stroke();
-  y += 10;
+
+  const finish = async () => {
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      // Writing inside the bottom margin must not start a new page.
+      doc.page.margins.bottom = 0;
+      doc
+        .font('cjk')
+        .fontSize(8)
+        .fillColor(GREY)
+        .text(
+          `${f.footer} · 第 ${i - range.start + 1} / ${range.count} 页`,
+          left,
+          doc.page.height - MARGIN + 8,
+          { width, align: 'center', lineBreak: false },
+        );
+    }
+    doc.end();
+    await ended;
+    return Buffer.concat(chunks);
+  };
+  return { doc, left, width, bottom: () => doc.page.height - MARGIN - 12, top: top + 10, finish };
+}
+
+/** Label/value rows: one pair across the page, or two pairs side by side. Answers the y below. */
+export function facts(o: OpenDocument, y: number, pairs: [string, string][][]): number {
+  const label = 92;
+  const half = o.width / 2;
+  let top = y;
+  for (const row of pairs) {
+    const cells = row.flat();
+    const widths = row.length === 1 ? [label, o.width - label] : [label, half - label, label, half - label];
+    top = table(o.doc, top, widths, [cells], { header: false, bottom: o.bottom, keyColumns: [0, 2] });
+  }
+  return top;
+}
+
+/** A section's notes in small grey type. */
+export function notes(o: OpenDocument, y: number, lines: string[]): void {
+  o.doc
+    .font('cjk')
+    .fontSize(9)
+    .fillColor(GREY)
+    .text(lines.join('\n'), o.left, y, { width: o.width, lineGap: 3 });
+}
+
+/** Renders the e-policy; answers the PDF bytes. */
+export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
+  const o = await openDocument({
+    insurerName: d.insurerName,
+    title: d.productName,
+    subtitle: '电子保险单',
+    info: {
+      Title: `${d.productName} 电子保险单 ${d.number}`,
+      Subject: `保险单号 ${d.number}`,
+      Keywords: `${d.number} ${d.verificationCode}`,
+    },
+    createdAt: d.issuedAt,
+    qrUrl: d.verifyUrl,
+    footer: `${d.insurerName} · 保险单号 ${d.number} · 验证码 ${d.verificationCode}`,
+  });
+  const { doc, left, width, bottom } = o;
 
   // ---- the policy's data: label/value pairs, two to a row where they are short ----
   const pairs: [string, string][][] = [
@@ -144,13 +227,7 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
       `${yuan(d.preventionFeeFen)}${d.preventionRatio == null ? '' : `（保费的 ${microPercentText(d.preventionRatio)}%）`}`,
     ],
   ]);
-  const label = 92;
-  const half = width / 2;
-  for (const row of pairs) {
-    const cells = row.flat();
-    const widths = row.length === 1 ? [label, width - label] : [label, half - label, label, half - label];
-    y = table(doc, y, widths, [cells], { header: false, bottom, keyColumns: [0, 2] });
-  }
+  let y = facts(o, o.top, pairs);
 
   // ---- coverages ----
   y = section(doc, '保险责任及限额', y + 14, bottom);
@@ -199,36 +276,16 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
     y = doc.y;
   }
   y = section(doc, '重要提示', y + 14, bottom);
-  const notes = [
+  notes(o, y, [
     '1. 本保险单为电子保险单，与纸质保险单具有同等法律效力。',
     `2. 验真：扫描右上角二维码，或访问 ${d.verifyUrl} 核对保单信息。`,
     '3. 保险期间内发生生产安全事故，请立即报案并配合开展事故预防与理赔服务。',
-  ];
-  doc.font('cjk').fontSize(9).fillColor(GREY).text(notes.join('\n'), left, y, { width, lineGap: 3 });
-
-  // ---- footer on every page ----
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // Writing inside the bottom margin must not start a new page.
-    doc.page.margins.bottom = 0;
-    doc
-      .font('cjk')
-      .fontSize(8)
-      .fillColor(GREY)
-      .text(
-        `${d.insurerName} · 保险单号 ${d.number} · 验证码 ${d.verificationCode} · 第 ${i - range.start + 1} / ${range.count} 页`,
-        left,
-        doc.page.height - MARGIN + 8,
-        { width, align: 'center', lineBreak: false },
-      );
-  }
-  doc.end();
-  await ended;
-  return Buffer.concat(chunks);
+  ]);
+  return o.finish();
 }
 
-function section(doc: PDFKit.PDFDocument, title: string, y: number, bottom: () => number): number {
+/** A section title (on a new page when little room is left); answers the y below it. */
+export function section(doc: PDFKit.PDFDocument, title: string, y: number, bottom: () => number): number {
   let top = y;
   if (top + 40 > bottom()) {
     doc.addPage();
@@ -239,7 +296,7 @@ function section(doc: PDFKit.PDFDocument, title: string, y: number, bottom: () =
 }
 
 /** A bordered table; the first row is a header when `header`. Breaks pages as needed. Answers the y below. */
-function table(
+export function table(
   doc: PDFKit.PDFDocument,
   y: number,
   widths: number[],

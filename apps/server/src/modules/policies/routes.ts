@@ -29,16 +29,17 @@ const listQuery = pageQuery(POLICY_SORT_FIELDS).extend({
   endTime: dateTimeParam('出单结束时间').optional(),
 });
 const idParams = z.object({ id: z.coerce.number().int().positive().meta({ title: '保单ID' }) });
-const pdfResponse = z.string().meta({ format: 'binary', description: 'application/pdf' });
+export const pdfResponse = z.string().meta({ format: 'binary', description: 'application/pdf' });
 
-/** The e-policy as a download named `timestamp-电子保单-<number>.pdf`, with its SHA-256. */
-function sendPdf(
+/** An e-document as a download named `timestamp-<label>-<number>.pdf` (电子保单, 批单 …), with its SHA-256. */
+export function sendPdf(
   reply: FastifyReply,
   doc: { number: string; content: Buffer; sha256: string },
+  label = '电子保单',
 ): FastifyReply {
   return reply
     .type('application/pdf')
-    .header('content-disposition', attachmentHeader(downloadFileName(`电子保单-${doc.number}`, 'pdf')))
+    .header('content-disposition', attachmentHeader(downloadFileName(`${label}-${doc.number}`, 'pdf')))
     .header('x-content-sha256', doc.sha256)
     .header('cache-control', 'private, no-store')
     .send(doc.content);

@@ -204,7 +204,7 @@ describe('premium by cost band (‰ of the cost, each slice at its band’s rate
     expect(early.json().message).toMatch(/^开工日期：保险起期不能早于/);
     const change = await ctrA.post(`/api/project-orders/${orderId}/declarations`, { ...project(), kind: 2 });
     expect(change.statusCode).toBe(400);
-    expect(change.json().message).toMatch(/^申报类型：项目批改申报暂未开放/);
+    expect(change.json().message).toMatch(/^申报类型：项目批改申报须在已出单的项目上发起/);
   });
 });
 

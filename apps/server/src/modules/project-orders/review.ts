@@ -6,9 +6,17 @@
 //             A failed issuance is retried by the issuance job and the sweep, as for any paid application.
 //   return  → RETURNED with the opinion; the reservation is kept while the contractor edits and resubmits.
 //   reject  → REJECTED with the opinion; the reservation is released (under the annual order's row lock).
+// A change (kind 2) approved: its project takes the new values and premium, the premium difference moves onto
+// the project's reservation (a refund releases quota only now), and, once committed, its endorsement (批单) is
+// issued against the project's policy (endorsements.ts; retried by the issuance sweep).
 import { formatTime } from '@piibs/shared/constants';
 import type { QuoteResult } from '@piibs/shared/product';
-import { type DeclarationStatus, declarationNext, quotaDelta } from '@piibs/shared/project-order';
+import {
+  type DeclarationStatus,
+  declarationNext,
+  type ProjectValues,
+  quotaDelta,
+} from '@piibs/shared/project-order';
 import type { ReviewStatus } from '@piibs/shared/review';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -20,12 +28,13 @@ import {
   products,
   secondaryOrders,
 } from '../../db/schema.ts';
-import type { Actor } from '../../lib/audit.ts';
+import { type Actor, writeAudit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import type { BusinessContext } from '../payments/context.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
 import { declarationsVisibleTo, reviewerProjectViewer } from './access.ts';
+import { issueEndorsement } from './endorsements.ts';
 import { DECLARATION_NOT_FOUND, lockAnnualOrder, moveQuota } from './service.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -139,6 +148,7 @@ export async function applyTenderReview(
   const next = declarationNext(d.status as DeclarationStatus, DECISION_OF[decided]);
   if (!next) throw conflict('该申报当前不是待审核状态');
   const order = await lockAnnualOrder(tx, d.annualOrderId);
+  if (next === 'APPROVED' && d.kind === 2) return approveChange(tx, d, order, opinion, actor);
   const delta = quotaDelta(next, d.reservedFen, d.premiumFen);
   await moveQuota(tx, order, delta);
   const applicationId = next === 'APPROVED' ? await makeProjectApplication(tx, d, order, actor) : null;
@@ -157,16 +167,88 @@ export async function applyTenderReview(
 }
 
 /**
- * After an approval is committed: issues the project's policy. Never throws (the decision stands either way);
- * a failure is retried by the issuance job and the sweep, which pick up every paid application without a policy.
+ * A change approved: the annual order's consumption moves by the difference less what the change held (a
+ * refund is released now), the project takes the change's values, premium and quote and holds the new premium,
+ * the change holds nothing more. Σ reserved over the order's declarations stays equal to its consumption.
+ */
+async function approveChange(
+  tx: Tx,
+  d: typeof secondaryOrders.$inferSelect,
+  order: typeof annualOrders.$inferSelect,
+  opinion: string | null,
+  actor: Actor,
+): Promise<void> {
+  const before = d.baseValues as ProjectValues;
+  const diff = d.premiumFen - before.premiumFen;
+  await moveQuota(tx, order, diff - d.reservedFen);
+  await tx
+    .update(secondaryOrders)
+    .set({
+      projectAddress: d.projectAddress,
+      projectCostFen: d.projectCostFen,
+      endDate: d.endDate,
+      highRisk: d.highRisk,
+      headcount: d.headcount,
+      quote: d.quote,
+      rateTableId: d.rateTableId,
+      premiumFen: d.premiumFen,
+      reservedFen: sql`${secondaryOrders.reservedFen} + ${diff}`,
+      version: sql`${secondaryOrders.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(secondaryOrders.id, d.baseId!));
+  await tx
+    .update(secondaryOrders)
+    .set({
+      status: 'APPROVED',
+      reviewOpinion: opinion,
+      reservedFen: 0,
+      premiumDiffFen: diff,
+      decidedAt: sql`now()`,
+      version: sql`${secondaryOrders.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(secondaryOrders.id, d.id));
+  await writeAudit(tx, {
+    actorId: actor.user.id,
+    actorName: actor.user.username,
+    action: 'endorse',
+    entity: 'secondary_order',
+    entityId: d.baseId!,
+    detail: {
+      changeId: d.id,
+      opinion: `批改申报 ${d.number} 审核通过`,
+      before,
+      after: {
+        projectAddress: d.projectAddress,
+        projectCostFen: d.projectCostFen,
+        endDate: d.endDate,
+        highRisk: d.highRisk,
+        headcount: d.headcount,
+      },
+      premiumFen: d.premiumFen,
+      premiumDiffFen: diff,
+    },
+    ip: actor.ip,
+  });
+}
+
+/**
+ * After an approval is committed: issues the project's policy (a new project) or the endorsement (a change).
+ * Never throws (the decision stands either way); a failure is retried by the issuance job and the sweep, which
+ * pick up every paid application without a policy and every approved change without an endorsement.
  */
 export async function issueTenderPolicy(ctx: BusinessContext, id: number): Promise<void> {
   try {
     const [d] = await ctx.db
-      .select({ applicationId: secondaryOrders.applicationId })
+      .select({ kind: secondaryOrders.kind, applicationId: secondaryOrders.applicationId })
       .from(secondaryOrders)
       .where(and(eq(secondaryOrders.id, id), eq(secondaryOrders.status, 'APPROVED')));
-    if (d?.applicationId) await issueAfterPayment(ctx, d.applicationId);
+    if (d?.kind === 2) {
+      const issued = await issueEndorsement(ctx, id);
+      if (issued?.created)
+        ctx.log.info({ secondaryOrderId: id, endorsement: issued.number }, 'endorsement issued');
+    } else if (d?.applicationId) await issueAfterPayment(ctx, d.applicationId);
   } catch (err) {
     ctx.log.error({ err, secondaryOrderId: id }, 'project policy issuance failed; the sweep will retry');
   }

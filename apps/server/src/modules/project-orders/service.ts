@@ -10,6 +10,11 @@
 // Pricing: the shared rating code (composeQuote, through products/quote.ts) on the product's ACTIVE rate table
 // at the time: on create and save (so the contractor sees the premium) and again, authoritatively, at submit.
 // The quote snapshot (rate-table id and version, inputs, band lines) is kept on the row.
+//
+// Changes (批改, kind 2; made in changes.ts) are saved, submitted and cancelled here like new projects: their
+// name and start stay, their end date must not reach back, they must change something, and what they hold of
+// the quota is the positive part of their premium difference (holdOf). The reviewer's decision: review.ts.
+import { maskPhone } from '@piibs/shared';
 import { earliestStart } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
 import { fenToYuanText } from '@piibs/shared/money';
@@ -21,6 +26,9 @@ import {
   type AnnualOrderRow,
   type annualOrderCreateForm,
   annualOrderState,
+  CHANGE_FROM_PROJECT,
+  changePeriodProblem,
+  changesBetween,
   DECLARATION_EDITABLE,
   DECLARATION_EVENT_LABELS,
   DECLARATION_KIND_LABELS,
@@ -36,11 +44,13 @@ import {
   type declarationFields,
   declarationNext,
   type declarationSaveForm,
+  holdOf,
+  NOTHING_CHANGED,
   type ProjectPolicyRow,
+  type ProjectValues,
   projectPeriodProblem,
   quotaDelta,
   quotaProblem,
-  UNSUPPORTED_KIND,
 } from '@piibs/shared/project-order';
 import { and, asc, count, desc, eq, getTableColumns, gte, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -72,14 +82,16 @@ import {
   type ProjectViewer,
   seeAllProjects,
 } from './access.ts';
+import { endorsementOfChange, endorsementsOfProject } from './endorsements.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type DbOrTx = Db | Tx;
 type Declaration = typeof secondaryOrders.$inferSelect;
 
-const ORDER_NOT_FOUND = '年度订单不存在';
+export const ORDER_NOT_FOUND = '年度订单不存在';
 export const DECLARATION_NOT_FOUND = '二次下单申报不存在';
-const NOT_DECLARER = '只有该年度订单的施工企业（或其代理人）可以申报项目';
+export const NOT_DECLARER = '只有该年度订单的施工企业（或其代理人）可以申报项目';
+export const ORDER_CLOSED = '该年度订单已关闭，不能再申报项目或批改';
 const NOT_DECLARATION_OWNER = '只有申报人（或其代理人）可以修改该申报';
 
 /** The caller of a change: who, from where and what they may see. */
@@ -103,11 +115,19 @@ const orderColumns = {
   productName: products.name,
   createdByName: sql<string | null>`coalesce(${creator.nickName}, ${creator.username})`,
   declaredCount: sql<number>`(select count(*)::int from secondary_order s
-    where s.annual_order_id = "annual_order"."id" and s.status not in ('DRAFT', 'CANCELLED'))`,
+    where s.annual_order_id = "annual_order"."id" and s.kind = 1 and s.status not in ('DRAFT', 'CANCELLED'))`,
   approvedCount: sql<number>`(select count(*)::int from secondary_order s
-    where s.annual_order_id = "annual_order"."id" and s.status = 'APPROVED')`,
+    where s.annual_order_id = "annual_order"."id" and s.kind = 1 and s.status = 'APPROVED')`,
   approvedCostFen: sql<string>`(select coalesce(sum(s.project_cost_fen), 0)::text from secondary_order s
-    where s.annual_order_id = "annual_order"."id" and s.status = 'APPROVED')`,
+    where s.annual_order_id = "annual_order"."id" and s.kind = 1 and s.status = 'APPROVED')`,
+  openCount: sql<number>`(select count(*)::int from secondary_order s
+    where s.annual_order_id = "annual_order"."id" and s.status in ('DRAFT', 'PENDING_REVIEW', 'RETURNED'))`,
+  applicationNumber: sql<string | null>`(select a.number from application a
+    where a.id = "annual_order"."application_id")`,
+  sourcePolicyId: sql<string | null>`(select p.id::text from policy p
+    where p.application_id = "annual_order"."application_id")`,
+  sourcePolicyNumber: sql<string | null>`(select p.number from policy p
+    where p.application_id = "annual_order"."application_id")`,
 };
 
 const selectOrders = (db: DbOrTx) =>
@@ -141,13 +161,19 @@ function toOrderRow(r: RawOrder, day = today()): AnnualOrderRow {
     approvedCount: num(r.approvedCount),
     approvedCostFen: num(r.approvedCostFen),
     note: r.note,
+    contactName: r.contactName,
+    // Masked wherever an order is shown or exported; the full number is the customer's (unmask there).
+    contactPhone: maskPhone(r.contactPhone),
+    applicationId: r.applicationId,
+    applicationNumber: r.applicationNumber,
+    closedAt: iso(r.closedAt),
     createdBy: r.createdByName,
     createdAt: r.createdAt.toISOString(),
     version: r.version,
   };
 }
 
-async function loadOrder(db: DbOrTx, p: ProjectViewer, id: number): Promise<RawOrder> {
+export async function loadOrder(db: DbOrTx, p: ProjectViewer, id: number): Promise<RawOrder> {
   const [row] = await selectOrders(db).where(
     and(eq(annualOrders.id, id), annualOrdersVisibleTo(db as Db, p)),
   );
@@ -184,16 +210,20 @@ export async function getAnnualOrder(
 ): Promise<AnnualOrderDetail> {
   const r = await loadOrder(db, p, id);
   const row = toOrderRow(r);
-  const open = today() < r.endDate;
+  const open = today() < r.endDate && !r.closedAt;
   return {
     ...row,
     canDeclare: canApply && open && declaresFor(p, { uscc: r.customerUscc, ownerId: r.customerOwnerId }),
+    sourcePolicyId: r.sourcePolicyId == null ? null : Number(r.sourcePolicyId),
+    sourcePolicyNumber: r.sourcePolicyNumber,
+    openCount: num(r.openCount),
     policies: await policiesOf(db, id),
   };
 }
 
 export interface AnnualOrderFilter {
   customerId?: number | undefined;
+  applicationId?: number | undefined;
   blurry?: string | undefined;
 }
 
@@ -215,6 +245,7 @@ export function annualOrderListSpec(
   const where = and(
     annualOrdersVisibleTo(db, p),
     f.customerId ? eq(annualOrders.customerId, f.customerId) : undefined,
+    f.applicationId ? eq(annualOrders.applicationId, f.applicationId) : undefined,
     blurry(f.blurry, annualOrders.number, customers.name, customers.uscc),
   );
   return {
@@ -243,11 +274,64 @@ export function annualOrderListSpec(
 
 // ---- annual orders: opening one ----
 
-const year = () => formatTime(Date.now(), '{y}');
+export const year = () => formatTime(Date.now(), '{y}');
 
-async function serial(tx: Tx, sequence: string): Promise<string> {
+export async function serial(tx: Tx, sequence: string): Promise<string> {
   const res = await tx.execute<{ n: string }>(sql`select nextval(${sequence}::regclass)::text as n`);
   return res.rows[0]!.n.padStart(6, '0');
+}
+
+/** The product an annual order may be opened on: enabled, construction, with an active rate table (400). */
+export async function checkOrderProduct(db: DbOrTx, productId: number): Promise<void> {
+  const product = await getProduct(db as Db, productId);
+  if (product.productClass !== 'construction') throw badRequest('险种：年度订单须选择建筑工程类险种');
+  if (!product.enabled) throw badRequest('险种：险种已停用');
+  const [table] = await db
+    .select({ id: rateTables.id })
+    .from(rateTables)
+    .where(and(eq(rateTables.productId, product.id), eq(rateTables.status, 'active')));
+  if (!table) throw badRequest('险种：该险种尚无生效的费率表');
+}
+
+export interface NewAnnualOrder {
+  customerId: number;
+  productId: number;
+  startDate: string;
+  endDate: string;
+  quotaFen: number;
+  note: string | null;
+  contactName: string | null;
+  contactPhone: string | null;
+  applicationId?: number;
+}
+
+/** Inserts an annual order (numbered ND + year + serial) with its audit entry; answers its id. */
+export async function insertAnnualOrder(tx: Tx, actor: Actor, o: NewAnnualOrder): Promise<number> {
+  const [row] = await tx
+    .insert(annualOrders)
+    .values({
+      number: `ND${year()}${await serial(tx, 'annual_order_number_seq')}`,
+      ...o,
+      createdBy: actor.user.id,
+    })
+    .returning();
+  await writeAudit(tx, {
+    actorId: actor.user.id,
+    actorName: actor.user.username,
+    action: 'create',
+    entity: 'annual_order',
+    entityId: row!.id,
+    detail: {
+      number: row!.number,
+      customerId: o.customerId,
+      productId: o.productId,
+      period: [o.startDate, o.endDate],
+      quotaFen: o.quotaFen,
+      ...(o.applicationId ? { applicationId: o.applicationId } : {}),
+    },
+    ip: actor.ip,
+  });
+  return row!.id;
 }
 
 /**
@@ -261,55 +345,40 @@ export async function createAnnualOrder(
 ): Promise<AnnualOrderDetail> {
   const customer = await getCustomer(db, actor.project.viewer, form.customerId);
   if (customer.reviewStatus !== 'approved') throw badRequest('施工企业（投保人）：尚未审核通过');
-  const product = await getProduct(db, form.productId);
-  if (product.productClass !== 'construction') throw badRequest('险种：年度订单须选择建筑工程类险种');
-  if (!product.enabled) throw badRequest('险种：险种已停用');
+  await checkOrderProduct(db, form.productId);
   if (form.endDate < today()) throw badRequest('终止日期：不能早于今天');
-  const [table] = await db
-    .select({ id: rateTables.id })
-    .from(rateTables)
-    .where(and(eq(rateTables.productId, product.id), eq(rateTables.status, 'active')));
-  if (!table) throw badRequest('险种：该险种尚无生效的费率表');
-  const id = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(annualOrders)
-      .values({
-        number: `ND${year()}${await serial(tx, 'annual_order_number_seq')}`,
-        customerId: customer.id,
-        productId: product.id,
-        startDate: form.startDate,
-        endDate: form.endDate,
-        quotaFen: form.quotaFen,
-        note: form.note ?? null,
-        createdBy: actor.user.id,
-      })
-      .returning();
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
-      action: 'create',
-      entity: 'annual_order',
-      entityId: row!.id,
-      detail: {
-        number: row!.number,
-        customerId: customer.id,
-        productId: product.id,
-        period: [form.startDate, form.endDate],
-        quotaFen: form.quotaFen,
-      },
-      ip: actor.ip,
-    });
-    return row!.id;
-  });
+  const [contact] = await db
+    .select({ name: customers.contactName, phone: customers.phone })
+    .from(customers)
+    .where(eq(customers.id, customer.id));
+  const id = await db.transaction((tx) =>
+    insertAnnualOrder(tx, actor, {
+      customerId: customer.id,
+      productId: form.productId,
+      startDate: form.startDate,
+      endDate: form.endDate,
+      quotaFen: form.quotaFen,
+      note: form.note ?? null,
+      contactName: contact?.name ?? null,
+      contactPhone: contact?.phone ?? null,
+    }),
+  );
   return getAnnualOrder(db, seeAllProjects(actor.project), id, false);
 }
 
 // ---- secondary orders: reading ----
 
+/** A change's project (the kind-1 declaration it changes). */
+const baseDeclaration = alias(secondaryOrders, 'base_order');
+
 const declarationColumns = {
   ...getTableColumns(secondaryOrders),
   annualOrderNumber: annualOrders.number,
+  orderClosedAt: annualOrders.closedAt,
+  baseNumber: baseDeclaration.number,
   customerName: customers.name,
+  customerUscc: customers.uscc,
+  customerOwnerId: customers.ownerId,
   ownerName: sql<string | null>`(select coalesce(u.nick_name, u.username) from app_user u
     where u.id = "secondary_order"."owner_id")`,
   policyId: policies.id,
@@ -317,23 +386,49 @@ const declarationColumns = {
   policyIssuedAt: policies.issuedAt,
   openTaskId: sql<number | null>`(select t.id from review_task t where t.kind = 'tender'
     and t.subject_id = "secondary_order"."id" and t.status = 'open')`,
+  openChangeId: sql<string | null>`(select c.id::text from secondary_order c
+    where c.base_id = "secondary_order"."id" and c.status in ('DRAFT', 'PENDING_REVIEW', 'RETURNED'))`,
 };
 
+/** Declarations with their order, contractor and policy (a change shows its project's policy). */
 const selectDeclarations = (db: DbOrTx) =>
   db
     .select(declarationColumns)
     .from(secondaryOrders)
     .innerJoin(annualOrders, eq(annualOrders.id, secondaryOrders.annualOrderId))
     .innerJoin(customers, eq(customers.id, annualOrders.customerId))
-    .leftJoin(policies, eq(policies.applicationId, secondaryOrders.applicationId));
+    .leftJoin(baseDeclaration, eq(baseDeclaration.id, secondaryOrders.baseId))
+    .leftJoin(
+      policies,
+      eq(
+        policies.applicationId,
+        sql`coalesce(${baseDeclaration.applicationId}, ${secondaryOrders.applicationId})`,
+      ),
+    );
 type RawDeclaration = Awaited<ReturnType<typeof selectDeclarations>>[number];
 
-function actionsOf(d: RawDeclaration, userId: number): DeclarationRowAction[] {
-  if (!isDeclarationOwner(d, userId)) return [];
-  return DECLARATION_EDITABLE.includes(d.status as DeclarationStatus) ? ['edit', 'submit', 'cancel'] : [];
+/**
+ * What the caller may do: the declarer edits, submits and cancels a draft or returned one; the contractor's side
+ * starts a change of an approved project whose policy is issued, with no change open, on an open order.
+ */
+function actionsOf(d: RawDeclaration, p: ProjectViewer): DeclarationRowAction[] {
+  const out: DeclarationRowAction[] = [];
+  if (isDeclarationOwner(d, p.viewer.user.id) && DECLARATION_EDITABLE.includes(d.status as DeclarationStatus))
+    out.push('edit', 'submit', 'cancel');
+  if (
+    d.kind === 1 &&
+    d.status === 'APPROVED' &&
+    d.policyId &&
+    !d.openChangeId &&
+    !d.orderClosedAt &&
+    today() <= d.endDate &&
+    declaresFor(p, { uscc: d.customerUscc, ownerId: d.customerOwnerId })
+  )
+    out.push('change');
+  return out;
 }
 
-function toDeclarationRow(r: RawDeclaration, userId: number): DeclarationRow {
+function toDeclarationRow(r: RawDeclaration, p: ProjectViewer): DeclarationRow {
   const status = r.status as DeclarationStatus;
   return {
     id: r.id,
@@ -342,6 +437,9 @@ function toDeclarationRow(r: RawDeclaration, userId: number): DeclarationRow {
     annualOrderNumber: r.annualOrderNumber,
     customerName: r.customerName,
     kind: r.kind,
+    baseId: r.baseId,
+    baseNumber: r.baseNumber,
+    premiumDiffFen: r.premiumDiffFen,
     projectName: r.projectName,
     projectAddress: r.projectAddress,
     projectCostFen: r.projectCostFen,
@@ -362,7 +460,7 @@ function toDeclarationRow(r: RawDeclaration, userId: number): DeclarationRow {
     policyId: r.policyId,
     policyNumber: r.policyNumber,
     openTaskId: r.openTaskId == null ? null : Number(r.openTaskId),
-    actions: actionsOf(r, userId),
+    actions: actionsOf(r, p),
   };
 }
 
@@ -389,7 +487,7 @@ async function eventsOf(db: DbOrTx, r: RawDeclaration): Promise<DeclarationEvent
       premiumFen: typeof detail.premiumFen === 'number' ? detail.premiumFen : null,
     };
   });
-  if (r.policyId && r.policyIssuedAt)
+  if (r.kind === 1 && r.policyId && r.policyIssuedAt)
     events.push({
       at: r.policyIssuedAt.toISOString(),
       actor: 'system',
@@ -407,15 +505,30 @@ export async function getDeclaration(db: DbOrTx, p: ProjectViewer, id: number): 
     and(eq(secondaryOrders.id, id), declarationsVisibleTo(db as Db, p)),
   );
   if (!r) throw notFound(DECLARATION_NOT_FOUND);
-  const [order, events] = await Promise.all([
+  const [order, events, endorsement, endorsements] = await Promise.all([
     loadOrder(db, seeAllProjects(p), r.annualOrderId),
     eventsOf(db, r),
+    r.kind === 2 ? endorsementOfChange(db, r.id) : null,
+    r.kind === 1 ? endorsementsOfProject(db, r.id) : [],
   ]);
+  if (endorsement)
+    events.push({
+      at: endorsement.issuedAt,
+      actor: 'system',
+      action: 'endorsement',
+      actionLabel: DECLARATION_EVENT_LABELS.endorsement!,
+      opinion: `批单号 ${endorsement.number}`,
+      premiumFen: null,
+    });
   return {
-    ...toDeclarationRow(r, p.viewer.user.id),
+    ...toDeclarationRow(r, p),
     quote: r.quote as QuoteResult,
     order: toOrderRow(order),
     events,
+    base: (r.baseValues as ProjectValues | null) ?? null,
+    endorsement,
+    endorsements,
+    openChangeId: r.openChangeId == null ? null : Number(r.openChangeId),
   };
 }
 
@@ -460,7 +573,7 @@ export function declarationListSpec(
           .orderBy(...orderBy)
           .limit(limit)
           .offset(offset)
-      ).map((r) => toDeclarationRow(r, p.viewer.user.id)),
+      ).map((r) => toDeclarationRow(r, p)),
     count: async () =>
       (
         await db
@@ -478,7 +591,7 @@ export function declarationListSpec(
 type ProjectInput = z.infer<typeof declarationFields>;
 
 /** Prices a project on the product's active rate table (a bad input answers 400 naming the field). */
-async function priceProject(
+export async function priceProject(
   tx: Tx,
   p: ProjectViewer,
   productId: number,
@@ -491,7 +604,7 @@ async function priceProject(
   });
 }
 
-const projectColumns = (f: ProjectInput, q: QuoteResult) => ({
+export const projectColumns = (f: ProjectInput, q: QuoteResult) => ({
   projectName: f.projectName,
   projectAddress: f.projectAddress,
   projectCostFen: f.projectCostFen,
@@ -512,7 +625,36 @@ function checkPeriod(
   if (problem) throw badRequest(problem);
 }
 
-async function auditDeclaration(
+/**
+ * A change's project as it would stand (400 naming the field otherwise): the same name and start as the
+ * project, an end date that does not reach back, and at least one field changed.
+ */
+export function checkChange(
+  base: { projectName: string; startDate: string; values: ProjectValues },
+  f: Pick<
+    ProjectInput,
+    'projectName' | 'projectAddress' | 'projectCostFen' | 'startDate' | 'endDate' | 'highRisk' | 'headcount'
+  >,
+): void {
+  if (f.projectName !== base.projectName) throw badRequest('工程名称：批改不能变更工程名称');
+  if (f.startDate !== base.startDate) throw badRequest('开工日期：批改不能变更开工日期');
+  const problem = changePeriodProblem(f.startDate, f.endDate, earliestStart(), base.values.endDate);
+  if (problem) throw badRequest(problem);
+  const after = { ...f, headcount: f.headcount ?? null };
+  if (changesBetween(base.values, after).length === 0) throw badRequest(NOTHING_CHANGED);
+}
+
+/** The project period (a new project) or the change (a change) of a declaration as saved or submitted. */
+function checkDeclaration(d: Declaration, f: ProjectInput, order: { startDate: string; endDate: string }) {
+  if (d.kind === 2)
+    checkChange(
+      { projectName: d.projectName, startDate: d.startDate, values: d.baseValues as ProjectValues },
+      f,
+    );
+  else checkPeriod(f, order);
+}
+
+export async function auditDeclaration(
   tx: Tx,
   actor: Actor,
   action: string,
@@ -530,6 +672,19 @@ async function auditDeclaration(
   });
 }
 
+/**
+ * Inside a declaration's insert: the order re-read under a share lock, so a close in progress is waited for and
+ * a closed order refuses (409).
+ */
+export async function checkOrderOpen(tx: Tx, orderId: number): Promise<void> {
+  const [o] = await tx
+    .select({ closedAt: annualOrders.closedAt })
+    .from(annualOrders)
+    .where(eq(annualOrders.id, orderId))
+    .for('share');
+  if (o?.closedAt) throw conflict(ORDER_CLOSED);
+}
+
 /** A new secondary order (DRAFT, priced) against an annual order the caller declares for. */
 export async function createDeclaration(
   db: Db,
@@ -537,12 +692,14 @@ export async function createDeclaration(
   orderId: number,
   form: z.infer<typeof declarationCreateForm>,
 ): Promise<DeclarationDetail> {
-  if (form.kind !== 1) throw badRequest(`申报类型：${UNSUPPORTED_KIND}`);
+  if (form.kind !== 1) throw badRequest(`申报类型：${CHANGE_FROM_PROJECT}`);
   const order = await loadOrder(db, actor.project, orderId);
   if (!declaresFor(actor.project, { uscc: order.customerUscc, ownerId: order.customerOwnerId }))
     throw forbidden(NOT_DECLARER);
+  if (order.closedAt) throw conflict(ORDER_CLOSED);
   checkPeriod(form, order);
   const id = await db.transaction(async (tx) => {
+    await checkOrderOpen(tx, order.id);
     const q = await priceProject(tx, actor.project, order.productId, form);
     const [row] = await tx
       .insert(secondaryOrders)
@@ -585,8 +742,12 @@ export async function lockAnnualOrder(tx: Tx, id: number): Promise<typeof annual
   return row;
 }
 
+/** A change's premium difference against its project's premium when it was made; null for a new project. */
+const diffOf = (d: Declaration, premiumFen: number): number | null =>
+  d.kind === 2 ? premiumFen - (d.baseValues as ProjectValues).premiumFen : null;
+
 /** Owner (403), then the transition (409), then the version (409); answers the next state. */
-function checkChange(
+function checkTransition(
   d: Declaration,
   actor: ProjectActor,
   action: DeclarationAction,
@@ -634,12 +795,13 @@ export async function saveDeclaration(
       throw conflict(`该申报当前状态为「${DECLARATION_STATUS_LABELS[status]}」，不能修改`);
     if (d.version !== form.version) throw conflict(STALE_VERSION);
     const [order] = await tx.select().from(annualOrders).where(eq(annualOrders.id, d.annualOrderId));
-    checkPeriod(form, order!);
+    checkDeclaration(d, form, order!);
     const q = await priceProject(tx, actor.project, order!.productId, form);
     await tx
       .update(secondaryOrders)
       .set({
         ...projectColumns(form, q),
+        premiumDiffFen: diffOf(d, q.premiumFen),
         version: sql`${secondaryOrders.version} + 1`,
         updatedAt: sql`now()`,
       })
@@ -666,18 +828,22 @@ export async function submitDeclaration(
 ): Promise<DeclarationDetail> {
   await db.transaction(async (tx) => {
     const d = await lockDeclaration(tx, actor.project, id);
-    const next = checkChange(d, actor, 'submit', version);
+    const next = checkTransition(d, actor, 'submit', version);
     const order = await lockAnnualOrder(tx, d.annualOrderId);
-    checkPeriod(d, order);
+    if (order.closedAt) throw conflict(ORDER_CLOSED);
+    checkDeclaration(d, d, order);
     const q = await priceProject(tx, actor.project, order.productId, d);
-    await moveQuota(tx, order, quotaDelta(next, d.reservedFen, q.premiumFen));
+    const diff = diffOf(d, q.premiumFen);
+    const hold = holdOf(q.premiumFen, diff);
+    await moveQuota(tx, order, quotaDelta(next, d.reservedFen, hold));
     await tx
       .update(secondaryOrders)
       .set({
         quote: q,
         rateTableId: q.rateTableId,
         premiumFen: q.premiumFen,
-        reservedFen: q.premiumFen,
+        premiumDiffFen: diff,
+        reservedFen: hold,
         status: next,
         submittedAt: sql`now()`,
         version: sql`${secondaryOrders.version} + 1`,
@@ -686,8 +852,9 @@ export async function submitDeclaration(
       .where(eq(secondaryOrders.id, id));
     await auditDeclaration(tx, actor, 'submit', id, {
       before: { status: d.status, reservedFen: d.reservedFen },
-      after: { status: next, reservedFen: q.premiumFen },
+      after: { status: next, reservedFen: hold },
       premiumFen: q.premiumFen,
+      ...(diff == null ? {} : { premiumDiffFen: diff }),
       rateTableId: q.rateTableId,
       rateTableVersion: q.rateTableVersion,
     });
@@ -698,7 +865,7 @@ export async function submitDeclaration(
     await openReviewTask(tx, {
       kind: 'tender',
       subjectId: id,
-      title: `${d.number} ${d.projectName}（${customer?.name ?? ''}）`,
+      title: `${d.number} ${d.kind === 2 ? '【批改】' : ''}${d.projectName}（${customer?.name ?? ''}）`,
       submittedBy: actor.user.id,
     });
   });
@@ -714,7 +881,7 @@ export async function cancelDeclaration(
 ): Promise<DeclarationDetail> {
   await db.transaction(async (tx) => {
     const d = await lockDeclaration(tx, actor.project, id);
-    const next = checkChange(d, actor, 'cancel', version);
+    const next = checkTransition(d, actor, 'cancel', version);
     const order = await lockAnnualOrder(tx, d.annualOrderId);
     await moveQuota(tx, order, quotaDelta(next, d.reservedFen, d.premiumFen));
     await tx
@@ -758,6 +925,12 @@ export const ORDER_EXPORT_COLUMNS: Column<AnnualOrderRow>[] = [
 export const DECLARATION_EXPORT_COLUMNS: Column<DeclarationRow>[] = [
   { header: '申报单号', width: 18, value: (r) => r.number },
   { header: '年度订单号', width: 18, value: (r) => r.annualOrderNumber },
+  {
+    header: '申报类型',
+    width: 14,
+    value: (r) => DECLARATION_KIND_LABELS[r.kind === 2 ? 2 : 1],
+  },
+  { header: '批改项目', width: 18, value: (r) => r.baseNumber },
   { header: '施工企业', width: 30, value: (r) => r.customerName },
   { header: '工程名称', width: 30, value: (r) => r.projectName },
   { header: '工程地址', width: 30, value: (r) => r.projectAddress },
@@ -766,6 +939,10 @@ export const DECLARATION_EXPORT_COLUMNS: Column<DeclarationRow>[] = [
   { header: '开工日期', value: (r) => r.startDate },
   { header: '竣工日期', value: (r) => r.endDate },
   { header: '保费（元）', value: (r) => yuanCell(r.premiumFen) },
+  {
+    header: '保费差额（元）',
+    value: (r) => (r.premiumDiffFen == null ? null : yuanCell(r.premiumDiffFen)),
+  },
   { header: '状态', value: (r) => r.statusLabel },
   { header: '审核意见', width: 30, value: (r) => r.reviewOpinion },
   { header: '保单号', width: 20, value: (r) => r.policyNumber },

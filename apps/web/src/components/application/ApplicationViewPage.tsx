@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { ApplicationAnnualOrder } from '@/components/project/ApplicationAnnualOrder.tsx';
 import { ApplicationActions } from './ApplicationActions.tsx';
 import { ApplicationCards } from './ApplicationSummary.tsx';
 import { applicationEventsQuery, applicationQuery } from './api.ts';
@@ -42,6 +43,7 @@ export default function ApplicationViewPage() {
             <Button onClick={() => navigate(`/piibs/insured/ImageData/${app.id}/application`)}>
               影像资料
             </Button>
+            <ApplicationAnnualOrder app={app} />
             <Button onClick={() => navigate(INSURE_LIST_PATH)}>返回投保单列表</Button>
           </Space>
         </Card>

@@ -54,7 +54,7 @@ export function valuesOf(d: DeclarationDetail): DeclarationValues {
   };
 }
 
-const fenOf = (yuan: string | null | undefined) => (yuan ? yuanTextToFen(String(yuan)) : null);
+export const fenOf = (yuan: string | null | undefined) => (yuan ? yuanTextToFen(String(yuan)) : null);
 
 /** The request body's project: money in integer fen. */
 export function toDeclarationFields(v: DeclarationValues): DeclarationFields {
@@ -87,23 +87,17 @@ export function fieldOfMessage(message: string): { name: keyof DeclarationValues
   return name ? { name, error: m![2]! } : null;
 }
 
-const FORMAT = 'YYYY-MM-DD';
-const toPicker = (value: unknown) => ({ value: typeof value === 'string' && value ? dayjs(value) : null });
-const fromPicker = (value: Dayjs | null) => (value ? value.format(FORMAT) : undefined);
+export const FORMAT = 'YYYY-MM-DD';
+export const toPicker = (value: unknown) => ({
+  value: typeof value === 'string' && value ? dayjs(value) : null,
+});
+export const fromPicker = (value: Dayjs | null) => (value ? value.format(FORMAT) : undefined);
 
-/** The live premium of the project as typed, and whether it fits what is left of the quota. */
-export function ProjectQuote({
-  form,
-  productId,
-  remainingFen,
-  heldFen = 0,
-}: {
-  form: FormInstance<DeclarationValues>;
-  productId: number;
-  remainingFen: number;
-  /** What the declaration holds already (a returned one keeps its reservation). */
-  heldFen?: number;
-}) {
+/**
+ * The premium of the project as typed, priced in the browser on the product's active rate table: the quote, or
+ * why there is none (no table yet, an input missing).
+ */
+export function useLivePremium(form: FormInstance<DeclarationValues>, productId: number) {
   const products = useQuery(availableProductsQuery());
   const product = products.data?.find((p) => p.id === productId);
   const cost = Form.useWatch('projectCostYuan', form);
@@ -122,6 +116,23 @@ export function ProjectQuote({
       return { quote: null, problem: err instanceof Error ? err.message : String(err) };
     }
   }, [product, cost, highRisk]);
+  return { ...priced, product };
+}
+
+/** The live premium of the project as typed, and whether it fits what is left of the quota. */
+export function ProjectQuote({
+  form,
+  productId,
+  remainingFen,
+  heldFen = 0,
+}: {
+  form: FormInstance<DeclarationValues>;
+  productId: number;
+  remainingFen: number;
+  /** What the declaration holds already (a returned one keeps its reservation). */
+  heldFen?: number;
+}) {
+  const { product, ...priced } = useLivePremium(form, productId);
   const over = priced.quote ? priced.quote.premium.premiumFen - heldFen > remainingFen : false;
   return (
     <Card size="small" title="保费试算" aria-live="polite" data-testid="project-quote">

@@ -3,20 +3,25 @@
 import { formatTime } from '@piibs/shared/constants';
 import { formatYuan } from '@piibs/shared/money';
 import {
+  type AnnualOrderDetail,
   type AnnualOrderRow,
   type AnnualOrderState,
+  applyPath,
   DECLARATION_KIND_LABELS,
   type DeclarationDetail,
   type DeclarationEvent,
   type DeclarationKind,
   type DeclarationStatus,
   type ProjectPolicyRow,
+  premiumDiffText,
 } from '@piibs/shared/project-order';
 import { Col, Descriptions, Empty, Progress, Row, Statistic, Table, Tag, Timeline } from 'antd';
 import { Link } from 'react-router';
+import { viewPathOf } from '@/components/application/flows.ts';
 import { QuoteBreakdown, yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { policyViewPath } from '@/components/policy/api.ts';
 import { DownloadPolicyButton } from '@/components/policy/PolicySummary.tsx';
+import { useUserStore } from '@/stores/user.ts';
 
 const STATUS_COLORS: Record<DeclarationStatus, string> = {
   DRAFT: 'default',
@@ -30,6 +35,7 @@ const STATE_COLORS: Record<AnnualOrderState, string> = {
   PENDING: 'default',
   ACTIVE: 'success',
   EXPIRED: 'default',
+  CLOSED: 'error',
 };
 
 export function DeclarationStatusTag({ status, label }: { status: DeclarationStatus; label: string }) {
@@ -77,8 +83,16 @@ export function QuotaSummary({ order }: { order: AnnualOrderRow }) {
   );
 }
 
-/** Who, what product, which period: the facts of an annual order. */
-export function OrderFacts({ order }: { order: AnnualOrderRow }) {
+/**
+ * Who, what product, which period: the facts of an annual order, with its contact and, when it was made from
+ * an epinsure application, that application and its policy.
+ */
+export function OrderFacts({
+  order,
+}: {
+  order: AnnualOrderRow & Partial<Pick<AnnualOrderDetail, 'sourcePolicyId' | 'sourcePolicyNumber'>>;
+}) {
+  const roles = useUserStore((state) => state.roles);
   return (
     <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} bordered>
       <Descriptions.Item label="年度订单号">{order.number}</Descriptions.Item>
@@ -94,6 +108,28 @@ export function OrderFacts({ order }: { order: AnnualOrderRow }) {
       <Descriptions.Item label="已申报项目">{order.declaredCount} 个</Descriptions.Item>
       <Descriptions.Item label="已承保项目">{order.approvedCount} 个</Descriptions.Item>
       <Descriptions.Item label="已承保工程造价">{yuanOf(order.approvedCostFen)}</Descriptions.Item>
+      <Descriptions.Item label="联系人">{order.contactName ?? '—'}</Descriptions.Item>
+      <Descriptions.Item label="联系电话">{order.contactPhone ?? '—'}</Descriptions.Item>
+      {order.closedAt ? (
+        <Descriptions.Item label="关闭时间">{formatTime(order.closedAt)}</Descriptions.Item>
+      ) : null}
+      {order.applicationId && order.applicationNumber ? (
+        <Descriptions.Item label="来源投保单">
+          <Link
+            to={viewPathOf({ id: order.applicationId, policyholderType: 1 }, roles)}
+            data-testid="order-source-application"
+          >
+            {order.applicationNumber}
+          </Link>
+          {order.sourcePolicyId && order.sourcePolicyNumber ? (
+            <>
+              {'（保单 '}
+              <Link to={policyViewPath(order.sourcePolicyId)}>{order.sourcePolicyNumber}</Link>
+              {'）'}
+            </>
+          ) : null}
+        </Descriptions.Item>
+      ) : null}
       {order.note ? (
         <Descriptions.Item label="备注" span={3}>
           {order.note}
@@ -110,6 +146,13 @@ export function DeclarationFacts({ declaration: d }: { declaration: DeclarationD
       <Descriptions.Item label="申报单号">{d.number}</Descriptions.Item>
       <Descriptions.Item label="申报类型">
         {DECLARATION_KIND_LABELS[d.kind as DeclarationKind] ?? d.kind}
+        {d.baseId && d.baseNumber ? (
+          <>
+            {'（批改项目 '}
+            <Link to={applyPath(d.baseId, { detail: true })}>{d.baseNumber}</Link>
+            {'）'}
+          </>
+        ) : null}
       </Descriptions.Item>
       <Descriptions.Item label="状态">
         <DeclarationStatusTag status={d.status} label={d.statusLabel} />
@@ -134,6 +177,9 @@ export function DeclarationFacts({ declaration: d }: { declaration: DeclarationD
       <Descriptions.Item label="保费">
         <span data-testid="declaration-premium">{yuanOf(d.premiumFen)}</span>
       </Descriptions.Item>
+      {d.premiumDiffFen !== null ? (
+        <Descriptions.Item label="保费差额">{premiumDiffText(d.premiumDiffFen)}</Descriptions.Item>
+      ) : null}
       <Descriptions.Item label="占用额度">{yuanOf(d.reservedFen)}</Descriptions.Item>
       <Descriptions.Item label="提交时间">
         {d.submittedAt ? formatTime(d.submittedAt) : '—'}

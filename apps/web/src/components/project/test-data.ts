@@ -6,6 +6,7 @@ import type {
   AnnualOrderRow,
   DeclarationDetail,
   DeclarationRow,
+  EndorsementRow,
 } from '@piibs/shared/project-order';
 
 export function annualOrderRow(overrides: Partial<AnnualOrderRow> = {}): AnnualOrderRow {
@@ -29,6 +30,11 @@ export function annualOrderRow(overrides: Partial<AnnualOrderRow> = {}): AnnualO
     approvedCount: 1,
     approvedCostFen: yuan(50_000_000),
     note: null,
+    contactName: '张工',
+    contactPhone: '138****5678',
+    applicationId: null,
+    applicationNumber: null,
+    closedAt: null,
     createdBy: '核保员',
     createdAt: '2026-01-01T02:00:00.000Z',
     version: 3,
@@ -40,6 +46,9 @@ export function annualOrderDetail(overrides: Partial<AnnualOrderDetail> = {}): A
   return {
     ...annualOrderRow(),
     canDeclare: true,
+    sourcePolicyId: null,
+    sourcePolicyNumber: null,
+    openCount: 1,
     policies: [
       {
         policyId: 31,
@@ -64,6 +73,9 @@ export function declarationRow(overrides: Partial<DeclarationRow> = {}): Declara
     annualOrderNumber: 'ND2026000005',
     customerName: '镇江示例建设工程有限公司',
     kind: 1,
+    baseId: null,
+    baseNumber: null,
+    premiumDiffFen: null,
     projectName: '学府路小学改扩建工程',
     projectAddress: '江苏省镇江市京口区学府路 120 号',
     projectCostFen: yuan(10_000_000),
@@ -151,8 +163,84 @@ export function declarationDetail(overrides: Partial<DeclarationDetail> = {}): D
         premiumFen: 650_000,
       },
     ],
+    base: null,
+    endorsement: null,
+    endorsements: [],
+    openChangeId: null,
     ...overrides,
   };
+}
+
+/** The endorsement (批单) of change 43 of project 41: 10 → 50 million yuan, high-risk, + 33,150 yuan. */
+export function endorsementRow(overrides: Partial<EndorsementRow> = {}): EndorsementRow {
+  return {
+    id: 7,
+    number: 'EJZSG202600000007',
+    policyId: 31,
+    policyNumber: 'PJZSG202600000031',
+    declarationId: 43,
+    declarationNumber: 'EC2026000043',
+    changes: [
+      { field: 'projectCostFen', label: '工程造价', before: '10,000,000.00 元', after: '50,000,000.00 元' },
+      { field: 'highRisk', label: '危大工程', before: '否', after: '是' },
+    ],
+    premiumBeforeFen: 650_000,
+    premiumAfterFen: 3_965_000,
+    premiumDiffFen: 3_315_000,
+    effectiveDate: '2026-03-02',
+    issuedAt: '2026-03-01T03:00:00.000Z',
+    pdfSha256: 'cd34'.repeat(16),
+    pdfSize: 40_000,
+    ...overrides,
+  };
+}
+
+/** An approved project (41) with its policy, open to a change. */
+export function approvedProject(overrides: Partial<DeclarationDetail> = {}): DeclarationDetail {
+  return declarationDetail({
+    id: 41,
+    number: 'EC2026000041',
+    projectName: '滨江花园二期住宅工程',
+    status: 'APPROVED',
+    statusLabel: '审核通过',
+    policyId: 31,
+    policyNumber: 'PJZSG202600000031',
+    openTaskId: null,
+    actions: ['change'],
+    ...overrides,
+  });
+}
+
+/** Change 43 of project 41 (a draft): 10 → 12 million yuan, + 1,200 yuan. */
+export function changeDetail(overrides: Partial<DeclarationDetail> = {}): DeclarationDetail {
+  return declarationDetail({
+    id: 43,
+    number: 'EC2026000043',
+    kind: 2,
+    baseId: 41,
+    baseNumber: 'EC2026000041',
+    projectName: '滨江花园二期住宅工程',
+    projectCostFen: yuan(12_000_000),
+    premiumFen: 770_000,
+    premiumDiffFen: 120_000,
+    reservedFen: 0,
+    status: 'DRAFT',
+    statusLabel: '草稿',
+    policyId: 31,
+    policyNumber: 'PJZSG202600000031',
+    openTaskId: null,
+    actions: ['edit', 'submit', 'cancel'],
+    base: {
+      projectAddress: '江苏省镇江市京口区学府路 120 号',
+      projectCostFen: yuan(10_000_000),
+      startDate: '2026-03-01',
+      endDate: '2027-02-28',
+      highRisk: false,
+      headcount: null,
+      premiumFen: 650_000,
+    },
+    ...overrides,
+  });
 }
 
 /** The seeded construction product as GET /api/products/available answers it: cost bands, ×1.3 high-risk. */

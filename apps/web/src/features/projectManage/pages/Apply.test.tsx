@@ -1,10 +1,16 @@
-import { UNSUPPORTED_KIND } from '@piibs/shared/project-order';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { renderRoute } from '@/components/customer/test-render.tsx';
-import { annualOrderDetail, constructionProduct, declarationDetail } from '@/components/project/test-data.ts';
+import {
+  annualOrderDetail,
+  approvedProject,
+  changeDetail,
+  constructionProduct,
+  declarationDetail,
+  endorsementRow,
+} from '@/components/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import Apply from './Apply.tsx';
 
@@ -82,7 +88,7 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
       expect(router.state.location.pathname).toBe('/piibs/projectManage/apply/42/false/1/0'),
     );
     // The draft's own page (保存, not the new form's 保存草稿), which also offers 提交审核.
-    expect(await screen.findByRole('button', { name: /^保\s*存$/ })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /^保\s*存$/ }, { timeout: 8000 })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '提交审核' })).toBeInTheDocument();
   });
 
@@ -135,9 +141,117 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
     expect(screen.queryByRole('button', { name: '提交审核' })).toBeNull();
   });
 
-  it('a change declaration (type 2) is shown as not supported', async () => {
+  it('an issued project offers 申请批改 under its policy, with its endorsements', async () => {
+    api = mockApi({
+      'GET api/project-declarations/41': {
+        data: approvedProject({ endorsements: [endorsementRow({ declarationNumber: 'EC2026000040' })] }),
+      },
+    });
+    const { router } = renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/41/true/1/2');
+    expect(await screen.findByTestId('project-policy')).toHaveTextContent('PJZSG202600000031');
+    const row = screen.getByText('EJZSG202600000007').closest('tr')!;
+    expect(within(row).getByText('工程造价：10,000,000.00 元 → 50,000,000.00 元')).toBeInTheDocument();
+    expect(within(row).getByText('加收 33,150.00 元')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(screen.getByText('申请批改').closest('button')!);
+    await waitFor(() =>
+      expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(
+        '/piibs/projectManage/apply/0/false/2/0?baseId=41',
+      ),
+    );
+  });
+
+  it('a change (type 2) shows each original value beside its field and the premium difference live', async () => {
+    api = mockApi({
+      'GET api/project-declarations/41': { data: approvedProject() },
+      'GET api/products/available': { data: [constructionProduct] },
+      'POST api/project-declarations/41/changes': { data: changeDetail() },
+      'GET api/project-declarations/43': { data: changeDetail() },
+    });
+    const { router } = renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/0/false/2/0?baseId=41');
+    // The project's name and start stay; each field that may change shows its value before the change.
+    expect(await screen.findByLabelText('工程名称')).toHaveValue('滨江花园二期住宅工程');
+    expect(screen.getByLabelText('工程名称')).toBeDisabled();
+    expect(screen.getByTestId('before-projectCostFen')).toHaveTextContent('批改前：10,000,000.00 元');
+    expect(screen.getByTestId('before-projectAddress')).toHaveTextContent(
+      '批改前：江苏省镇江市京口区学府路 120 号',
+    );
+    expect(screen.getByTestId('before-endDate')).toHaveTextContent('批改前：2027-02-28');
+    expect(screen.getByTestId('before-highRisk')).toHaveTextContent('批改前：否');
+    expect(screen.getByTestId('before-headcount')).toHaveTextContent('批改前：—');
+    expect(screen.getByLabelText('工程造价')).toHaveValue('10000000.00');
+    await waitFor(() => expect(screen.getByTestId('change-diff')).toHaveTextContent('保费不变'));
+
+    const user = userEvent.setup();
+    const cost = screen.getByLabelText('工程造价');
+    await user.clear(cost);
+    await user.type(cost, '12000000');
+    // 12 million: 6,500 + 2,000,000 × 0.60‰ = 7,700 yuan, 1,200 more than the project's 6,500.
+    await waitFor(() => expect(screen.getByTestId('change-premium')).toHaveTextContent('¥7,700.00'));
+    expect(screen.getByTestId('change-diff')).toHaveTextContent('加收 1,200.00 元');
+    await user.clear(cost);
+    await user.type(cost, '8000000');
+    await waitFor(() => expect(screen.getByTestId('change-diff')).toHaveTextContent('退还 1,300.00 元'));
+    await user.clear(cost);
+    await user.type(cost, '12000000');
+
+    await user.click(screen.getByRole('button', { name: '保存草稿' }));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/piibs/projectManage/apply/43/false/2/0'),
+    );
+    // Only what a change may change, money in fen.
+    expect(bodyOf('POST api/project-declarations/41/changes')).toEqual({
+      projectAddress: '江苏省镇江市京口区学府路 120 号',
+      projectCostFen: 1_200_000_000,
+      endDate: '2027-02-28',
+      highRisk: false,
+      headcount: null,
+    });
+    // The change's own page: the same form, its values, the originals beside them.
+    expect(await screen.findByTestId('before-projectCostFen')).toHaveTextContent('10,000,000.00 元');
+    expect(screen.getByLabelText('工程造价')).toHaveValue('12000000.00');
+    expect(screen.getByRole('button', { name: '提交审核' })).toBeInTheDocument();
+  });
+
+  it('a decided change: before → after, its review, and its endorsement under 批单', async () => {
+    api = mockApi({
+      'GET api/project-declarations/43': {
+        data: changeDetail({
+          status: 'APPROVED',
+          statusLabel: '审核通过',
+          actions: [],
+          endorsement: endorsementRow({
+            changes: [
+              {
+                field: 'projectCostFen',
+                label: '工程造价',
+                before: '10,000,000.00 元',
+                after: '12,000,000.00 元',
+              },
+            ],
+            premiumAfterFen: 770_000,
+            premiumDiffFen: 120_000,
+          }),
+        }),
+      },
+    });
+    renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/43/true/2/0');
+    const table = await screen.findByTestId('change-comparison');
+    const cost = within(table).getByText('工程造价').closest('tr')!;
+    expect(within(cost).getByText('10,000,000.00 元')).toBeInTheDocument();
+    expect(within(cost).getByText('12,000,000.00 元')).toBeInTheDocument();
+    expect(within(table).getByText('¥7,700.00（加收 1,200.00 元）')).toBeInTheDocument();
+    expect(screen.queryByLabelText('工程造价')).toBeNull();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: '批单' }));
+    expect(await screen.findByTestId('endorsement-number')).toHaveTextContent('EJZSG202600000007');
+    // (By text: a role query over the three mounted tabs takes tens of seconds in jsdom.)
+    expect(screen.getByText('下载批单').closest('button')).toBeInTheDocument();
+  });
+
+  it('type 2 without a project asks to start from one', async () => {
     api = mockApi({});
-    renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/0/false/2/0?orderId=5');
-    expect(await screen.findByText(UNSUPPORTED_KIND)).toBeInTheDocument();
+    renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/0/false/2/0');
+    expect(await screen.findByText('请从已出单项目的「申请批改」进入项目批改申报')).toBeInTheDocument();
   });
 });

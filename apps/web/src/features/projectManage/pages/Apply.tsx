@@ -1,8 +1,11 @@
 // 二次下单申请 (/piibs/projectManage/apply/:id/:detail/:type/:status): a project declared against an annual order.
-//   :id      the secondary order; 0 declares a new one against `?orderId=` (the annual order);
+//   :id      the secondary order; 0 declares a new one against `?orderId=` (the annual order), or with type 2
+//            a change of the approved project `?baseId=`;
 //   :detail  'true' read-only, 'false' editable while the declaration is a draft or returned (and yours);
-//   :type    1 a new project (新增项目申报); 2 a change (批改) — shown read-only, not accepted yet;
-//   :status  the view it opens: 0 申报信息, 1 审核进度, 2 项目保单 (APPLY_VIEWS in @piibs/shared/project-order).
+//   :type    1 a new project (新增项目申报); 2 a change (批改): the fields that may change beside the project's
+//            values before the change, and the premium difference;
+//   :status  the view it opens: 0 申报信息, 1 审核进度, 2 项目保单 — for a change its endorsement (批单)
+//            (APPLY_VIEWS in @piibs/shared/project-order).
 import {
   APPLY_VIEW_LABELS,
   APPLY_VIEWS,
@@ -12,7 +15,7 @@ import {
   type DeclarationDetail,
   type DeclarationKind,
   orderDetailPath,
-  UNSUPPORTED_KIND,
+  type ProjectValues,
 } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -29,7 +32,7 @@ import {
   Spin,
   Tabs,
 } from 'antd';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { policyViewPath } from '@/components/policy/api.ts';
@@ -37,6 +40,7 @@ import { DownloadPolicyButton } from '@/components/policy/PolicySummary.tsx';
 import {
   annualOrderQuery,
   cancelDeclaration,
+  createChange,
   createDeclaration,
   declarationQuery,
   invalidateProjects,
@@ -44,6 +48,8 @@ import {
   saveDeclaration,
   submitDeclaration,
 } from '@/components/project/api.ts';
+import { ChangeForm, changeValuesOf, toChangeFields } from '@/components/project/ChangeForm.tsx';
+import { ChangeComparison, EndorsementFacts, EndorsementTable } from '@/components/project/ChangeSummary.tsx';
 import {
   DeclarationForm,
   type DeclarationValues,
@@ -96,18 +102,160 @@ export default function Apply() {
     ? (params.status as ApplyView)
     : '0';
   const orderId = Number(search.get('orderId') ?? 0) || 0;
+  const baseId = Number(search.get('baseId') ?? 0) || 0;
 
-  const title = `二次下单 · ${DECLARATION_KIND_LABELS[kind]}`;
+  const title = titleOf(kind);
   if (id === 0 && kind === 1 && !readOnly) return <NewDeclaration orderId={orderId} title={title} />;
+  if (id === 0 && kind === 2 && !readOnly && baseId > 0) return <NewChange baseId={baseId} title={title} />;
   if (id === 0)
     return (
       <div style={{ padding: 16 }}>
         <Card variant="borderless" title={title}>
-          <Alert type="warning" showIcon title={kind === 2 ? UNSUPPORTED_KIND : '请从年度订单进入项目申报'} />
+          <Alert
+            type="warning"
+            showIcon
+            title={kind === 2 ? '请从已出单项目的「申请批改」进入项目批改申报' : '请从年度订单进入项目申报'}
+          />
         </Card>
       </div>
     );
-  return <ExistingDeclaration id={id} readOnly={readOnly} kind={kind} view={view} title={title} />;
+  return <ExistingDeclaration id={id} readOnly={readOnly} view={view} />;
+}
+
+const titleOf = (kind: number) => `二次下单 · ${DECLARATION_KIND_LABELS[kind === 2 ? 2 : 1]}`;
+
+/** The project as it stands: what a change starts from and shows beside its fields. */
+const baseOf = (p: DeclarationDetail): ProjectValues => ({
+  projectAddress: p.projectAddress,
+  projectCostFen: p.projectCostFen,
+  startDate: p.startDate,
+  endDate: p.endDate,
+  highRisk: p.highRisk,
+  headcount: p.headcount,
+  premiumFen: p.premiumFen,
+});
+
+/** A change (批改) of an approved project: its values beside the fields, 保存草稿 / 提交审核. */
+function NewChange({ baseId, title }: { baseId: number; title: string }) {
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<DeclarationValues>();
+  const { error, setError, show } = useRefusal(form);
+  const [busy, setBusy] = useState<Busy>(null);
+  const query = useQuery(declarationQuery(baseId));
+
+  if (query.isPending) return centred;
+  if (!query.data)
+    return (
+      <Result
+        status="warning"
+        title={serverError(query.error)?.message ?? '二次下单申报不存在'}
+        extra={<Button onClick={() => navigate(-1)}>返回</Button>}
+      />
+    );
+  const p = query.data;
+
+  const run = async (andSubmit: boolean) => {
+    setError(null);
+    let values: DeclarationValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setBusy(andSubmit ? 'submit' : 'save');
+    let created: DeclarationDetail | null = null;
+    try {
+      created = await createChange(p.id, toChangeFields(values));
+      if (andSubmit) await submitDeclaration(created.id, created.version);
+      await invalidateProjects(client);
+      void message.success(andSubmit ? '已提交审核' : '已保存草稿');
+      navigate(applyPath(created.id, { type: 2, ...(andSubmit ? { detail: true, view: '1' } : {}) }), {
+        replace: true,
+      });
+    } catch (err) {
+      if (created) {
+        await invalidateProjects(client);
+        navigate(applyPath(created.id, { type: 2 }), {
+          replace: true,
+          state: { error: serverError(err)?.message },
+        });
+      } else show(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  let blocked: ReactNode = null;
+  if (p.openChangeId)
+    blocked = (
+      <Alert
+        type="warning"
+        showIcon
+        title="该项目已有未完成的批改申报，请先完成或撤销后再发起"
+        action={<Link to={applyPath(p.openChangeId, { type: 2 })}>查看批改申报</Link>}
+      />
+    );
+  else if (!p.actions.includes('change'))
+    blocked = (
+      <Alert
+        type="warning"
+        showIcon
+        title="该项目当前不能批改：只有年度订单的施工企业（或其代理人）可对已出单、仍在保险期间内的项目申请批改，且年度订单未关闭"
+      />
+    );
+
+  return (
+    <div style={{ padding: 16 }}>
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Card
+          variant="borderless"
+          title={`${title}：${p.projectName}`}
+          extra={
+            <Space>
+              <Link to={applyPath(p.id, { detail: true, view: '2' })}>原项目 {p.number}</Link>
+              <Link to={orderDetailPath(p.annualOrderId)}>年度订单 {p.annualOrderNumber}</Link>
+            </Space>
+          }
+        >
+          <QuotaSummary order={p.order} />
+        </Card>
+        <Card variant="borderless" title="批改信息">
+          {error ? (
+            <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
+          ) : null}
+          {blocked ?? (
+            <>
+              <ChangeForm
+                form={form}
+                initialValues={changeValuesOf(p)}
+                base={baseOf(p)}
+                productId={p.order.productId}
+                remainingFen={p.order.remainingFen}
+              />
+              <Auth permission={PROJECT_PERMISSIONS.apply}>
+                <Space>
+                  <Button
+                    type="primary"
+                    loading={busy === 'submit'}
+                    disabled={busy !== null}
+                    onClick={() => void run(true)}
+                  >
+                    提交审核
+                  </Button>
+                  <Button loading={busy === 'save'} disabled={busy !== null} onClick={() => void run(false)}>
+                    保存草稿
+                  </Button>
+                  <Button onClick={() => navigate(-1)}>返回</Button>
+                </Space>
+              </Auth>
+            </>
+          )}
+        </Card>
+      </Space>
+    </div>
+  );
 }
 
 /** A new declaration against an annual order: the quota, the form, 保存草稿 / 提交审核. */
@@ -212,20 +360,11 @@ function NewDeclaration({ orderId, title }: { orderId: number; title: string }) 
   );
 }
 
-/** One declaration: its information (editable while a draft or returned), review progress and policy. */
-function ExistingDeclaration({
-  id,
-  readOnly,
-  kind,
-  view,
-  title,
-}: {
-  id: number;
-  readOnly: boolean;
-  kind: DeclarationKind;
-  view: ApplyView;
-  title: string;
-}) {
+/**
+ * One declaration: its information (editable while a draft or returned), review progress and policy — for a
+ * change, before → after and its endorsement. The kind is the declaration's own, whatever the route says.
+ */
+function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boolean; view: ApplyView }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const { message, modal } = App.useApp();
@@ -244,7 +383,9 @@ function ExistingDeclaration({
       />
     );
   const d = query.data;
-  const editable = !readOnly && kind === 1 && d.actions.includes('edit');
+  const kind: DeclarationKind = d.kind === 2 ? 2 : 1;
+  const title = titleOf(kind);
+  const editable = !readOnly && d.actions.includes('edit');
 
   const refresh = async () => {
     await invalidateProjects(client);
@@ -271,7 +412,7 @@ function ExistingDeclaration({
         if (what === 'submit') {
           await submitDeclaration(saved.id, saved.version);
           void message.success('已提交审核');
-          navigate(applyPath(d.id, { detail: true, view: '1' }), { replace: true });
+          navigate(applyPath(d.id, { detail: true, type: kind, view: '1' }), { replace: true });
         } else void message.success('已保存');
       }
       await refresh();
@@ -293,15 +434,27 @@ function ExistingDeclaration({
 
   const info = editable ? (
     <>
-      <DeclarationForm
-        key={d.version}
-        form={form}
-        initialValues={valuesOf(d)}
-        productId={d.order.productId}
-        remainingFen={d.order.remainingFen}
-        heldFen={d.reservedFen}
-        order={d.order}
-      />
+      {kind === 2 && d.base ? (
+        <ChangeForm
+          key={d.version}
+          form={form}
+          initialValues={valuesOf(d)}
+          base={d.base}
+          productId={d.order.productId}
+          remainingFen={d.order.remainingFen}
+          heldFen={d.reservedFen}
+        />
+      ) : (
+        <DeclarationForm
+          key={d.version}
+          form={form}
+          initialValues={valuesOf(d)}
+          productId={d.order.productId}
+          remainingFen={d.order.remainingFen}
+          heldFen={d.reservedFen}
+          order={d.order}
+        />
+      )}
       <Auth permission={PROJECT_PERMISSIONS.apply}>
         <Space>
           <Button
@@ -323,10 +476,60 @@ function ExistingDeclaration({
     </>
   ) : (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      {kind === 2 ? <ChangeComparison declaration={d} /> : null}
       <DeclarationFacts declaration={d} />
       <DeclarationQuote declaration={d} />
     </Space>
   );
+
+  const policy =
+    d.policyId && d.policyNumber ? (
+      <Space wrap>
+        <span>项目保单</span>
+        <Link to={policyViewPath(d.policyId)} data-testid="project-policy">
+          {d.policyNumber}
+        </Link>
+        <DownloadPolicyButton policyId={d.policyId} number={d.policyNumber} />
+      </Space>
+    ) : null;
+  const changePath = (declarationId: number) =>
+    applyPath(declarationId, { detail: true, type: 2, view: '2' });
+  const endorsementView =
+    kind === 2 ? (
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        {policy}
+        {d.endorsement ? (
+          <EndorsementFacts endorsement={d.endorsement} />
+        ) : (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={d.status === 'APPROVED' ? '批单出具中，请稍后刷新' : '审核通过后出具批单'}
+          />
+        )}
+      </Space>
+    ) : policy ? (
+      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+        <Space wrap>
+          {policy}
+          {d.actions.includes('change') ? (
+            <Auth permission={PROJECT_PERMISSIONS.apply}>
+              <Button onClick={() => navigate(applyPath(0, { type: 2, baseId: d.id }))}>申请批改</Button>
+            </Auth>
+          ) : null}
+          {d.openChangeId ? (
+            <Link to={applyPath(d.openChangeId, { type: 2, view: '1' })}>未完成的批改申报</Link>
+          ) : null}
+        </Space>
+        {d.endorsements.length ? (
+          <EndorsementTable endorsements={d.endorsements} changePath={changePath} />
+        ) : null}
+      </Space>
+    ) : (
+      <Empty
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={d.status === 'APPROVED' ? '保单出具中，请稍后刷新' : '审核通过后出具项目保单'}
+      />
+    );
 
   const tabs = [
     { key: '0', label: APPLY_VIEW_LABELS['0'], children: info },
@@ -345,25 +548,7 @@ function ExistingDeclaration({
         </Space>
       ),
     },
-    {
-      key: '2',
-      label: APPLY_VIEW_LABELS['2'],
-      children:
-        d.policyId && d.policyNumber ? (
-          <Space wrap>
-            <span>项目保单</span>
-            <Link to={policyViewPath(d.policyId)} data-testid="project-policy">
-              {d.policyNumber}
-            </Link>
-            <DownloadPolicyButton policyId={d.policyId} number={d.policyNumber} />
-          </Space>
-        ) : (
-          <Empty
-            image={Empty.PRESENTED_IMAGE_SIMPLE}
-            description={d.status === 'APPROVED' ? '保单出具中，请稍后刷新' : '审核通过后出具项目保单'}
-          />
-        ),
-    },
+    { key: '2', label: kind === 2 ? '批单' : APPLY_VIEW_LABELS['2'], children: endorsementView },
   ];
 
   return (
@@ -379,9 +564,6 @@ function ExistingDeclaration({
           }
           extra={<Link to={orderDetailPath(d.annualOrderId)}>年度订单 {d.annualOrderNumber}</Link>}
         >
-          {kind === 2 ? (
-            <Alert type="warning" showIcon title={UNSUPPORTED_KIND} style={{ marginBottom: 16 }} />
-          ) : null}
           {d.status === 'RETURNED' && d.reviewOpinion ? (
             <Alert
               type="warning"

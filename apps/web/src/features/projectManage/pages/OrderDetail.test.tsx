@@ -17,6 +17,7 @@ afterEach(() => {
 });
 
 const page = <T,>(content: T[]) => ({ data: { content, totalElements: content.length } });
+const bodyOf = (key: string) => JSON.parse(String(api.callsTo(key).at(-1)?.data));
 
 describe('年度订单详情 (projectManage/orderDetail/:id)', { timeout: 40_000 }, () => {
   it('shows the quota consumed and remaining, the declared projects and the policies; 申报项目 opens apply', async () => {
@@ -82,6 +83,99 @@ describe('年度订单详情 (projectManage/orderDetail/:id)', { timeout: 40_000
     expect(await screen.findByText('学府路小学改扩建工程')).toBeInTheDocument();
     // A contractor does not open annual orders.
     expect(screen.queryByRole('button', { name: /新建年度订单/ })).toBeNull();
+  });
+
+  it('staff with project_order:edit edit the quota (a 409 shown in the dialog) and close the order', async () => {
+    signInAs(['underwriter'], ['project_order:list', 'project_order:add', 'project_order:edit']);
+    let updates = 0;
+    api = mockApi({
+      'GET api/project-orders/5': { data: annualOrderDetail({ openCount: 0, canDeclare: false }) },
+      'GET api/project-declarations': page([]),
+      'POST api/project-orders/5/update': () => {
+        updates += 1;
+        return updates === 1
+          ? {
+              status: 409,
+              data: {
+                status: 409,
+                message: '保费额度：不能低于已占用的保费 46,150.00 元（拟调整为 40,000.00 元）',
+              },
+            }
+          : { data: annualOrderDetail({ quotaFen: 6_000_000, version: 4 }) };
+      },
+      'POST api/project-orders/5/close': {
+        data: annualOrderDetail({
+          state: 'CLOSED',
+          stateLabel: '已关闭',
+          closedAt: '2026-03-01T02:00:00.000Z',
+        }),
+      },
+    });
+    renderRoute(<OrderDetail />, PATTERN, '/piibs/projectManage/orderDetail/5');
+    const user = userEvent.setup();
+    await user.click(await screen.findByText('修改订单'));
+    const dialog = await screen.findByRole('dialog');
+    const quota = within(dialog).getByLabelText('保费额度');
+    expect(quota).toHaveValue('500000.00');
+    expect(within(dialog).getByLabelText('联系电话')).toHaveValue('138****5678');
+    await user.clear(quota);
+    await user.type(quota, '40000');
+    await user.click(within(dialog).getByText('确 定').closest('button')!);
+    // The server's refusal names the field: shown under it, with the amounts in yuan.
+    expect(
+      await within(dialog).findByText('不能低于已占用的保费 46,150.00 元（拟调整为 40,000.00 元）'),
+    ).toBeInTheDocument();
+    expect(bodyOf('POST api/project-orders/5/update')).toEqual({
+      quotaFen: 4_000_000,
+      contactName: '张工',
+      contactPhone: '138****5678',
+      note: null,
+      version: 3,
+    });
+    await user.clear(quota);
+    await user.type(quota, '60000');
+    await user.click(within(dialog).getByText('确 定').closest('button')!);
+    await waitFor(() => expect(api.callsTo('POST api/project-orders/5/update')).toHaveLength(2));
+
+    await user.click(screen.getByText('关闭订单'));
+    await user.click(await screen.findByText('关闭订单', { selector: '.ant-modal-confirm button span' }));
+    await waitFor(() => expect(api.callsTo('POST api/project-orders/5/close')).toHaveLength(1));
+    expect(bodyOf('POST api/project-orders/5/close')).toEqual({ version: 3 });
+  });
+
+  it('without project_order:edit there is no 修改 / 关闭; the source application is linked', async () => {
+    api = mockApi({
+      'GET api/project-orders/5': {
+        data: annualOrderDetail({ applicationId: 12, applicationNumber: 'JZSG2026000012' }),
+      },
+      'GET api/project-declarations': page([]),
+    });
+    renderRoute(<OrderDetail />, PATTERN, '/piibs/projectManage/orderDetail/5');
+    expect(await screen.findByTestId('order-source-application')).toHaveAttribute(
+      'href',
+      '/piibs/insured/viewInsurance/12/1',
+    );
+    expect(screen.queryByText('修改订单')).toBeNull();
+    expect(screen.queryByText('关闭订单')).toBeNull();
+  });
+
+  it('a closed order says so and offers no 修改 / 关闭, even to staff who may', async () => {
+    signInAs(['underwriter'], ['project_order:list', 'project_order:edit']);
+    api = mockApi({
+      'GET api/project-orders/5': {
+        data: annualOrderDetail({
+          state: 'CLOSED',
+          stateLabel: '已关闭',
+          closedAt: '2026-03-01T02:00:00.000Z',
+        }),
+      },
+      'GET api/project-declarations': page([]),
+    });
+    renderRoute(<OrderDetail />, PATTERN, '/piibs/projectManage/orderDetail/5');
+    expect(
+      await screen.findByText('该年度订单已关闭：不能再申报项目或批改，已承保项目的保单继续有效'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('修改订单')).toBeNull();
   });
 
   it('answers a missing (or someone else’s) order with the server’s message', async () => {

@@ -1,19 +1,24 @@
 // 年度订单 (/piibs/projectManage/orderDetail/:id). `orderDetail/0` (the sidebar's 年度订单) lists the annual
 // orders and the declared projects the caller may see, with exports; staff open new annual orders there.
-// `orderDetail/:id` is one annual order: its quota (consumed and remaining), facts, declared projects (申报项目
-// opens the secondary-order page) and the policies issued under it.
-import { PlusOutlined } from '@ant-design/icons';
+// `orderDetail/:id` is one annual order: its quota (consumed and remaining), facts (with the epinsure
+// application it was made from), declared projects and changes (申报项目 opens the secondary-order page, 申请批改
+// a change of an issued project) and the policies issued under it; staff may edit its quota and contact, or
+// close it.
+import { EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
 import { formatTime } from '@piibs/shared/constants';
 import {
+  type AnnualOrderDetail,
   type AnnualOrderRow,
   applyPath,
   DECLARATION_STATUS_LABELS,
   DECLARATION_STATUSES,
+  type DeclarationKind,
   type DeclarationRow,
   orderDetailPath,
+  premiumDiffText,
 } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Result, Space, Spin, Typography } from 'antd';
+import { Alert, App, Button, Card, Result, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
@@ -23,10 +28,12 @@ import { useListState } from '@/components/crud/list-state.ts';
 import { serverError } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { policyViewPath } from '@/components/policy/api.ts';
+import { AnnualOrderEditModal } from '@/components/project/AnnualOrderEditModal.tsx';
 import { AnnualOrderModal } from '@/components/project/AnnualOrderModal.tsx';
 import {
   annualOrderQuery,
   annualOrdersResource,
+  closeAnnualOrder,
   declarationsResource,
   invalidateProjects,
   PROJECT_PERMISSIONS,
@@ -60,6 +67,8 @@ const DECLARATION_SEARCH: SearchField[] = [
   },
 ];
 
+const kindOf = (row: DeclarationRow): DeclarationKind => (row.kind === 2 ? 2 : 1);
+
 /** The declared projects' columns; `withOrder` adds the annual order (for the list across orders). */
 function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[] {
   const navigate = useNavigate();
@@ -71,8 +80,19 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
       alwaysVisible: true,
       sortField: 'number',
       render: (number: string, row) => (
-        <Link to={applyPath(row.id, { detail: true, type: row.kind === 2 ? 2 : 1 })}>{number}</Link>
+        <Link to={applyPath(row.id, { detail: true, type: kindOf(row) })}>{number}</Link>
       ),
+    },
+    {
+      key: 'kind',
+      title: '申报类型',
+      dataIndex: 'kind',
+      render: (_, row) =>
+        row.kind === 2 ? (
+          <Tag color="purple">批改{row.baseNumber ? ` ${row.baseNumber}` : ''}</Tag>
+        ) : (
+          <Tag>新增项目</Tag>
+        ),
     },
     ...(withOrder
       ? [
@@ -105,7 +125,15 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
       title: '保费',
       dataIndex: 'premiumFen',
       sortField: 'premiumFen',
-      render: (fen: number) => yuanOf(fen),
+      render: (fen: number, row) =>
+        row.premiumDiffFen === null ? (
+          yuanOf(fen)
+        ) : (
+          <>
+            {yuanOf(fen)}
+            <div style={{ opacity: 0.75 }}>{premiumDiffText(row.premiumDiffFen)}</div>
+          </>
+        ),
     },
     {
       key: 'status',
@@ -145,14 +173,29 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
           <Button
             type="link"
             size="small"
-            onClick={() => navigate(applyPath(row.id, { detail: true, view: '1' }))}
+            onClick={() => navigate(applyPath(row.id, { detail: true, type: kindOf(row), view: '1' }))}
           >
             查看
           </Button>
           {row.actions.includes('edit') ? (
             <Auth permission={PROJECT_PERMISSIONS.apply}>
-              <Button type="link" size="small" onClick={() => navigate(applyPath(row.id))}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() => navigate(applyPath(row.id, { type: kindOf(row) }))}
+              >
                 {row.status === 'RETURNED' ? '修改并重新提交' : '继续填写'}
+              </Button>
+            </Auth>
+          ) : null}
+          {row.actions.includes('change') ? (
+            <Auth permission={PROJECT_PERMISSIONS.apply}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() => navigate(applyPath(0, { type: 2, baseId: row.id }))}
+              >
+                申请批改
               </Button>
             </Auth>
           ) : null}
@@ -266,6 +309,56 @@ function OrderLists() {
   );
 }
 
+/** 修改 / 关闭 of an open annual order, for staff with project_order:edit. */
+function OrderAdmin({ order }: { order: AnnualOrderDetail }) {
+  const client = useQueryClient();
+  const { message, modal } = App.useApp();
+  const [editing, setEditing] = useState(false);
+  if (order.state === 'CLOSED') return null;
+  const close = () =>
+    order.openCount > 0
+      ? modal.warning({
+          title: '暂不能关闭年度订单',
+          content: `该订单还有 ${order.openCount} 个未完成的申报（草稿、待审核或已退回），请先完成审核或撤销后再关闭。`,
+        })
+      : modal.confirm({
+          title: '关闭年度订单',
+          content: `关闭后不能再在年度订单 ${order.number} 下申报项目或批改，且不能恢复。确定关闭吗？`,
+          okText: '关闭订单',
+          okButtonProps: { danger: true },
+          cancelText: '取消',
+          onOk: async () => {
+            try {
+              await closeAnnualOrder(order.id, order.version);
+              void message.success('年度订单已关闭');
+            } catch (err) {
+              const refusal = serverError(err);
+              if (refusal && refusal.status !== 401) void message.error(refusal.message);
+            } finally {
+              await invalidateProjects(client);
+            }
+          },
+        });
+  return (
+    <Auth permission={PROJECT_PERMISSIONS.edit}>
+      <Space>
+        <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>
+          修改订单
+        </Button>
+        <Button danger icon={<StopOutlined />} onClick={close}>
+          关闭订单
+        </Button>
+      </Space>
+      <AnnualOrderEditModal
+        order={order}
+        open={editing}
+        onClose={() => setEditing(false)}
+        onSaved={() => void invalidateProjects(client)}
+      />
+    </Auth>
+  );
+}
+
 /** orderDetail/:id: one annual order. */
 function OneOrder({ id }: { id: number }) {
   const navigate = useNavigate();
@@ -311,8 +404,21 @@ function OneOrder({ id }: { id: number }) {
               <OrderStateTag state={order.state} label={order.stateLabel} />
             </Space>
           }
-          extra={<Link to={orderDetailPath(0)}>全部年度订单</Link>}
+          extra={
+            <Space>
+              <OrderAdmin order={order} />
+              <Link to={orderDetailPath(0)}>全部年度订单</Link>
+            </Space>
+          }
         >
+          {order.state === 'CLOSED' ? (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 16 }}
+              title="该年度订单已关闭：不能再申报项目或批改，已承保项目的保单继续有效"
+            />
+          ) : null}
           <QuotaSummary order={order} />
         </Card>
         <Card variant="borderless" title="订单信息">

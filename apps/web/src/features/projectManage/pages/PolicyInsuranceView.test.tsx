@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { renderRoute } from '@/components/customer/test-render.tsx';
 import { policyDetail } from '@/components/policy/test-data.ts';
+import { endorsementRow } from '@/components/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import PolicyInsuranceView from './PolicyInsuranceView.tsx';
 
@@ -87,6 +88,42 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
     });
     render();
     expect(await screen.findByText('不共保（本公司独家承保）')).toBeInTheDocument();
+  });
+
+  it('lists the endorsements (批单) of a project policy: what changed, the difference, the PDF', async () => {
+    api = mockApi({
+      'GET api/policies/9': { data: policyDetail() },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+      'GET api/materials': {
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+      },
+      'GET api/policies/9/endorsements': {
+        data: [
+          endorsementRow(),
+          endorsementRow({
+            id: 8,
+            number: 'EJZSG202600000008',
+            declarationId: 44,
+            declarationNumber: 'EC2026000044',
+            changes: [{ field: 'highRisk', label: '危大工程', before: '是', after: '否' }],
+            premiumBeforeFen: 3_965_000,
+            premiumAfterFen: 3_050_000,
+            premiumDiffFen: -915_000,
+          }),
+        ],
+      },
+    });
+    render();
+    const first = (await screen.findByText('EJZSG202600000007')).closest('tr')!;
+    expect(within(first).getByText('工程造价：10,000,000.00 元 → 50,000,000.00 元')).toBeInTheDocument();
+    expect(within(first).getByText('加收 33,150.00 元')).toBeInTheDocument();
+    expect(within(first).getByRole('link', { name: 'EC2026000043' })).toHaveAttribute(
+      'href',
+      '/piibs/projectManage/apply/43/true/2/2',
+    );
+    const second = rowOf('EJZSG202600000008');
+    expect(within(second).getByText('退还 9,150.00 元')).toBeInTheDocument();
+    expect(within(second).getByText('下载批单')).toBeInTheDocument();
   });
 
   it('404: 保单不存在或无权查看', async () => {

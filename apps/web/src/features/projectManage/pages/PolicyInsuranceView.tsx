@@ -1,6 +1,8 @@
 // 保单详情 (/piibs/projectManage/policyInsuranceView/:id): the policy as issued (facts, coverages, co-insurers),
 // its e-policy with the SHA-256 and the public verification, the payments, the application it came from with
-// that application's materials (read-only here), and the history through payment and issue.
+// that application's materials (read-only here), the endorsements (批单) of a project policy's changes, and the
+// history through payment and issue.
+import { applyPath } from '@piibs/shared/project-order';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
@@ -19,6 +21,7 @@ import {
   PolicyTimeline,
 } from '@/components/policy/PolicySummary.tsx';
 import { POLICY_TEXTS as T } from '@/components/policy/texts.ts';
+import { PolicyEndorsements } from '@/components/project/ChangeSummary.tsx';
 import { RenewButton } from '@/components/sales/RenewButton.tsx';
 import { SupplementSummary } from '@/components/sales/SupplementSummary.tsx';
 
@@ -76,6 +79,10 @@ export default function PolicyInsuranceView() {
         <Card variant="borderless" title={T.documents}>
           <PolicyDocument policy={policy} />
         </Card>
+        <PolicyEndorsements
+          policyId={policy.id}
+          changePath={(id) => applyPath(id, { detail: true, type: 2, view: '2' })}
+        />
         <Card variant="borderless" title={T.payments}>
           <PolicyPaymentsTable rows={policy.payments} />
         </Card>

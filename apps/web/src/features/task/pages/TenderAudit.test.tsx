@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { page } from '@/components/customer/test-data.ts';
 import { renderRoute } from '@/components/customer/test-render.tsx';
-import { declarationDetail } from '@/components/project/test-data.ts';
+import { changeDetail, declarationDetail } from '@/components/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { taskDetail, taskRow } from '../test-data.ts';
 import TaskList from './TaskList.tsx';
@@ -68,6 +68,24 @@ describe('审核二次下单信息 (task/tenderAudit/:id/:audit)', { timeout: 40
     expect(await screen.findByText('该任务已被处理，请刷新后查看')).toBeInTheDocument();
     expect(decideBody()).toEqual({ decision: 'return', opinion: '请补充资料', version: 2 });
     await waitFor(() => expect(screen.queryByRole('button', { name: /通\s*过/ })).toBeNull());
+  });
+
+  it('a change (批改) shows each changed field before → after and the premium difference', async () => {
+    api = mockApi({
+      'GET api/tasks/77': {
+        data: tenderTask({ subjectId: 43, title: 'EC2026000043 【批改】滨江花园二期住宅工程' }),
+      },
+      'GET api/project-declarations/43': {
+        data: changeDetail({ status: 'PENDING_REVIEW', statusLabel: '待审核', reservedFen: 120_000 }),
+      },
+    });
+    renderRoute(<TenderAudit />, PATTERN, '/piibs/task/tenderAudit/77/true');
+    expect(await screen.findByText('批改内容（项目 EC2026000041）')).toBeInTheDocument();
+    const table = screen.getByTestId('change-comparison');
+    const cost = within(table).getByText('工程造价').closest('tr')!;
+    expect(within(cost).getByText('10,000,000.00 元')).toBeInTheDocument();
+    expect(within(cost).getByText('12,000,000.00 元')).toBeInTheDocument();
+    expect(within(table).getByText('¥7,700.00（加收 1,200.00 元）')).toBeInTheDocument();
   });
 
   it('the task list opens a tender task on this page', async () => {

@@ -6,6 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { CustomerDescriptions } from '@/components/customer/CustomerDescriptions.tsx';
 import { declarationQuery, invalidateProjects } from '@/components/project/api.ts';
+import { ChangeComparison } from '@/components/project/ChangeSummary.tsx';
 import {
   DeclarationFacts,
   DeclarationQuote,
@@ -20,10 +21,17 @@ const DECISION_HINTS: Readonly<Record<ReviewDecision, string>> = {
   return: '退回后施工企业修改并重新提交，占用的额度保留',
   reject: '拒绝后申报终止，占用的额度释放',
 };
+/** A change (批改): approval amends the project and issues an endorsement. */
+const CHANGE_HINTS: Readonly<Record<ReviewDecision, string>> = {
+  approve: '通过后项目按批改后的信息承保，并出具批单（保费差额按年度订单结算，退还部分释放额度）',
+  return: '退回后施工企业修改并重新提交，占用的额度保留',
+  reject: '拒绝后批改终止，项目保持原样，占用的额度释放',
+};
 
 /**
  * 审核二次下单信息 (task/TenderAudit, /piibs/task/tenderAudit/:id/:audit): the declared project with its quote
- * (cost bands, high-risk loading), the annual order's quota, the contractor and the history; with `audit`
+ * (cost bands, high-risk loading) — for a change (批改), each changed field before → after and the premium
+ * difference — the annual order's quota, the contractor and the history; with `audit`
  * 'true' and the task open, 通过 (the project's policy is issued) / 退回 / 拒绝 with an opinion (required for
  * 退回 and 拒绝), sent with the task's version (409 when another reviewer was first).
  */
@@ -89,6 +97,12 @@ export default function TenderAudit() {
           ) : null}
         </Card>
 
+        {d.kind === 2 ? (
+          <Card variant="borderless" title={`批改内容（项目 ${d.baseNumber ?? ''}）`}>
+            <ChangeComparison declaration={d} />
+          </Card>
+        ) : null}
+
         <Card variant="borderless" title="保费信息（按工程造价分档计费）">
           <DeclarationQuote declaration={d} />
         </Card>
@@ -107,7 +121,9 @@ export default function TenderAudit() {
           </Card>
         ) : null}
 
-        {canDecide ? <DecisionCard decision={decision} hints={DECISION_HINTS} /> : null}
+        {canDecide ? (
+          <DecisionCard decision={decision} hints={d.kind === 2 ? CHANGE_HINTS : DECISION_HINTS} />
+        ) : null}
 
         <Card variant="borderless" title="申报历史">
           <DeclarationTimeline events={d.events} />

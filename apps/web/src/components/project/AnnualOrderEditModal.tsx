@@ -1,0 +1,83 @@
+// 修改年度订单: staff change the quota (never below what is consumed: the server answers 409 with the amounts)
+// and the contact, on the version loaded (a 409 for a stale version reloads the order into the form).
+import { yuanTextToFen } from '@piibs/shared/money';
+import type { AnnualOrderDetail } from '@piibs/shared/project-order';
+import { useQueryClient } from '@tanstack/react-query';
+import { Form, Input, InputNumber } from 'antd';
+import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { CrudModal } from '@/components/crud/CrudModal.tsx';
+import { annualOrderQuery, updateAnnualOrder } from './api.ts';
+
+interface EditValues {
+  quotaYuan?: string | null;
+  contactName?: string | null;
+  contactPhone?: string | null;
+  note?: string | null;
+}
+
+const FIELD_TITLES = {
+  保费额度: 'quotaYuan',
+  联系人: 'contactName',
+  联系电话: 'contactPhone',
+  备注: 'note',
+} as const;
+
+const toValues = (o: AnnualOrderDetail): EditValues => ({
+  quotaYuan: (o.quotaFen / 100).toFixed(2),
+  contactName: o.contactName,
+  contactPhone: o.contactPhone,
+  note: o.note,
+});
+
+export function AnnualOrderEditModal({
+  order,
+  open,
+  onClose,
+  onSaved,
+}: {
+  order: AnnualOrderDetail;
+  open: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const client = useQueryClient();
+  return (
+    <CrudModal<EditValues, AnnualOrderDetail>
+      open={open}
+      title={`修改年度订单 ${order.number}`}
+      record={order}
+      toValues={toValues}
+      fieldTitles={FIELD_TITLES}
+      reload={(o) => client.fetchQuery({ ...annualOrderQuery(o.id), staleTime: 0 })}
+      onClose={onClose}
+      onSaved={onSaved}
+      onSubmit={(v, current) =>
+        updateAnnualOrder(order.id, {
+          quotaFen: v.quotaYuan ? (yuanTextToFen(String(v.quotaYuan)) ?? 0) : 0,
+          contactName: v.contactName ?? null,
+          contactPhone: v.contactPhone ?? null,
+          note: v.note ?? null,
+          version: (current ?? order).version,
+        })
+      }
+    >
+      <Form.Item
+        name="quotaYuan"
+        label="保费额度"
+        rules={[{ required: true, message: '请输入保费额度' }]}
+        extra={`不能低于已占用的保费 ${yuanOf(order.consumedFen)}`}
+      >
+        <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: '100%' }} suffix="元" />
+      </Form.Item>
+      <Form.Item name="contactName" label="联系人">
+        <Input maxLength={50} />
+      </Form.Item>
+      <Form.Item name="contactPhone" label="联系电话" extra="显示为脱敏号码时保留原号码">
+        <Input maxLength={20} />
+      </Form.Item>
+      <Form.Item name="note" label="备注">
+        <Input.TextArea rows={2} maxLength={500} />
+      </Form.Item>
+    </CrudModal>
+  );
+}
