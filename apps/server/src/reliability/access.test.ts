@@ -5,7 +5,7 @@
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, freshIp, tokenFor } from '../../test/auth.ts';
-import { rateTables } from '../db/schema.ts';
+import { endorsementDocuments, endorsements, rateTables } from '../db/schema.ts';
 import { envelopeProblem, fillPath, loadOpenApi, type Operation, operationsOf, preview } from './openapi.ts';
 import { closeWorld, createReliabilityWorld, type ReliabilityWorld } from './world.ts';
 
@@ -25,6 +25,7 @@ let w: ReliabilityWorld;
 let ops: Operation[];
 const tokens = {} as Record<Who, string>;
 let draftTableId = 0;
+let endorsementId = 0;
 const today = shanghaiToday();
 
 /**
@@ -91,6 +92,11 @@ const CASES: Record<string, () => Case[]> = {
   ],
   'GET /api/policies/{id}': () => policyCases(),
   'GET /api/policies/{id}/pdf': () => policyCases(),
+  'GET /api/policies/{id}/endorsements': () => policyCases(),
+  'GET /api/endorsements/{id}/pdf': () => [
+    { a: 'ent', b: 'ent2', params: { id: endorsementId } },
+    { a: 'ent', b: 'ag2', params: { id: endorsementId } },
+  ],
   'GET /api/policies/{id}/renewal': () => policyCases(),
   'POST /api/policies/{id}/renew': () => policyCases(),
   'GET /api/policies/{id}/sales': () =>
@@ -221,6 +227,36 @@ const CASES: Record<string, () => Case[]> = {
   'POST /api/project-declarations/{id}/cancel': () => [
     { a: 'ctrA', b: 'ctrB', params: { id: w.ctrOwn.declarationId }, body: { version: 0 } },
   ],
+  'POST /api/project-declarations/{id}/changes': () => [
+    {
+      a: 'ctrA',
+      b: 'ctrB',
+      params: { id: w.ctrOwn.declarationId },
+      body: { projectAddress: '乙方试图批改', projectCostFen: 1_000_000_000, endDate: addDays(today, 400) },
+    },
+  ],
+  // Staff-only changes of an annual order: the contractors (either) and an enterprise may not.
+  'POST /api/project-orders/{id}/update': () =>
+    (['ctrA', 'ctrB', 'ent2'] as Who[]).map((b) => ({
+      a: 'uw' as Who,
+      b,
+      params: { id: w.ctrOwn.orderId },
+      body: { quotaFen: 100, version: 0 },
+    })),
+  'POST /api/project-orders/{id}/close': () =>
+    (['ctrA', 'ctrB', 'ent2'] as Who[]).map((b) => ({
+      a: 'uw' as Who,
+      b,
+      params: { id: w.ctrOwn.orderId },
+      body: { version: 0 },
+    })),
+  'POST /api/project-orders/from-application/{applicationId}': () =>
+    (['ent', 'ent2', 'ctrB', 'ag2'] as Who[]).map((b) => ({
+      a: 'uw' as Who,
+      b,
+      params: { applicationId: w.entOwn.draftApp.id },
+      body: {},
+    })),
   // ---- the catalogue's changes: administrator-owned records an enterprise or agent must not touch ----
   'POST /api/products/{id}/rateTables': () =>
     catalogueCases({ effectiveDate: '2027-01-01', rows: [RATE_ROW] }),
@@ -384,6 +420,25 @@ beforeAll(async () => {
     .values({ productId: w.policy.productId, versionNo: 99, effectiveDate: '2027-01-01' })
     .returning({ id: rateTables.id });
   draftTableId = table!.id;
+  // An endorsement of the enterprise's policy (as an approved project change would issue), for its download.
+  const [endorsement] = await w.t.database.db
+    .insert(endorsements)
+    .values({
+      number: 'EAZX202600000001',
+      policyId: w.policy.id,
+      secondaryOrderId: w.ctrOwn.declarationId,
+      premiumBeforeFen: 100,
+      premiumAfterFen: 100,
+      premiumDiffFen: 0,
+      effectiveDate: today,
+      pdfSha256: '0'.repeat(64),
+      pdfSize: 8,
+    })
+    .returning({ id: endorsements.id });
+  endorsementId = endorsement!.id;
+  await w.t.database.db
+    .insert(endorsementDocuments)
+    .values({ endorsementId, content: Buffer.from('%PDF-1.7'), sha256: '0'.repeat(64) });
   before = await snapshot();
 }, 60_000);
 afterAll(() => closeWorld(w));

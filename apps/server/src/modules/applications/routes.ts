@@ -1,4 +1,4 @@
-import { blurryParam, dateTimeParam, pageOf } from '@piibs/shared/admin';
+import { blurryParam, dateTimeParam, keysetPageOf } from '@piibs/shared/admin';
 import {
   APPLICATION_SORT_FIELDS,
   applicationCreateForm,
@@ -13,7 +13,8 @@ import { APPLICATION_STATUSES, CHANNELS } from '@piibs/shared/application-status
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
+import { IDEMPOTENT_NOTE, idempotent, idempotentErrors } from '../../lib/idempotency.ts';
+import { allRows, CountCache, cursorParams, pageQuery } from '../../lib/paging.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
@@ -28,6 +29,7 @@ import {
   createApplication,
   EXPORT_COLUMNS,
   getApplication,
+  listApplications,
   replaceCoinsurers,
   saveDraft,
   submitApplication,
@@ -47,6 +49,7 @@ const listQuery = pageQuery(APPLICATION_SORT_FIELDS).extend({
   }),
   startTime: dateTimeParam('开始时间').optional(),
   endTime: dateTimeParam('结束时间').optional(),
+  ...cursorParams,
 });
 
 const idParams = z.object({ id: z.coerce.number().int().positive().meta({ title: '投保单ID' }) });
@@ -70,6 +73,8 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
   const canList = requirePermission(app, 'application:list');
   const canAdd = requirePermission(app, 'application:add');
   const canEdit = requirePermission(app, 'application:edit');
+  /** insureList's counts, per filter and data scope, until an application changes. */
+  const counts = new CountCache();
 
   app.get(
     '/applications',
@@ -78,12 +83,17 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['applications'],
         summary: '投保单列表 insureList（分页；每行含按状态可执行的操作 actions：continue/view/cancel/pay）',
+        description:
+          '按 id、number、createdAt、updatedAt 排序（或不排序）时也可按游标翻页：after=上一页答复的 cursors.after 取下一页，' +
+          'before=cursors.before 取上一页，page 仍为页码；深页不因页码变慢。总数按筛选条件缓存，投保单变化即失效。',
         querystring: listQuery,
-        response: { 200: pageOf(applicationRow), ...adminErrors },
+        response: { 200: keysetPageOf(applicationRow), ...adminErrors },
       },
+      // The rows are typed ApplicationRow (toRow); checking each one against the schema again at every page
+      // was a twentieth of the list's CPU time. The schema still documents the answer.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
-    async (req) =>
-      paginate(req.query, applicationListSpec(db(), await customerViewerOf(db(), req.user), req.query)),
+    async (req) => listApplications(db(), await customerViewerOf(db(), req.user), req.query, counts),
   );
 
   app.get(
@@ -93,7 +103,7 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['applications'],
         summary: '导出投保单（xlsx，筛选条件同列表）',
-        querystring: listQuery.omit({ page: true, size: true }),
+        querystring: listQuery.omit({ page: true, size: true, after: true, before: true }),
         response: { 200: xlsxResponse, ...adminErrors },
       },
     },
@@ -137,12 +147,15 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: canAdd,
       schema: {
         tags: ['applications'],
-        summary: '新建投保单草稿（险种 + 已审核通过的投保人）',
+        summary: `新建投保单草稿（险种 + 已审核通过的投保人）${IDEMPOTENT_NOTE}`,
         body: applicationCreateForm,
-        response: { 200: withProblem, ...adminErrors },
+        response: { 200: withProblem, ...idempotentErrors },
       },
     },
-    async (req) => createApplication(db(), await actorOf(app, req), req.body),
+    async (req, reply) => {
+      const actor = await actorOf(app, req);
+      return idempotent(app, req, reply, (db) => createApplication(db, actor, req.body));
+    },
   );
 
   app.post(
@@ -181,13 +194,18 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: canEdit,
       schema: {
         tags: ['applications'],
-        summary: '提交审核（按生效费率表重新计费并保存报价快照，生成审核任务）',
+        summary: `提交审核（按生效费率表重新计费并保存报价快照，生成审核任务）${IDEMPOTENT_NOTE}`,
         params: idParams,
         body: versionForm,
-        response: { 200: applicationDetail, ...adminErrors },
+        response: { 200: applicationDetail, ...idempotentErrors },
       },
     },
-    async (req) => submitApplication(db(), await actorOf(app, req), req.params.id, req.body.version),
+    async (req, reply) => {
+      const actor = await actorOf(app, req);
+      return idempotent(app, req, reply, (db) =>
+        submitApplication(db, actor, req.params.id, req.body.version),
+      );
+    },
   );
 
   app.post(

@@ -1,0 +1,438 @@
+// Two API instances on one database behind a loopback round-robin proxy (issue 12, scaling), and payments at
+// scale: instance A with the embedded PostgreSQL (or TEST_DATABASE_URL / DATABASE_URL when set: a fresh database
+// there), instance B on A's database through DATABASE_URL, the same JWT_SECRET and sandbox key.
+// - A session made on one instance works on the other; signed out on one, it ends on both.
+// - 50 orders (RELIABILITY_ORDERS) paid at the sandbox gateway without its callback, then 20 signed
+//   notifications each (RELIABILITY_REPLAYS; fresh nonces and byte-identical replays), half the orders one after
+//   another, half all at once, spread over both instances: exactly one payment per order, every answer 200,
+//   every notification recorded once, one policy each (the inline issuance and both instances' pg-boss workers
+//   race for it), no second in-app notification from the replays.
+// - Forged notifications (wrong key, changed amount, added field, unknown order, garbage) to both instances:
+//   400, nothing changes.
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signFields } from '../../modules/payments/provider.ts';
+import {
+  type CallOptions,
+  call,
+  DEMO_PASSWORD,
+  embeddedUrl,
+  envNumber,
+  ok,
+  pool,
+  type Reply,
+  SEED,
+  Server,
+  say,
+  scalar,
+  scratch,
+  signIn,
+  sleep,
+  sqlClient,
+  stopAll,
+  Tally,
+} from './harness.ts';
+import { integrityProblems } from './integrity.ts';
+
+const ORDERS = envNumber('RELIABILITY_ORDERS', 50);
+const REPLAYS = envNumber('RELIABILITY_REPLAYS', 20);
+const JWT_SECRET = randomBytes(32).toString('base64url');
+const PAY_KEY = randomBytes(32).toString('base64url');
+const SHARED_ENV = { JWT_SECRET, PIIBS_SANDBOX_PAY_KEY: PAY_KEY };
+
+/** A round-robin HTTP proxy on a loopback port in front of the instances; counts what each one served. */
+async function roundRobinProxy(ports: number[]) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const served = ports.map(() => 0);
+  let next = 0;
+  const server = http.createServer((req, res) => {
+    const i = next++ % ports.length;
+    served[i]!++;
+    const { connection: _c, 'keep-alive': _k, ...headers } = req.headers;
+    const upstream = http.request(
+      { host: '127.0.0.1', port: ports[i], method: req.method, path: req.url, headers, agent },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    served,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      agent.destroy();
+    },
+  };
+}
+
+const s = scratch('instances');
+let a: Server | undefined;
+let b: Server | undefined;
+let proxy: Awaited<ReturnType<typeof roundRobinProxy>>;
+let db: pg.Client;
+let external: { admin: string; name: string } | undefined;
+let failed = false;
+
+beforeAll(async () => {
+  const outside = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  let url: string | undefined;
+  if (outside) {
+    const name = `piibs_rel_${randomBytes(6).toString('hex')}`;
+    const admin = await sqlClient(outside);
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(outside);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    external = { admin: outside, name };
+  }
+  const common = { ...SHARED_ENV, ...(url ? { DATABASE_URL: url } : {}) };
+  a = await Server.start({
+    name: 'instance A',
+    dataDir: path.join(s.dir, 'a'),
+    logFile: path.join(s.dir, 'a.log'),
+    env: common,
+  });
+  url ??= embeddedUrl(a.dataDir);
+  b = await Server.start({
+    name: 'instance B',
+    dataDir: path.join(s.dir, 'b'),
+    logFile: path.join(s.dir, 'b.log'),
+    env: { ...common, DATABASE_URL: url, PIIBS_DEMO: '0' },
+  });
+  proxy = await roundRobinProxy([a.port, b.port]);
+  db = await sqlClient(url);
+  db.on('error', () => {});
+  say(
+    `instances: A up in ${a.startMs} ms (${external ? 'external database' : 'embedded PostgreSQL'}), B up in ${b.startMs} ms on A's database, proxy ${proxy.base}`,
+  );
+}, 300_000);
+
+afterAll(async () => {
+  await db?.end().catch(() => {});
+  await proxy?.close();
+  await stopAll([b, a], [path.join(s.dir, 'a')]);
+  if (external) {
+    const admin = await sqlClient(external.admin);
+    await admin.query(`drop database if exists ${external.name} with (force)`);
+    await admin.end();
+  }
+  s.cleanup(failed);
+});
+
+describe('two instances behind a proxy', () => {
+  it('a session made on one instance works on the other, and sign-out ends it on both', async ({
+    onTestFailed,
+  }) => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    const onA = await signIn(a!.base, 'enterprise', DEMO_PASSWORD);
+    const info = ok(await call(b!.base, 'GET', '/api/auth/info', undefined, { token: onA }), 'info on B');
+    expect(info.username).toBe('enterprise');
+    for (let i = 0; i < 10; i++)
+      expect((await call(proxy.base, 'GET', '/api/auth/info', undefined, { token: onA })).status).toBe(200);
+
+    const onB = await signIn(b!.base, 'underwriter', DEMO_PASSWORD);
+    expect((await call(a!.base, 'GET', '/api/tasks', undefined, { token: onB })).status).toBe(200);
+    ok(await call(a!.base, 'POST', '/api/auth/logout', undefined, { token: onB }), 'logout on A');
+    const ended = Date.now();
+    let status = 0;
+    while (Date.now() - ended < 5_000) {
+      status = (await call(b!.base, 'GET', '/api/auth/info', undefined, { token: onB })).status;
+      if (status === 401) break;
+      await sleep(50);
+    }
+    expect(status).toBe(401);
+    say(
+      `instances: token from A accepted by B and the proxy; signed out on A, refused by B after ${Date.now() - ended} ms`,
+    );
+  }, 60_000);
+
+  it(`${ORDERS} orders × ${REPLAYS} notification replays, sequential and concurrent, over both instances: exactly one payment each; forged: nothing`, async ({
+    onTestFailed,
+  }) => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    const base = proxy.base;
+    const tokens = {
+      enterprise: await signIn(base, 'enterprise', DEMO_PASSWORD),
+      agent: await signIn(base, 'agent', DEMO_PASSWORD),
+      underwriter: await signIn(base, 'underwriter', DEMO_PASSWORD),
+    };
+    const productId = await scalar(db, `select id from product where code = 'AZX_GM_2025'`);
+    const customerOf = {
+      enterprise: await scalar(
+        db,
+        `select c.id from customer c join app_user u on u.uscc = c.uscc where u.username = 'enterprise'`,
+      ),
+      agent: await scalar(
+        db,
+        `select c.id from customer c join app_user u on u.id = c.owner_id
+         where u.username = 'agent' and c.review_status = 'approved' order by c.id limit 1`,
+      ),
+    };
+    const setup = new Tally();
+    const as = (token: string, o: CallOptions = {}) => ({ ...o, token });
+
+    // Applications to PENDING_PAYMENT through the proxy, their charges opened and paid at the sandbox
+    // cashier with the callback held back (the replays below are then the only way the payment arrives).
+    const orders = await pool(
+      Array.from({ length: ORDERS + 1 }, (_, i) => i),
+      6,
+      async (i) => {
+        const who = i % 2 === 0 ? 'enterprise' : 'agent';
+        const token = tokens[who];
+        const made = ok(
+          setup.add(
+            'create',
+            await call(
+              base,
+              'POST',
+              '/api/applications',
+              { productId, customerId: customerOf[who] },
+              as(token, { key: randomUUID() }),
+            ),
+          ),
+          'create',
+        );
+        const sent = ok(
+          setup.add(
+            'submit',
+            await call(
+              base,
+              'POST',
+              `/api/applications/${made.id}/submit`,
+              { version: made.version },
+              as(token, { key: randomUUID() }),
+            ),
+          ),
+          'submit',
+        );
+        const task = ok(
+          setup.add(
+            'task',
+            await call(base, 'GET', `/api/tasks/${sent.openTaskId}`, undefined, as(tokens.underwriter)),
+          ),
+          'task',
+        );
+        ok(
+          setup.add(
+            'decide',
+            await call(
+              base,
+              'POST',
+              `/api/tasks/${task.id}/decide`,
+              { decision: 'approve', version: task.version, opinion: '同意承保' },
+              as(tokens.underwriter, { key: randomUUID() }),
+            ),
+          ),
+          'decide',
+        );
+        const pay = ok(
+          setup.add(
+            'pay',
+            await call(base, 'POST', `/api/payments/orders/${made.id}/pay`, undefined, as(token)),
+          ),
+          'pay',
+        );
+        ok(setup.add('cashier', await call(base, 'GET', pay.cashierUrl)), 'cashier page');
+        if (i < ORDERS) {
+          const form = Object.fromEntries(new URL(pay.cashierUrl, base).searchParams);
+          ok(
+            setup.add(
+              'cashier',
+              await call(
+                base,
+                'POST',
+                '/sandbox-pay/cashier',
+                { ...form, action: 'pay', skipNotify: '1' },
+                { form: true, manual: true },
+              ),
+            ),
+            'cashier pay',
+            303,
+          );
+        }
+        return {
+          applicationId: made.id as number,
+          orderNo: pay.payId as string,
+          chargeNo: pay.chargeNo as string,
+        };
+      },
+    );
+    const unpaid = orders.pop()!;
+    const charges = await db.query(
+      `select merchant_id, order_no, trade_no, charge_no, amount_fen, paid_at from sandbox_charge
+       where charge_no = any($1) and status = 'PAID'`,
+      [orders.map((o) => o.chargeNo)],
+    );
+    expect(charges.rowCount).toBe(ORDERS);
+    const fieldsOf = new Map(
+      charges.rows.map((c) => [
+        c.order_no as string,
+        {
+          merchantId: c.merchant_id as string,
+          orderNo: c.order_no as string,
+          tradeNo: c.trade_no as string,
+          chargeNo: c.charge_no as string,
+          amountFen: Number(c.amount_fen),
+          status: 'SUCCESS',
+          paidAt: (c.paid_at as Date).toISOString(),
+        },
+      ]),
+    );
+    const signed = (fields: Record<string, unknown>, key = PAY_KEY) => {
+      const body = { ...fields, nonce: randomBytes(12).toString('hex'), signType: 'HMAC-SHA256' };
+      return JSON.stringify({ ...body, sign: signFields(body, key) });
+    };
+    /** REPLAYS notifications of one order: fresh nonces, every other one a byte-identical replay. */
+    const bodiesOf = (orderNo: string) => {
+      const out: string[] = [];
+      for (let r = 0; r < REPLAYS; r++) out.push(r % 2 === 1 ? out[r - 1]! : signed(fieldsOf.get(orderNo)!));
+      return out;
+    };
+    const notify = new Tally();
+    const send = (body: string, target = base) =>
+      call(target, 'POST', '/api/payments/notify/sandbox', body).then((r) => notify.add('notify', r));
+    const acks: Reply[] = [];
+    const [sequential, concurrent] = [
+      orders.slice(0, Math.floor(ORDERS / 2)),
+      orders.slice(Math.floor(ORDERS / 2)),
+    ];
+    const started = Date.now();
+    for (const o of sequential) for (const body of bodiesOf(o.orderNo)) acks.push(await send(body));
+    const seqMs = Date.now() - started;
+    acks.push(
+      ...(await Promise.all(concurrent.flatMap((o) => bodiesOf(o.orderNo)).map((body) => send(body)))),
+    );
+    const allMs = Date.now() - started - seqMs;
+    expect(acks.filter((r) => r.status !== 200 || r.body?.code !== 'SUCCESS').slice(0, 3)).toEqual([]);
+
+    const perOrder = await db.query(
+      `select o.number, o.status, a.status as app_status,
+         (select count(*) from payment p where p.order_id = o.id) as payments,
+         (select count(*) from payment_notification n where n.order_no = o.number) as notes,
+         (select count(*) from payment_notification n where n.order_no = o.number and n.outcome = 'PAID') as paid_notes,
+         (select count(*) from payment_notification n where n.order_no = o.number and n.outcome = 'DUPLICATE') as dup_notes
+       from payment_order o join application a on a.id = o.application_id where o.number = any($1)`,
+      [orders.map((o) => o.orderNo)],
+    );
+    expect(perOrder.rowCount).toBe(ORDERS);
+    for (const r of perOrder.rows) {
+      expect(
+        [r.status, Number(r.payments), Number(r.notes), Number(r.paid_notes), Number(r.dup_notes)],
+        r.number,
+      ).toEqual(['PAID', 1, REPLAYS, 1, REPLAYS - 1]);
+      expect(['PAID', 'ISSUED']).toContain(r.app_status);
+    }
+
+    // One policy each: issuance runs inline after the payment and both instances' job workers sweep for it.
+    const ids = orders.map((o) => o.applicationId);
+    const deadline = Date.now() + 120_000;
+    let issued = 0;
+    while (Date.now() < deadline) {
+      issued = await scalar(db, `select count(*) from application where id = any($1) and status = 'ISSUED'`, [
+        ids,
+      ]);
+      if (issued === ORDERS) break;
+      await sleep(500);
+    }
+    expect(issued).toBe(ORDERS);
+    expect(await scalar(db, 'select count(*) from policy where application_id = any($1)', [ids])).toBe(
+      ORDERS,
+    );
+
+    // In-app notifications (when the module is there): the replays below add none.
+    const hasNotifications =
+      (await scalar(
+        db,
+        `select count(*) from pg_tables where schemaname = 'public' and tablename = 'notification'`,
+      )) > 0;
+    const notificationCount = () => scalar(db, 'select count(*) from notification');
+    const notesBefore = hasNotifications ? await notificationCount() : 0;
+    const late = await Promise.all(orders.map((o) => send(signed(fieldsOf.get(o.orderNo)!))));
+    expect(late.every((r) => r.status === 200)).toBe(true);
+    expect(await scalar(db, 'select count(*) from payment where application_id = any($1)', [ids])).toBe(
+      ORDERS,
+    );
+    if (hasNotifications) expect(await notificationCount()).toBe(notesBefore);
+
+    // Forged notifications, to each instance directly: 400, nothing changes.
+    const paymentsBefore = await scalar(db, 'select count(*) from payment');
+    const first = fieldsOf.get(orders[0]!.orderNo)!;
+    const unpaidFields = {
+      ...first,
+      orderNo: unpaid.orderNo,
+      chargeNo: unpaid.chargeNo,
+      tradeNo: `FORGED${randomBytes(6).toString('hex')}`,
+      amountFen: await scalar(db, 'select amount_fen from payment_order where number = $1', [unpaid.orderNo]),
+    };
+    const good = JSON.parse(signed(first)) as Record<string, unknown>;
+    const forgeries = {
+      'unpaid order, wrong key': signed(unpaidFields, randomBytes(32).toString('base64url')),
+      'unpaid order, unsigned': JSON.stringify({
+        ...unpaidFields,
+        nonce: 'x',
+        signType: 'HMAC-SHA256',
+        sign: '0'.repeat(64),
+      }),
+      'unpaid order, a paid order’s signature': JSON.stringify({ ...good, orderNo: unpaid.orderNo }),
+      'amount changed': JSON.stringify({ ...good, amountFen: Number(good.amountFen) + 1 }),
+      'trade changed': JSON.stringify({ ...good, tradeNo: 'SBX-OTHER' }),
+      'field added': JSON.stringify({ ...good, refund: true }),
+      'unknown order, wrong key': signed(
+        { ...unpaidFields, orderNo: 'PO-NOPE' },
+        randomBytes(32).toString('hex'),
+      ),
+      'not JSON': 'orderNo=1&status=SUCCESS',
+      empty: '{}',
+    };
+    let forged = 0;
+    for (const [what, body] of Object.entries(forgeries)) {
+      for (const target of [a!.base, b!.base]) {
+        const res = await send(body, target);
+        expect(res.status, what).toBe(400);
+        expect(typeof res.body.message, what).toBe('string');
+        forged++;
+      }
+    }
+    expect(await scalar(db, 'select count(*) from payment')).toBe(paymentsBefore);
+    const [order] = (
+      await db.query(
+        `select o.status, a.status as app_status from payment_order o join application a on a.id = o.application_id
+         where o.number = $1`,
+        [unpaid.orderNo],
+      )
+    ).rows;
+    expect([order.status, order.app_status]).toEqual(['PENDING', 'PENDING_PAYMENT']);
+    expect(
+      await scalar(db, `select count(*) from payment_notification where signature_valid and order_no = $1`, [
+        unpaid.orderNo,
+      ]),
+    ).toBe(0);
+
+    expect(await integrityProblems(db)).toEqual([]);
+    say(
+      `instances: ${ORDERS} orders set up over the proxy (${setup.summary()})\n` +
+        `instances: ${sequential.length} orders × ${REPLAYS} notifications one after another in ${seqMs} ms, ${concurrent.length} × ${REPLAYS} at once in ${allMs} ms, ${ORDERS} late replays; ` +
+        `${notify.summary()}; proxy served A ${proxy.served[0]} / B ${proxy.served[1]}\n` +
+        `instances: ${ORDERS} payments, ${ORDERS} policies, every notification recorded once (1 PAID + ${REPLAYS - 1} DUPLICATE each)` +
+        `${hasNotifications ? ', in-app notifications unchanged by replays' : ''}; ${forged} forged notifications → 400, nothing changed (seed ${SEED})`,
+    );
+  }, 600_000);
+});
