@@ -3,7 +3,7 @@
 import { expect, test } from '@playwright/test';
 import { content, type DemoUser, signInQuickly } from './support.ts';
 
-const ROLES: DemoUser[] = ['admin', 'underwriter', 'agent', 'enterprise', 'contractor'];
+const ROLES: DemoUser[] = ['admin', 'underwriter', 'agent', 'enterprise', 'service', 'contractor'];
 
 for (const role of ROLES) {
   test(`${role}: the dashboard draws its charts from live data`, async ({ page }) => {

@@ -93,6 +93,19 @@ try {
     await shoot(page, 'dashboard-enterprise');
   }
 
+  // Every other role's start page: the dashboard drawn from its own figures.
+  for (const role of ['underwriter', 'agent', 'service', 'contractor'] as const) {
+    const page = await newPage(browser);
+    await signInQuickly(page, role);
+    await expect(page.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeVisible();
+    await expect(page.getByRole('main').locator('section[aria-label] canvas').first()).toBeVisible({
+      timeout: 20_000,
+    });
+    // Let the charts' entry animation finish.
+    await page.waitForTimeout(1500);
+    await shoot(page, `dashboard-${role}`);
+  }
+
   // The enterprise's application wizard: the premium follows the inputs.
   {
     const page = await newPage(browser);

@@ -8,6 +8,9 @@
 //   management   administrators and staff with application:list (underwriters, department managers …): premium
 //                written and policies issued per period and by product, co-insured shares by insurer, the
 //                prevention funds (planned / spent) and the service orders by state
+//   service      staff of a risk-control service organisation (a service_org_member): their organisation's
+//                service orders by state and dispatched per period, hazards awaiting rectification, complaints
+//                awaiting a reply
 //   system       administrators (monitor:list): database, sessions online, sign-ins per period
 import { z } from 'zod';
 import { APPLICATION_STATUSES, addDays, isDate } from './application-status.ts';
@@ -224,6 +227,23 @@ export const managementSection = z.object({
 });
 export type ManagementSection = z.infer<typeof managementSection>;
 
+// ---- service ----
+
+export const serviceSection = z.object({
+  /** The service organisation the caller is a member of (its figures only). */
+  org: z.object({ id: z.number(), name: z.string() }),
+  /** Its service orders by their state now (not limited by the range), in the order of the workflow, non-zero only. */
+  orders: z.array(z.object({ status: z.enum(SERVICE_ORDER_STATUSES), label: z.string(), count: z.number() })),
+  ordersTotal: z.number(),
+  /** Its orders dispatched (created) in the range, per period. */
+  dispatched: z.array(z.object({ period: z.string(), orders: z.number() })),
+  /** Open hazards of its orders under rectification follow-up (CONFIRMED): deadline passed / today or later. */
+  hazards: z.object({ overdue: z.number(), upcoming: z.number() }),
+  /** Complaints about its orders awaiting a reply, and those of them past the reply deadline. */
+  complaints: z.object({ open: z.number(), overdue: z.number() }),
+});
+export type ServiceSection = z.infer<typeof serviceSection>;
+
 // ---- system ----
 
 export const systemSection = z.object({
@@ -250,6 +270,7 @@ export const dashboardAnswer = z.object({
   review: reviewSection.optional(),
   business: businessSection.optional(),
   management: managementSection.optional(),
+  service: serviceSection.optional(),
   system: systemSection.optional(),
 });
 export type DashboardAnswer = z.infer<typeof dashboardAnswer>;

@@ -13,7 +13,10 @@ import {
   preventionFunds,
   preventionPlanItems,
   reviewTasks,
+  serviceComplaints,
+  serviceHazards,
   serviceOrders,
+  serviceOrgMembers,
   serviceOrgs,
   sessions,
 } from '../../db/schema.ts';
@@ -31,6 +34,10 @@ import { TtlCache } from './cache.ts';
 let w: PayWorld;
 let manager: Client;
 let service: Client;
+/** Staff of the two service organisations: A serves P1, B serves P3. */
+let staffA: Client;
+let staffB: Client;
+const orgIds = { a: 0, b: 0 };
 let contractor: Client;
 const today = shanghaiToday();
 /** The policies: P1 (enterprise, co-insured), P2 (enterprise), P3 (the second enterprise). */
@@ -165,20 +172,38 @@ beforeAll(async () => {
     .set({ issuedAt: sql`now() - interval '3 days'` })
     .where(eq(policies.id, policyIds.p2));
 
-  // Prevention: P1's fund has planned a quarter and spent a fifth of its fee, with two orders dispatched and one
-  // closed; P3's a half and nothing, one order in service. P2 has no fund row yet (nothing planned).
-  const [org] = await db
+  // Prevention: P1's fund has planned a quarter and spent a fifth of its fee, with orders dispatched (three days
+  // ago), under rectification and closed, all served by organisation A; P3's a half and nothing, one order in
+  // service and one under rectification, served by B. P2 has no fund row yet (nothing planned).
+  const [orgA, orgB] = await db
     .insert(serviceOrgs)
-    .values({ code: newUscc(), name: '镇江安全生产服务中心' })
+    .values([
+      { code: newUscc(), name: '镇江安全生产服务中心' },
+      { code: newUscc(), name: '扬州安全技术服务公司' },
+    ])
     .returning({ id: serviceOrgs.id });
+  orgIds.a = orgA!.id;
+  orgIds.b = orgB!.id;
+  const staffIds = [
+    await createUser(w.t, { username: 'svca', roles: ['service'], channel: 'service' }),
+    await createUser(w.t, { username: 'svcb', roles: ['service'], channel: 'service' }),
+  ];
+  await db.insert(serviceOrgMembers).values([
+    { userId: staffIds[0]!, orgId: orgIds.a },
+    { userId: staffIds[1]!, orgId: orgIds.b },
+  ]);
+  staffA = client(w.t, await tokenFor(w.t, 'svca'));
+  staffB = client(w.t, await tokenFor(w.t, 'svcb'));
   fund.planned1 = Math.floor(fee.p1 / 4);
   fund.spent1 = Math.floor(fee.p1 / 5);
   fund.planned3 = Math.floor(fee.p3 / 2);
-  const orders: [number, number, number, string[]][] = [
-    [policyIds.p1, fund.planned1, fund.spent1, ['DISPATCHED', 'DISPATCHED', 'CLOSED']],
-    [policyIds.p3, fund.planned3, 0, ['IN_SERVICE']],
+  const orders: [number, number, number, number, string[]][] = [
+    [policyIds.p1, fund.planned1, fund.spent1, orgIds.a, ['DISPATCHED', 'CONFIRMED', 'CLOSED']],
+    [policyIds.p3, fund.planned3, 0, orgIds.b, ['IN_SERVICE', 'CONFIRMED']],
   ];
-  for (const [policyId, plannedFen, spentFen, statuses] of orders) {
+  /** The orders' ids by organisation and state. */
+  const orderOf: Record<string, number> = {};
+  for (const [policyId, plannedFen, spentFen, orgId, statuses] of orders) {
     const [p] = await db.select().from(policies).where(eq(policies.id, policyId));
     const [f] = await db
       .insert(preventionFunds)
@@ -193,23 +218,68 @@ beforeAll(async () => {
         times: 4,
         unitCostFen: 100,
         reservedFen: 400,
-        orgId: org!.id,
+        orgId,
       })
       .returning({ id: preventionPlanItems.id });
-    await db.insert(serviceOrders).values(
-      statuses.map((status, i) => ({
-        number: `YF${p!.number}-${String(i + 1).padStart(3, '0')}`,
-        fundId: f!.id,
-        policyId,
-        planItemId: item!.id,
-        orgId: org!.id,
-        itemType: 'HAZARD_INSPECTION',
-        scheduledDate: addDays(today, 7),
-        costFen: 100,
-        status,
-      })),
-    );
+    const made = await db
+      .insert(serviceOrders)
+      .values(
+        statuses.map((status, i) => ({
+          number: `YF${p!.number}-${String(i + 1).padStart(3, '0')}`,
+          fundId: f!.id,
+          policyId,
+          planItemId: item!.id,
+          orgId,
+          itemType: 'HAZARD_INSPECTION',
+          scheduledDate: addDays(today, 7),
+          costFen: 100,
+          status,
+        })),
+      )
+      .returning({ id: serviceOrders.id, status: serviceOrders.status });
+    for (const o of made) orderOf[`${orgId === orgIds.a ? 'A' : 'B'}.${o.status}`] = o.id;
   }
+  await db
+    .update(serviceOrders)
+    .set({ createdAt: sql`now() - interval '3 days'` })
+    .where(eq(serviceOrders.id, orderOf['A.DISPATCHED']!));
+  // Hazards. A, under rectification: one past its deadline, one due today, one due in 5 days, one rectified.
+  // B: one past its deadline under rectification, and one recorded on the order still in service (not yet
+  // confirmed by the enterprise, so not awaiting rectification).
+  const hazard = (order: string, seq: number, days: number, status = 'OPEN') => ({
+    orderId: orderOf[order]!,
+    seq,
+    description: `隐患 ${seq}`,
+    level: 'GENERAL',
+    deadline: addDays(today, days),
+    status,
+  });
+  await db
+    .insert(serviceHazards)
+    .values([
+      hazard('A.CONFIRMED', 1, -1),
+      hazard('A.CONFIRMED', 2, 0),
+      hazard('A.CONFIRMED', 3, 5),
+      hazard('A.CONFIRMED', 4, -3, 'RECTIFIED'),
+      hazard('B.CONFIRMED', 1, -2),
+      hazard('B.IN_SERVICE', 1, -2),
+    ]);
+  // Complaints: A has one awaiting a reply (due in 8 days) and one replied; B one past its reply deadline.
+  const complaint = (order: string, days: number, status = 'OPEN') => ({
+    orderId: orderOf[order]!,
+    content: '服务不及时',
+    complainedOn: addDays(today, days - 14),
+    deadline: addDays(today, days),
+    status,
+    reply: status === 'OPEN' ? null : '已补充服务',
+  });
+  await db
+    .insert(serviceComplaints)
+    .values([
+      complaint('A.CLOSED', 8),
+      complaint('A.CONFIRMED', -5, 'REPLIED'),
+      complaint('B.CONFIRMED', -2),
+    ]);
 
   // Sign-ins five days ago: two successes and a failure.
   const [adminRow] = await w.t.database.pool
@@ -246,14 +316,16 @@ function coinsuredShares() {
 describe('role gating', () => {
   it('each role gets its own sections, nobody gets a 403', async () => {
     const sections = (a: DashboardAnswer) =>
-      (['review', 'business', 'management', 'system'] as const).filter((k) => a[k] !== undefined);
+      (['review', 'business', 'management', 'service', 'system'] as const).filter((k) => a[k] !== undefined);
     expect(sections(await dashboard(w.admin))).toEqual(['review', 'management', 'system']);
     expect(sections(await dashboard(w.underwriter))).toEqual(['review', 'management']);
     expect(sections(await dashboard(w.agent))).toEqual(['business']);
     expect(sections(await dashboard(w.ent))).toEqual(['business']);
     expect(sections(await dashboard(contractor))).toEqual(['business']);
     expect(sections(await dashboard(manager))).toEqual(['management']);
+    // A service account in no organisation has nothing to count; its organisation's staff get theirs.
     expect(sections(await dashboard(service))).toEqual([]);
+    expect(sections(await dashboard(staffA))).toEqual(['service']);
     expect(sections(await dashboard(w.nobody))).toEqual([]);
   });
 
@@ -384,8 +456,9 @@ describe('management (premium in the data scope)', () => {
       leftFen: fee.p1 + fee.p2 + fee.p3 - fund.planned1 - fund.planned3 - fund.spent1,
     });
     expect(m.serviceOrders).toEqual([
-      { status: 'DISPATCHED', label: '已派单', count: 2 },
+      { status: 'DISPATCHED', label: '已派单', count: 1 },
       { status: 'IN_SERVICE', label: '服务中', count: 1 },
+      { status: 'CONFIRMED', label: '整改跟踪中', count: 2 },
       { status: 'CLOSED', label: '已完成', count: 1 },
     ]);
   });
@@ -407,7 +480,8 @@ describe('management (premium in the data scope)', () => {
       leftFen: fee.p1 + fee.p2 - fund.planned1 - fund.spent1,
     });
     expect(m.serviceOrders.map((o) => [o.status, o.count])).toEqual([
-      ['DISPATCHED', 2],
+      ['DISPATCHED', 1],
+      ['CONFIRMED', 1],
       ['CLOSED', 1],
     ]);
   });
@@ -416,6 +490,46 @@ describe('management (premium in the data scope)', () => {
     const m = (await dashboard(w.admin, `?from=${addDays(today, -7)}&to=${addDays(today, -1)}`)).management!;
     expect(m.totals).toEqual({ premiumFen: premium.p2, paidFen: 0, policies: 1 });
     expect(m.coinsurance).toEqual([]);
+  });
+});
+
+describe('service (staff of a service organisation)', () => {
+  it("an organisation's staff see its own orders, hazards and complaints, never another organisation's", async () => {
+    const a = (await dashboard(staffA)).service!;
+    expect(a.org).toEqual({ id: orgIds.a, name: '镇江安全生产服务中心' });
+    expect(a.orders).toEqual([
+      { status: 'DISPATCHED', label: '已派单', count: 1 },
+      { status: 'CONFIRMED', label: '整改跟踪中', count: 1 },
+      { status: 'CLOSED', label: '已完成', count: 1 },
+    ]);
+    expect(a.ordersTotal).toBe(3);
+    expect(a.dispatched).toHaveLength(30);
+    expect(a.dispatched.filter((p) => p.orders > 0)).toEqual([
+      { period: addDays(today, -3), orders: 1 },
+      { period: today, orders: 2 },
+    ]);
+    // Due today is not yet overdue; the rectified one is not counted.
+    expect(a.hazards).toEqual({ overdue: 1, upcoming: 2 });
+    expect(a.complaints).toEqual({ open: 1, overdue: 0 });
+
+    const b = (await dashboard(staffB)).service!;
+    expect(b.org.id).toBe(orgIds.b);
+    expect(b.orders.map((o) => [o.status, o.count])).toEqual([
+      ['IN_SERVICE', 1],
+      ['CONFIRMED', 1],
+    ]);
+    expect(b.ordersTotal).toBe(2);
+    // The hazard of the order still in service waits for the enterprise's confirmation, not for rectification.
+    expect(b.hazards).toEqual({ overdue: 1, upcoming: 0 });
+    expect(b.complaints).toEqual({ open: 1, overdue: 1 });
+  });
+
+  it('the range limits the dispatch trend only; the states, hazards and complaints are as they are now', async () => {
+    const a = (await dashboard(staffA, `?from=${addDays(today, -7)}&to=${addDays(today, -1)}`)).service!;
+    expect(a.dispatched).toHaveLength(7);
+    expect(a.dispatched.reduce((sum, p) => sum + p.orders, 0)).toBe(1);
+    expect(a.ordersTotal).toBe(3);
+    expect(a.hazards).toEqual({ overdue: 1, upcoming: 2 });
   });
 });
 

@@ -22,6 +22,8 @@ import {
   type Range,
   REVIEW_KINDS,
   reviewFigures,
+  serviceFigures,
+  serviceOrgOf,
   systemFigures,
 } from './service.ts';
 
@@ -42,7 +44,7 @@ async function answerFor(
   const db = app.deps.database.db;
   const can = (code: string) => hasPermission(app, user, code);
   const isAdmin = user.roles.includes(ROLE_CODES.admin);
-  const [viewer, kinds, listsApplications, monitors] = await Promise.all([
+  const [viewer, kinds, listsApplications, monitors, org] = await Promise.all([
     customerViewerOf(db, user),
     (async () => {
       const out: TaskKind[] = [];
@@ -51,16 +53,19 @@ async function answerFor(
     })(),
     can('application:list'),
     can('monitor:list'),
+    serviceOrgOf(db, user.id),
   ]);
   const holder = user.roles.some((r) => HOLDER_ROLES.includes(r));
   const staff = isAdmin || user.roles.some((r) => !OUTSIDE_ROLES.includes(r));
-  const [review, business, management, system] = await Promise.all([
+  const [review, business, management, service, system] = await Promise.all([
     kinds.length ? reviewFigures(db, viewer, kinds, range) : undefined,
     holder ? businessFigures(db, viewer, range, today) : undefined,
     staff && listsApplications && viewer.staffScope
       ? // Staff figures cover their data scope, not the applications they hold as an agent or an enterprise.
         managementFigures(db, { ...viewer, isAgent: false, isEnterprise: false }, range)
       : undefined,
+    // Members of a service organisation: its orders only, as their "my service orders" list.
+    org ? serviceFigures(db, org, range, today) : undefined,
     isAdmin || monitors
       ? systemFigures(
           app.deps.database,
@@ -76,6 +81,7 @@ async function answerFor(
   if (review) answer.review = review;
   if (business) answer.business = business;
   if (management) answer.management = management;
+  if (service) answer.service = service;
   if (system) answer.system = system;
   return answer;
 }
@@ -94,7 +100,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['dashboard'],
         summary:
-          '首页统计：按角色返回审核（review）、本人业务（business）、经营（management）、系统（system）各部分；日期范围为北京时间，缺省为近 30 天',
+          '首页统计：按角色返回审核（review）、本人业务（business）、经营（management）、本服务机构（service）、系统（system）各部分；日期范围为北京时间，缺省为近 30 天',
         querystring: dashboardQuery,
         response: { 200: dashboardAnswer, 400: errorBody, 401: errorBody },
       },

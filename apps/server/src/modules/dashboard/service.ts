@@ -17,10 +17,11 @@ import {
   NEXT_ACTION_OF,
   periodsOf,
   type ReviewSection,
+  type ServiceSection,
   type SystemSection,
 } from '@piibs/shared/dashboard';
 import { TASK_KIND_LABELS, type TaskKind } from '@piibs/shared/review';
-import { SERVICE_ORDER_STATUS_LABELS, SERVICE_ORDER_STATUSES } from '@piibs/shared/risk-control';
+import { RECTIFIABLE, SERVICE_ORDER_STATUS_LABELS, SERVICE_ORDER_STATUSES } from '@piibs/shared/risk-control';
 import { and, count, desc, eq, gte, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database, Db } from '../../db/client.ts';
@@ -33,7 +34,11 @@ import {
   preventionFunds,
   products,
   reviewTasks,
+  serviceComplaints,
+  serviceHazards,
   serviceOrders,
+  serviceOrgMembers,
+  serviceOrgs,
   sessions,
   users,
 } from '../../db/schema.ts';
@@ -379,6 +384,66 @@ async function preventionFigures(
       count: byStatus.get(status) ?? 0,
     })),
   ];
+}
+
+// ---- service: the caller's service organisation (as "my service orders" shows it: its own orders only) ----
+
+/** The service organisation the user is a member of (a user belongs to one at most), or undefined. */
+export async function serviceOrgOf(db: Db, userId: number): Promise<ServiceSection['org'] | undefined> {
+  const [org] = await db
+    .select({ id: serviceOrgs.id, name: serviceOrgs.name })
+    .from(serviceOrgMembers)
+    .innerJoin(serviceOrgs, eq(serviceOrgs.id, serviceOrgMembers.orgId))
+    .where(eq(serviceOrgMembers.userId, userId));
+  return org;
+}
+
+export async function serviceFigures(
+  db: Db,
+  org: ServiceSection['org'],
+  range: Range,
+  today: string,
+): Promise<ServiceSection> {
+  const ofOrg = eq(serviceOrders.orgId, org.id);
+  const pastDue = (column: PgColumn) => sql<number>`count(*) filter (where ${column} < ${today}::date)`;
+  const [byStatus, dispatched, [hazards], [complaints]] = await Promise.all([
+    db
+      .select({ status: serviceOrders.status, n: count() })
+      .from(serviceOrders)
+      .where(ofOrg)
+      .groupBy(serviceOrders.status),
+    db
+      .select({ period: periodOf(serviceOrders.createdAt, range.granularity), orders: count() })
+      .from(serviceOrders)
+      .where(and(ofOrg, within(serviceOrders.createdAt, range)))
+      .groupBy(sql`1`),
+    // Hazards are rectified once the enterprise has confirmed the record (RECTIFIABLE), not before.
+    db
+      .select({ open: count(), overdue: pastDue(serviceHazards.deadline).mapWith(Number) })
+      .from(serviceHazards)
+      .innerJoin(serviceOrders, eq(serviceOrders.id, serviceHazards.orderId))
+      .where(and(ofOrg, eq(serviceHazards.status, 'OPEN'), inArray(serviceOrders.status, [...RECTIFIABLE]))),
+    db
+      .select({ open: count(), overdue: pastDue(serviceComplaints.deadline).mapWith(Number) })
+      .from(serviceComplaints)
+      .innerJoin(serviceOrders, eq(serviceOrders.id, serviceComplaints.orderId))
+      .where(and(ofOrg, eq(serviceComplaints.status, 'OPEN'))),
+  ]);
+  const counts = new Map(byStatus.map((r) => [r.status, r.n]));
+  const orders = SERVICE_ORDER_STATUSES.filter((s) => (counts.get(s) ?? 0) > 0).map((status) => ({
+    status,
+    label: SERVICE_ORDER_STATUS_LABELS[status],
+    count: counts.get(status) ?? 0,
+  }));
+  const h = hazards ?? { open: 0, overdue: 0 };
+  return {
+    org,
+    orders,
+    ordersTotal: orders.reduce((sum, r) => sum + r.count, 0),
+    dispatched: fillPeriods(range, dispatched, (period) => ({ period, orders: 0 })),
+    hazards: { overdue: h.overdue, upcoming: h.open - h.overdue },
+    complaints: complaints ?? { open: 0, overdue: 0 },
+  };
 }
 
 // ---- system ----

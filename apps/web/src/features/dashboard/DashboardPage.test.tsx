@@ -112,6 +112,24 @@ function staffAnswer(from: string, to: string): DashboardAnswer {
   };
 }
 
+const RISK_MENU: MenuRoute = {
+  path: '/piibs/riskControl',
+  component: 'Layout',
+  meta: { title: '风险管控', icon: 'shield' },
+  children: [
+    page('我的服务单', 'prevention/serviceList', 'riskControl/ServiceList'),
+    page('服务机构', 'prevention/expert', 'riskControl/Expert'),
+  ],
+};
+
+function serviceAnswer(service: Omit<NonNullable<DashboardAnswer['service']>, 'org'>): DashboardAnswer {
+  return {
+    range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
+    generatedAt: new Date().toISOString(),
+    service: { org: { id: 7, name: '镇江安全生产服务中心' }, ...service },
+  };
+}
+
 let api: MockApi;
 const dashboardCalls = () => api.callsTo('GET api/dashboard');
 const paramsOf = (config: InternalAxiosRequestConfig | undefined) => config?.params ?? null;
@@ -319,6 +337,97 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     expect(
       within(section).getAllByText((_, el) => el?.textContent === '暂无投保单，去在线投保').length,
     ).toBeGreaterThan(0);
+  });
+
+  it('service organisation staff: their orders by state and per day, hazards and complaints', async () => {
+    signInAs(['service']);
+    usePermissionStore.getState().setMenus([...MENUS, RISK_MENU]);
+    const days = periods(addDays(today, -29), 30);
+    api = mockApi({
+      'GET api/dashboard': {
+        data: serviceAnswer({
+          orders: [
+            { status: 'DISPATCHED', label: '已派单', count: 2 },
+            { status: 'CONFIRMED', label: '整改跟踪中', count: 1 },
+            { status: 'CLOSED', label: '已完成', count: 3 },
+          ],
+          ordersTotal: 6,
+          dispatched: days.map((period, i) => ({ period, orders: i === 29 ? 2 : i === 26 ? 1 : 0 })),
+          hazards: { overdue: 1, upcoming: 2 },
+          complaints: { open: 2, overdue: 1 },
+        }),
+      },
+    });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    const section = within(await screen.findByRole('region', { name: '风控服务' }));
+    expect(screen.queryByRole('region', { name: '经营概况' })).toBeNull();
+    expect(section.getByText('服务机构：镇江安全生产服务中心')).toBeInTheDocument();
+    const figure = (label: string) => section.getByText(label).nextSibling;
+    expect(figure('服务单总数')).toHaveTextContent('6');
+    expect(figure('所选期间派单')).toHaveTextContent('3');
+    expect(figure('隐患整改已逾期')).toHaveTextContent('1');
+    expect(figure('隐患待整改（未到期）')).toHaveTextContent('2');
+    expect(figure('投诉待答复')).toHaveTextContent('2');
+    expect(section.getByText('其中 1 件已超过答复期限')).toBeInTheDocument();
+    expect(section.getByRole('link', { name: '去跟踪整改' })).toHaveAttribute(
+      'href',
+      '/piibs/riskControl/prevention/serviceList?status=CONFIRMED',
+    );
+
+    await waitFor(() => expect(chartLabelled('本机构服务单（按状态）')).toBeDefined());
+    expect(seriesData(chartLabelled('本机构服务单（按状态）')!)).toEqual([[2, 1, 3]]);
+    const trend = seriesData(chartLabelled('派单趋势')!)[0]!;
+    expect(trend).toHaveLength(30);
+    expect(trend.at(-1)).toBe(2);
+    // The table fallback holds the same figures as the chart.
+    const card = screen.getByRole('region', { name: '本机构服务单（按状态）' });
+    await userEvent.click(within(card).getByText('表格'));
+    const cells = within(within(card).getByRole('table'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(cells).toEqual([
+      ['已派单', '2'],
+      ['整改跟踪中', '1'],
+      ['已完成', '3'],
+    ]);
+    expect(within(card).getByRole('button', { name: '导出本机构服务单（按状态）' })).toBeInTheDocument();
+  });
+
+  it('service organisation staff without orders: what to do next, no empty charts', async () => {
+    signInAs(['service']);
+    usePermissionStore.getState().setMenus([...MENUS, RISK_MENU]);
+    api = mockApi({
+      'GET api/dashboard': {
+        data: serviceAnswer({
+          orders: [],
+          ordersTotal: 0,
+          dispatched: periods(addDays(today, -29), 30).map((period) => ({ period, orders: 0 })),
+          hazards: { overdue: 0, upcoming: 0 },
+          complaints: { open: 0, overdue: 0 },
+        }),
+      },
+    });
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    const section = within(await screen.findByRole('region', { name: '风控服务' }));
+    expect(section.getByText('服务单总数').nextSibling).toHaveTextContent('0');
+    const next = section.getAllByText(
+      (_, el) =>
+        el?.textContent ===
+        '本机构暂无服务单。保险公司派单后会显示在这里，请先完善本机构的服务人员信息，去服务机构',
+    );
+    expect(next.length).toBeGreaterThan(0);
+    expect(section.getAllByRole('link', { name: '去服务机构' })[0]).toHaveAttribute(
+      'href',
+      '/piibs/riskControl/prevention/expert',
+    );
+    expect(section.queryByRole('link', { name: '去跟踪整改' })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fakeCharts).toHaveLength(0);
   });
 
   it('a failure is shown on the page with a retry', async () => {

@@ -19,6 +19,7 @@ import {
 import { BusinessSection } from './sections/BusinessSection.tsx';
 import { ManagementSection } from './sections/ManagementSection.tsx';
 import { ReviewSection } from './sections/ReviewSection.tsx';
+import { ServiceSection } from './sections/ServiceSection.tsx';
 import { SystemSection } from './sections/SystemSection.tsx';
 import { DASHBOARD_TEXTS as T } from './texts.ts';
 
@@ -35,7 +36,10 @@ export function DashboardStats() {
   const shown: DateRange =
     range ?? (data ? { from: data.range.from, to: data.range.to } : shortcutRange('last30', today));
   const granularity = data?.range.granularity ?? 'day';
-  const anySection = !!(data && (data.review || data.business || data.management || data.system));
+  const anySection = !!(
+    data &&
+    (data.review || data.business || data.management || data.service || data.system)
+  );
 
   return (
     <>
@@ -75,6 +79,13 @@ export function DashboardStats() {
           {data.management && (
             <ManagementSection
               data={data.management}
+              granularity={granularity}
+              onWiden={() => pickShortcut('year')}
+            />
+          )}
+          {data.service && (
+            <ServiceSection
+              data={data.service}
               granularity={granularity}
               onWiden={() => pickShortcut('year')}
             />

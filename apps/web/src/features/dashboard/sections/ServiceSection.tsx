@@ -1,0 +1,133 @@
+// 风控服务 (staff of a risk-control service organisation): their organisation's service orders by state and
+// dispatched over the range, the hazards awaiting rectification and the complaints awaiting a reply.
+import type { ServiceSection as Service } from '@piibs/shared/dashboard';
+import { Button } from 'antd';
+import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
+import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
+import { periodLabel } from '../format.ts';
+import { PageLink } from '../links.tsx';
+import { DASHBOARD_TEXTS as T } from '../texts.ts';
+import { ChartGrid, Figures, SectionHeading } from './common.tsx';
+
+type OrderRow = Service['orders'][number];
+type DispatchRow = Service['dispatched'][number];
+
+const SERVICE_LIST_PATH = '/piibs/riskControl/prevention/serviceList';
+const SERVICE_ORG_PATH = '/piibs/riskControl/prevention/expert';
+
+const orderColumns: ChartColumn<OrderRow>[] = [
+  { key: 'status', title: T.status, value: (r) => r.label },
+  { key: 'count', title: T.count, value: (r) => r.count, align: 'right' },
+];
+const orderOption = (theme: ChartTheme, rows: readonly OrderRow[]) =>
+  cartesianOption(theme, {
+    horizontal: true,
+    categories: rows.map((r) => r.label),
+    series: [{ name: T.count, type: 'bar', data: rows.map((r) => r.count), color: theme.palette[5] }],
+  });
+
+const dispatchColumns: ChartColumn<DispatchRow>[] = [
+  { key: 'period', title: T.period, value: (r) => r.period },
+  { key: 'orders', title: T.count, value: (r) => r.orders, align: 'right' },
+];
+const dispatchOption = (theme: ChartTheme, rows: readonly DispatchRow[]) =>
+  cartesianOption(theme, {
+    categories: rows.map((r) => periodLabel(r.period)),
+    series: [{ name: T.count, type: 'line', data: rows.map((r) => r.orders) }],
+  });
+
+export function ServiceSection({
+  data,
+  granularity,
+  onWiden,
+}: {
+  data: Service;
+  granularity: 'day' | 'month';
+  /** Switches to the last year (offered when the range has nothing). */
+  onWiden: () => void;
+}) {
+  const dispatchedTotal = data.dispatched.reduce((sum, r) => sum + r.orders, 0);
+  const { hazards, complaints } = data;
+  const noOrders = (
+    <>
+      {T.noOrgOrders}
+      <PageLink to={SERVICE_ORG_PATH}>{T.toServiceOrg}</PageLink>
+    </>
+  );
+  return (
+    <section aria-label={T.service}>
+      <SectionHeading title={T.service} note={T.serviceOrg(data.org.name)} />
+      <Figures
+        label={T.service}
+        items={[
+          {
+            label: T.ordersTotal,
+            value: data.ordersTotal,
+            extra: <PageLink to={SERVICE_LIST_PATH}>{T.toServiceList}</PageLink>,
+          },
+          { label: T.dispatchedInRange, value: dispatchedTotal },
+          {
+            label: T.hazardsOverdue,
+            value: hazards.overdue,
+            tone: hazards.overdue > 0 ? 'error' : 'normal',
+            extra:
+              hazards.overdue + hazards.upcoming > 0 ? (
+                <PageLink to={`${SERVICE_LIST_PATH}?status=CONFIRMED`}>{T.toRectify}</PageLink>
+              ) : undefined,
+          },
+          {
+            label: T.hazardsUpcoming,
+            value: hazards.upcoming,
+            tone: hazards.upcoming > 0 ? 'warning' : 'normal',
+          },
+          {
+            label: T.complaintsOpen,
+            value: complaints.open,
+            tone: complaints.overdue > 0 ? 'error' : complaints.open > 0 ? 'warning' : 'normal',
+            extra:
+              complaints.open > 0 ? (
+                <>
+                  {complaints.overdue > 0 && <div>{T.complaintsOverdue(complaints.overdue)}</div>}
+                  <PageLink to={SERVICE_LIST_PATH}>{T.toReply}</PageLink>
+                </>
+              ) : undefined,
+          },
+        ]}
+      />
+      <ChartGrid>
+        <ChartCard
+          title={T.orgOrders}
+          description={T.notInRange}
+          rows={data.orders}
+          rowKey={(r) => r.status}
+          columns={orderColumns}
+          option={orderOption}
+          exportName={T.orgOrders}
+          empty={noOrders}
+        />
+        <ChartCard
+          title={T.dispatchTrend}
+          description={`${T.dispatchTrendNote}（${T.byPeriod(granularity)}）`}
+          rows={data.dispatched}
+          rowKey={(r) => r.period}
+          columns={dispatchColumns}
+          option={dispatchOption}
+          exportName={T.dispatchTrend}
+          isEmpty={dispatchedTotal === 0}
+          empty={
+            data.ordersTotal === 0 ? (
+              noOrders
+            ) : (
+              <>
+                {T.noDispatched}
+                <Button type="link" size="small" onClick={onWiden} style={{ padding: 0, height: 'auto' }}>
+                  {T.widen}
+                </Button>
+              </>
+            )
+          }
+        />
+      </ChartGrid>
+    </section>
+  );
+}
