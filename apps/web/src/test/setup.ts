@@ -4,7 +4,12 @@ import { afterAll, afterEach, vi } from 'vitest';
 
 // findBy*/waitFor wait up to 5 s: a lazy route's first chunk can take more than the default 1 s on a busy
 // 2-core CI machine, and a passing test never waits that long.
-configure({ asyncUtilTimeout: 5000 });
+//
+// `*ByRole` queries include hidden elements by default (`defaultHidden`): deciding whether an element is hidden
+// calls jsdom's getComputedStyle on it and its ancestors, which matches every rule of antd's injected CSS —
+// about 60 ms a call here, so one getByRole on a form page took a second. A query that must skip hidden
+// elements (antd's aria-hidden measure rows, closed popups) passes `{ hidden: false }`.
+configure({ asyncUtilTimeout: 5000, defaultHidden: true });
 
 // jsdom lacks the layout APIs antd reaches for; these stubs keep components rendering in tests.
 

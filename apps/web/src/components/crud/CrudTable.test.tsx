@@ -65,7 +65,7 @@ afterEach(() => {
 const lastListParams = () => api.callsTo('GET api/things').at(-1)?.params as Record<string, unknown>;
 const rowNames = () =>
   screen
-    .getAllByRole('row')
+    .getAllByRole('row', { hidden: false })
     .slice(1)
     .map((row) => within(row).queryAllByRole('cell')[1]?.textContent);
 
@@ -81,6 +81,53 @@ describe('CrudTable', () => {
     expect(await screen.findByText('甲21')).toBeInTheDocument();
     expect(lastListParams()).toEqual({ page: 2, size: 10 });
     expect(search().get('page')).toBe('2');
+  });
+
+  it('a list that answers cursors steps to the next page by cursor: after the last row shown', async () => {
+    // The server's keyset paging, by id: `after` the last row shown, `before` the first.
+    const keyset = (config: InternalAxiosRequestConfig) => {
+      const p = config.params as { page: number; size: number; after?: string; before?: string };
+      const from = p.after
+        ? ALL.findIndex((row) => `a${row.id}` === p.after) + 1
+        : p.before
+          ? ALL.findIndex((row) => `b${row.id}` === p.before) - p.size
+          : p.page * p.size;
+      const content = ALL.slice(from, from + p.size);
+      const cursors = { before: `b${content[0]?.id}`, after: `a${content.at(-1)?.id}` };
+      return { data: { content, totalElements: ALL.length, cursors } };
+    };
+    api = mockApi({ 'GET api/things': keyset });
+    renderWithProviders(<ThingsPage />);
+    await screen.findByText('甲1');
+    fireEvent.click(screen.getByTitle('2'));
+    expect(await screen.findByText('甲11')).toBeInTheDocument();
+    expect(lastListParams()).toEqual({ page: 1, size: 10, after: 'a10' });
+    fireEvent.click(screen.getByTitle('3'));
+    expect(await screen.findByText('甲21')).toBeInTheDocument();
+    expect(lastListParams()).toEqual({ page: 2, size: 10, after: 'a20' });
+  });
+
+  it('a page reached by number goes by number; the page before it by cursor: before its first row', async () => {
+    api = mockApi({
+      'GET api/things': (config) => {
+        const p = config.params as { page: number; size: number; before?: string };
+        const from = p.before ? Number(p.before.slice(1)) - 1 - p.size : p.page * p.size;
+        const content = ALL.slice(from, from + p.size);
+        return {
+          data: {
+            content,
+            totalElements: ALL.length,
+            cursors: { before: `b${content[0]?.id}`, after: `a${content.at(-1)?.id}` },
+          },
+        };
+      },
+    });
+    renderWithProviders(<ThingsPage />, '/piibs/things?page=2');
+    expect(await screen.findByText('甲21')).toBeInTheDocument();
+    expect(lastListParams()).toEqual({ page: 2, size: 10 });
+    fireEvent.click(screen.getByTitle('2'));
+    expect(await screen.findByText('甲11')).toBeInTheDocument();
+    expect(lastListParams()).toEqual({ page: 1, size: 10, before: 'b21' });
   });
 
   it('sorts on the server by the column sort field, and searches from the first page', async () => {
@@ -125,7 +172,7 @@ describe('CrudTable', () => {
     api = mockApi({ 'GET api/things': pageOf, 'POST api/things/delete': { data: { deleted: 2 } } });
     renderWithProviders(<ThingsPage />);
     await screen.findByText('甲1');
-    const [, first, second] = screen.getAllByRole('checkbox');
+    const [, first, second] = screen.getAllByRole('checkbox', { hidden: false });
     fireEvent.click(first!);
     fireEvent.click(second!);
     expect(screen.getByText('已选择 2 项')).toBeInTheDocument();
@@ -156,7 +203,7 @@ describe('CrudTable', () => {
     });
     renderWithProviders(<ThingsPage />);
     await screen.findByText('甲1');
-    fireEvent.click(screen.getAllByRole('checkbox')[1]!);
+    fireEvent.click(screen.getAllByRole('checkbox', { hidden: false })[1]!);
     fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('确定删除「甲1」吗？');
@@ -228,7 +275,7 @@ describe('CrudTable', () => {
     const first = renderWithProviders(<ThingsPage />);
     await screen.findByText('甲1');
     expect(screen.queryByRole('button', { name: /导\s*出/ })).toBeNull();
-    fireEvent.click(screen.getAllByRole('checkbox')[1]!);
+    fireEvent.click(screen.getAllByRole('checkbox', { hidden: false })[1]!);
     expect(screen.queryByRole('button', { name: /删\s*除/ })).toBeNull();
     first.unmount();
 
@@ -237,7 +284,7 @@ describe('CrudTable', () => {
     await screen.findByText('甲1');
     expect(screen.getByRole('button', { name: /导\s*出/ })).toBeInTheDocument();
     await act(async () => {
-      fireEvent.click(screen.getAllByRole('checkbox')[1]!);
+      fireEvent.click(screen.getAllByRole('checkbox', { hidden: false })[1]!);
     });
     expect(screen.queryByRole('button', { name: /删\s*除/ })).toBeNull();
     expect(rowNames()[0]).toBe('甲1');
