@@ -34,6 +34,12 @@ describe('GET /api/health (CONTRACT)', () => {
     expect(body).toMatchObject({ status: 'ok', database: 'postgres', version: t.config.version });
     expect(typeof body.embedded).toBe('boolean');
   });
+
+  it('/api/health/live answers 200 without a session (the liveness probe and the benchmark baseline)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health/live' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
 });
 
 describe('error envelope { status, message }', () => {

@@ -26,6 +26,7 @@ import { logRoutes } from './modules/logs/routes.ts';
 import { materialRoutes } from './modules/materials/routes.ts';
 import { menuRoutes } from './modules/menus/routes.ts';
 import { monitorRoutes } from './modules/monitor/routes.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
 import { paymentModule } from './modules/payments/routes.ts';
 import { policyRoutes } from './modules/policies/routes.ts';
 import { productRoutes } from './modules/products/routes.ts';
@@ -162,6 +163,8 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(dashboardRoutes, { prefix: '/api' });
   await app.register(salesRoutes, { prefix: '/api' });
   await app.register(projectOrderRoutes, { prefix: '/api' });
+  // In-app notifications: REST and the live WebSocket (its LISTEN connection stops when the app closes).
+  await app.register(notificationRoutes, { prefix: '/api' });
   await app.register(jobsPlugin);
 
   registerSpa(app, deps.config.webDist);
@@ -177,6 +180,8 @@ function registerSpa(app: App, webDist: string) {
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies of the text assets (apps/web/vite.config.ts): sent as they are.
+      preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`))
           res.header('cache-control', 'public, max-age=31536000, immutable');

@@ -21,9 +21,17 @@ export interface PageParams {
 /** `{ content, totalElements }` of a paged list. */
 export const pageOf = <T extends z.ZodType>(row: T) =>
   z.object({ content: z.array(row), totalElements: z.number().int() });
+/** The cursors of a keyset page: send `after` for the next page, `before` for the previous one. */
+export const pageCursors = z.object({ before: z.string(), after: z.string() });
+export type PageCursors = z.infer<typeof pageCursors>;
+/** A page of a list that also pages by cursor (`?after=` / `?before=`); `cursors` is null when its order cannot. */
+export const keysetPageOf = <T extends z.ZodType>(row: T) =>
+  pageOf(row).extend({ cursors: pageCursors.nullable() });
 export interface Page<T> {
   content: T[];
   totalElements: number;
+  /** Lists that page by cursor: the cursors of this page (null when the order does not allow it). */
+  cursors?: PageCursors | null;
 }
 
 /** The fields each list can be sorted by (anything else answers 400 naming 排序字段). */

@@ -2,7 +2,6 @@
 // with Chinese column headers, as `Content-Disposition: attachment; filename*=UTF-8''<timestamp>-<name>.xlsx`.
 import { PassThrough } from 'node:stream';
 import { downloadFileName, formatTime } from '@piibs/shared/constants';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
@@ -42,16 +41,17 @@ export function sendXlsx<T>(
   opts: { name: string; sheet?: string; columns: XlsxColumn<T>[]; rows: AsyncIterable<T[]> },
 ): FastifyReply {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  const sheet = workbook.addWorksheet(opts.sheet ?? opts.name);
-  sheet.columns = opts.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width ?? 16 }));
-  sheet.getRow(1).font = { bold: true };
-
   const write = async () => {
+    // Loaded at the first export rather than at start: exceljs is the slowest module of the server to load.
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: out,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+    const sheet = workbook.addWorksheet(opts.sheet ?? opts.name);
+    sheet.columns = opts.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width ?? 16 }));
+    sheet.getRow(1).font = { bold: true };
     for await (const batch of opts.rows) {
       for (const row of batch) sheet.addRow(opts.columns.map((c) => cell(c.value(row)))).commit();
     }

@@ -6,6 +6,7 @@
 // timeline) and the audit trail in the same transaction. Money is integer fen; the quote kept on the row is the
 // full QuoteResult (rate-table id and version, every input, lines, factors), so it can be reproduced.
 
+import type { Page, PageCursors } from '@piibs/shared/admin';
 import type {
   APPLICATION_SORT_FIELDS,
   ApplicationDetail,
@@ -33,8 +34,21 @@ import { formatTime } from '@piibs/shared/constants';
 import { fenToYuanText, microPercentText, percentTextToMicro } from '@piibs/shared/money';
 import type { QuoteResult, quoteForm } from '@piibs/shared/product';
 import type { ReviewStatus } from '@piibs/shared/review';
-import { and, asc, count, desc, eq, getTableColumns, gte, lte, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { type AnyPgColumn, alias, PgDialect, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import {
@@ -52,7 +66,20 @@ import {
 } from '../../db/schema.ts';
 import { type Actor, writeAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import {
+  blurry,
+  type CountCache,
+  decodeCursor,
+  encodeCursor,
+  type KeysetField,
+  keysetOrder,
+  type ListSpec,
+  orderByOf,
+  type PageParams,
+  runNamed,
+  type SortColumns,
+  sequenceVersion,
+} from '../../lib/paging.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { quoteProduct } from '../products/quote.ts';
@@ -104,9 +131,78 @@ const selectRows = (db: Db | Tx) =>
     .leftJoin(owner, eq(owner.id, applications.ownerId));
 type RawRow = Awaited<ReturnType<typeof selectRows>>[number];
 
-const iso = (d: Date | null) => d?.toISOString() ?? null;
+/** Advanced by a statement trigger on every insert, update or delete of application (migration 0014). */
+const CHANGE_SEQUENCE = 'application_change_seq';
 
-function toRow(r: RawRow, userId: number): ApplicationRow {
+/** `Date.toISOString()`'s text, made by PostgreSQL. */
+const isoText = (column: AnyPgColumn) =>
+  sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** What a list row shows (toRow): no quote snapshot, no open-task lookup. */
+const listColumns = {
+  id: applications.id,
+  number: applications.number,
+  productId: applications.productId,
+  channel: applications.channel,
+  policyholderType: applications.policyholderType,
+  customerId: applications.customerId,
+  status: applications.status,
+  // As text: the list runs as a plain prepared statement (runNamed), and node-postgres reads a date as a Date.
+  startDate: sql<string | null>`${applications.startDate}::text`,
+  endDate: sql<string | null>`${applications.endDate}::text`,
+  premiumFen: applications.premiumFen,
+  preventionFeeFen: applications.preventionFeeFen,
+  reviewOpinion: applications.reviewOpinion,
+  ownerId: applications.ownerId,
+  agentId: applications.agentId,
+  // Instants as ISO text from PostgreSQL: parsing them into Dates only to print them again cost more.
+  submittedAt: isoText(applications.submittedAt),
+  createdAt: isoText(applications.createdAt) as SQL<string>,
+  updatedAt: isoText(applications.updatedAt) as SQL<string>,
+  version: applications.version,
+  productCode: rowColumns.productCode,
+  productName: rowColumns.productName,
+  productClass: rowColumns.productClass,
+  applicantName: rowColumns.applicantName,
+  applicantUscc: rowColumns.applicantUscc,
+  ownerName: rowColumns.ownerName,
+};
+type Instant = Date | string;
+type ListRaw = Omit<Pick<RawRow, keyof typeof listColumns>, 'submittedAt' | 'createdAt' | 'updatedAt'> & {
+  submittedAt: Instant | null;
+  createdAt: Instant;
+  updatedAt: Instant;
+};
+
+/**
+ * List rows, each with its sort key as text (`cursorKey`, for the page's cursors) and the applications' data
+ * version (`dataVersion`, for the cached count: read with the rows, not in a query of its own).
+ */
+const listSelection = (cursorKey: SQL<string>) => ({
+  ...listColumns,
+  cursorKey,
+  dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
+});
+const LIST_KEYS = Object.keys(listSelection(sql``));
+type ListRowWithKey = ListRaw & { cursorKey: string; dataVersion: string };
+const CURSOR_KEY_MARK = '/*cursor key*/';
+/**
+ * `select <the list row's columns> from application join … left join app_owner`, rendered once: drizzle would
+ * build the long select list again at every request (the most of the list's own CPU time).
+ */
+const LIST_FROM = new QueryBuilder()
+  .select(listSelection(sql.raw(CURSOR_KEY_MARK) as SQL<string>))
+  .from(applications)
+  .innerJoin(products, eq(products.id, applications.productId))
+  .innerJoin(customers, eq(customers.id, applications.customerId))
+  .leftJoin(owner, eq(owner.id, applications.ownerId))
+  .toSQL().sql;
+const dialect = new PgDialect();
+
+const isoOf = (d: Instant) => (typeof d === 'string' ? d : d.toISOString());
+const iso = (d: Instant | null) => (d === null ? null : isoOf(d));
+
+function toRow(r: ListRaw, userId: number): ApplicationRow {
   const status = r.status as ApplicationStatus;
   return {
     id: r.id,
@@ -131,8 +227,8 @@ function toRow(r: RawRow, userId: number): ApplicationRow {
     ownerName: r.ownerName,
     agentId: r.agentId,
     submittedAt: iso(r.submittedAt),
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
+    createdAt: isoOf(r.createdAt),
+    updatedAt: isoOf(r.updatedAt),
     version: r.version,
     actions: actionsFor(status, isApplicationOwner(r, userId)),
   };
@@ -156,16 +252,15 @@ async function coinsurersOf(db: Db | Tx, id: number): Promise<CoinsurerRow[]> {
 }
 
 async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise<ApplicationDetail> {
-  const [coinsurers, customer, [order]] = await Promise.all([
-    coinsurersOf(db, r.id),
-    getCustomer(db, seeAll(viewer), r.customerId),
-    db
-      .select()
-      .from(paymentOrders)
-      .where(eq(paymentOrders.applicationId, r.id))
-      .orderBy(desc(paymentOrders.id))
-      .limit(1),
-  ]);
+  // One after another: on a transaction (one connection) concurrent queries are not allowed.
+  const coinsurers = await coinsurersOf(db, r.id);
+  const customer = await getCustomer(db, seeAll(viewer), r.customerId);
+  const [order] = await db
+    .select()
+    .from(paymentOrders)
+    .where(eq(paymentOrders.applicationId, r.id))
+    .orderBy(desc(paymentOrders.id))
+    .limit(1);
   return {
     ...toRow(r, viewer.user.id),
     insuredName: r.insuredName,
@@ -268,42 +363,143 @@ const sortColumns: SortColumns<SortField> = {
   submittedAt: applications.submittedAt,
   premiumFen: applications.premiumFen,
 };
+const DEFAULT_ORDER = [sql`${applications.id} desc`];
+/** The sorts that page by cursor (NOT NULL columns, each with an index on (column, id)); no sort: by id. */
+const KEYSET: Partial<Record<SortField, KeysetField>> = {
+  number: { column: applications.number, kind: 'text' },
+  createdAt: { column: applications.createdAt, kind: 'timestamp' },
+  updatedAt: { column: applications.updatedAt, kind: 'timestamp' },
+};
 
-/** insureList: the applications the viewer may see, filtered; newest first. */
-export function applicationListSpec(
-  db: Db,
-  viewer: CustomerViewer,
-  f: ApplicationFilter,
-): ListSpec<SortField, ApplicationRow> {
-  const where = and(
+/** The WHERE of insureList: what the viewer may see, and the filters. Conditions on application alone. */
+function listFilter(db: Db, viewer: CustomerViewer, f: ApplicationFilter): SQL | undefined {
+  return and(
     applicationsVisibleTo(db, viewer),
     f.status ? eq(applications.status, f.status) : undefined,
     f.productId ? eq(applications.productId, f.productId) : undefined,
     f.customerId ? eq(applications.customerId, f.customerId) : undefined,
     f.channel ? eq(applications.channel, f.channel) : undefined,
-    blurry(f.blurry, applications.number, customers.name, customers.uscc, applications.insuredName),
+    f.blurry
+      ? or(
+          blurry(f.blurry, applications.number, applications.insuredName),
+          inArray(
+            applications.customerId,
+            db
+              .select({ id: customers.id })
+              .from(customers)
+              .where(blurry(f.blurry, customers.name, customers.uscc)),
+          ),
+        )
+      : undefined,
     f.startTime ? gte(applications.createdAt, f.startTime) : undefined,
     f.endTime ? lte(applications.createdAt, f.endTime) : undefined,
   );
+}
+
+/**
+ * One page in `orderBy`: the ids first, from application alone (a deep OFFSET then skips index entries, not
+ * joined rows), then the rows of those ids with their products, applicants and owners.
+ */
+function fetchListPage(
+  db: Db,
+  where: SQL | undefined,
+  q: {
+    limit: number;
+    offset: number;
+    orderBy: SQL[];
+    boundary?: SQL | undefined;
+    key?: SQL<string> | undefined;
+  },
+) {
+  // LIMIT written out (a page size, one of a few): with LIMIT as a parameter PostgreSQL keeps re-planning the
+  // prepared statement (runNamed) instead of settling on its generic plan. OFFSET only when paging by number.
+  const limit = sql.raw(String(Math.trunc(q.limit)));
+  const ids = sql`(select ${applications.id} from ${applications} where ${and(where, q.boundary) ?? sql`true`}
+    order by ${sql.join(q.orderBy, sql`, `)} limit ${limit}${q.offset ? sql` offset ${q.offset}` : sql``})`;
+  // The sort key expression goes into the pre-rendered select list: a column expression, without parameters.
+  const key = q.key ? dialect.sqlToQuery(q.key).sql : `''`;
+  const query = sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${applications.id} in ${ids}
+    order by ${sql.join(q.orderBy, sql`, `)}`;
+  return runNamed<ListRowWithKey>(db, dialect.sqlToQuery(query), LIST_KEYS);
+}
+
+/** The export's rows: the applications the viewer may see, filtered, in the list's order. */
+export function applicationListSpec(
+  db: Db,
+  viewer: CustomerViewer,
+  f: ApplicationFilter,
+): ListSpec<SortField, ApplicationRow> {
+  const where = listFilter(db, viewer, f);
   return {
     columns: sortColumns,
-    defaultOrder: [sql`${applications.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await selectRows(db)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map((r) => toRow(r, viewer.user.id)),
-    count: async () =>
-      (
-        await db
-          .select({ n: count() })
-          .from(applications)
-          .innerJoin(customers, eq(customers.id, applications.customerId))
-          .where(where)
-      )[0]?.n ?? 0,
+    defaultOrder: DEFAULT_ORDER,
+    fetch: async (q) => (await fetchListPage(db, where, q)).map((r) => toRow(r, viewer.user.id)),
+    count: async () => (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0,
+  };
+}
+
+/** What listFilter depends on: the viewer's visibility (applicationsVisibleTo) and the filters. */
+function countKey(v: CustomerViewer, f: ApplicationFilter): string {
+  const scope = v.staffScope?.all
+    ? 'all'
+    : [v.user.id, v.isEnterprise ? v.uscc : null, v.isAgent, v.staffScope?.deptIds ?? null];
+  const { status, productId, customerId, channel, blurry, startTime, endTime } = f;
+  return JSON.stringify([scope, status, productId, customerId, channel, blurry, startTime, endTime]);
+}
+
+export interface ApplicationListQuery extends ApplicationFilter, PageParams {
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/**
+ * insureList: one page of the applications the viewer may see, filtered; newest first. Sorted by id, number,
+ * createdAt or updatedAt (or not at all) it also pages by cursor (`after` / `before`, see lib/paging.ts), and
+ * answers its cursors. The count runs only for a full page, and is cached per filter and data scope until an
+ * application changes (or 30 s pass).
+ */
+export async function listApplications(
+  db: Db,
+  viewer: CustomerViewer,
+  q: ApplicationListQuery,
+  counts: CountCache,
+): Promise<Page<ApplicationRow> & { cursors: PageCursors | null }> {
+  if (q.after !== undefined && q.before !== undefined) throw badRequest('游标：after 与 before 只能给一个');
+  const where = listFilter(db, viewer, q);
+  const order = keysetOrder(q.sort, KEYSET, applications.id);
+  const text = q.after ?? q.before;
+  const cursor = text === undefined ? null : decodeCursor(order, text);
+  const back = q.before !== undefined;
+  const start = q.page * q.size;
+  const rows = await fetchListPage(db, where, {
+    limit: q.size,
+    offset: cursor ? 0 : start,
+    orderBy: order ? (back ? order.reversed : order.orderBy) : orderByOf(q.sort, sortColumns, DEFAULT_ORDER),
+    boundary: cursor && order ? order.boundary(cursor, back ? 'before' : 'after') : undefined,
+    key: order?.keyText,
+  });
+  if (back) rows.reverse();
+  const short = !back && rows.length < q.size && (rows.length > 0 || start === 0);
+  let totalElements = start + rows.length;
+  if (!short) {
+    totalElements = await counts.get(
+      countKey(viewer, q),
+      rows[0]?.dataVersion ?? (await sequenceVersion(db, CHANGE_SEQUENCE)),
+      async () => (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0,
+    );
+  }
+  const first = rows[0];
+  const last = rows.at(-1);
+  return {
+    content: rows.map((r) => toRow(r, viewer.user.id)),
+    totalElements,
+    cursors:
+      order && first && last
+        ? {
+            before: encodeCursor(order, first.cursorKey, first.id),
+            after: encodeCursor(order, last.cursorKey, last.id),
+          }
+        : null,
   };
 }
 

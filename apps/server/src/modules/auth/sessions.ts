@@ -74,12 +74,32 @@ export async function openSession(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/**
+ * Tokens whose signature checked out, with their claims, per secret: a client sends the same token with every
+ * request, and the check (WebCrypto HMAC, an async job) cost more than the session lookup. Only the signature
+ * check is remembered; the token's expiry is checked at every use and the session row is read every time, so
+ * revocation is as immediate as before. Bounded: cleared when full.
+ */
+const verifiedTokens = new Map<string, Map<string, { sid: string; userId: number; exp: number }>>();
+const VERIFIED_MAX = 10_000;
+
 async function readToken(secret: string, token: string): Promise<{ sid: string; userId: number } | null> {
+  let verified = verifiedTokens.get(secret);
+  if (!verified) {
+    verified = new Map();
+    verifiedTokens.set(secret, verified);
+  }
+  const known = verified.get(token);
+  if (known && known.exp * 1000 > Date.now()) return { sid: known.sid, userId: known.userId };
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'] });
     const sid = payload.sid;
     const userId = Number(payload.sub);
     if (typeof sid !== 'string' || !UUID.test(sid) || !Number.isSafeInteger(userId)) return null;
+    if (typeof payload.exp === 'number') {
+      if (verified.size >= VERIFIED_MAX) verified.clear();
+      verified.set(token, { sid, userId, exp: payload.exp });
+    }
     return { sid, userId };
   } catch (err) {
     if (err instanceof joseErrors.JOSEError) return null;
@@ -93,14 +113,9 @@ export const roleCodesOf = (userIdColumn: typeof users.id) =>
     string[]
   >`coalesce((select array_agg(r.code order by r.level, r.id) from ${userRoles} ur join ${roles} r on r.id = ur.role_id where ur.user_id = ${userIdColumn}), '{}')`;
 
-/**
- * Resolves a bearer token to the live session and its user, or null when the token is invalid or its session
- * expired, was revoked, or belongs to a disabled account. Extends the session when under 30 minutes remain.
- */
-export async function resolveSession(db: Db, secret: string, token: string): Promise<RequestUser | null> {
-  const claims = await readToken(secret, token);
-  if (!claims) return null;
-  const [row] = await db
+/** The live session of a token with its user (placeholders sid, userId). */
+function prepareSessionLookup(db: Db) {
+  return db
     .select({
       id: sessions.id,
       userId: sessions.userId,
@@ -118,14 +133,35 @@ export async function resolveSession(db: Db, secret: string, token: string): Pro
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.id, claims.sid),
-        eq(sessions.userId, claims.userId),
+        eq(sessions.id, sql.placeholder('sid')),
+        eq(sessions.userId, sql.placeholder('userId')),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
         eq(users.enabled, true),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('piibs_session_lookup');
+}
+/**
+ * Every authenticated request runs this lookup: as a prepared statement it is built once per database and
+ * planned once per connection (planning the join cost more than running it).
+ */
+const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
+/**
+ * Resolves a bearer token to the live session and its user, or null when the token is invalid or its session
+ * expired, was revoked, or belongs to a disabled account. Extends the session when under 30 minutes remain.
+ */
+export async function resolveSession(db: Db, secret: string, token: string): Promise<RequestUser | null> {
+  const claims = await readToken(secret, token);
+  if (!claims) return null;
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ sid: claims.sid, userId: claims.userId });
   if (!row) return null;
 
   const now = row.now.getTime();

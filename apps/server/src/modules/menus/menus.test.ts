@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createUser, initSystem, tokenFor } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { dicts, menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+import { dicts, menus, roleMenus, roles, systemSettings, userRoles } from '../../db/schema.ts';
 import { seedDictionaries } from '../dicts/seed.ts';
 import { SEED_MENUS, syncSeedMenus } from './seed.ts';
 
@@ -90,6 +90,19 @@ describe('GET /api/menus/build: the caller route tree', () => {
     expect(ent).toContain('/piibs/insured/stepOne/:id/:policyholderType');
     expect(ent).not.toContain('/piibs/task/audit/:id/:audit');
     expect((await call('nobody', 'GET', '/api/menus/build')).json()).toEqual([]);
+  });
+
+  it("a user's new roles take effect at their next menu load (trees are cached per role set)", async () => {
+    const id = await createUser(t, { username: 'switcher', roles: ['underwriter'] });
+    tokens.switcher = await tokenFor(t, 'switcher');
+    const asUnderwriter = (await call('switcher', 'GET', '/api/menus/build')).json();
+    expect(asUnderwriter).toEqual((await call('uw', 'GET', '/api/menus/build')).json());
+    const [ent] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.code, '17'));
+    await t.database.db.delete(userRoles).where(eq(userRoles.userId, id));
+    await t.database.db.insert(userRoles).values({ userId: id, roleId: ent!.id });
+    const asEnterprise = (await call('switcher', 'GET', '/api/menus/build')).json();
+    expect(asEnterprise).toEqual((await call('ent', 'GET', '/api/menus/build')).json());
+    expect(asEnterprise).not.toEqual(asUnderwriter);
   });
 
   it('a change to the menus takes effect at the next menu load (cache invalidated)', async () => {

@@ -1,4 +1,4 @@
-import { MENU_ICON_NAMES, menuRouteSchema } from '@piibs/shared/menu';
+import { MENU_ICON_NAMES, type MenuRoute, menuRouteSchema } from '@piibs/shared/menu';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -75,7 +75,12 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.array(menuRouteSchema) },
       },
     },
-    async (req) => cache.build(db(), req.user.roles),
+    async (req, reply) => {
+      // Every page load asks, and the tree only changes with menus or grants: it is serialised once per role set
+      // and version, and a Buffer goes out as it is (no per-request serializer).
+      const body = await cache.json(db(), req.user.roles);
+      return reply.type('application/json; charset=utf-8').send(body as unknown as MenuRoute[]);
+    },
   );
 
   app.get(

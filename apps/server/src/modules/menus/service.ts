@@ -23,11 +23,22 @@ export async function bumpMenuVersion(db: Pick<Db, 'insert'>): Promise<void> {
     });
 }
 
-async function menuVersion(db: Db): Promise<number> {
-  const [row] = await db
+const prepareVersionRead = (db: Db) =>
+  db
     .select({ value: systemSettings.value })
     .from(systemSettings)
-    .where(eq(systemSettings.key, VERSION_KEY));
+    .where(eq(systemSettings.key, VERSION_KEY))
+    .prepare('piibs_menu_version');
+/** Read at every menu load: prepared once per database, planned once per connection. */
+const versionReads = new WeakMap<Db, ReturnType<typeof prepareVersionRead>>();
+
+async function menuVersion(db: Db): Promise<number> {
+  let read = versionReads.get(db);
+  if (!read) {
+    read = prepareVersionRead(db);
+    versionReads.set(db, read);
+  }
+  const [row] = await read.execute();
   return Number(row?.value ?? 0);
 }
 
@@ -96,16 +107,26 @@ export function buildRouteTree(rows: MenuRow[]): MenuRoute[] {
  * menus or grants bumps it, so a cached tree is never stale (and several API instances agree).
  */
 export class MenuCache {
-  private readonly entries = new Map<string, { version: number; tree: MenuRoute[] }>();
+  private readonly entries = new Map<string, { version: number; tree: MenuRoute[]; json: Buffer }>();
 
-  async build(db: Db, roleCodes: string[]): Promise<MenuRoute[]> {
+  private async entry(db: Db, roleCodes: string[]) {
     const key = [...roleCodes].sort().join(',');
     const version = await menuVersion(db);
     const hit = this.entries.get(key);
-    if (hit && hit.version === version) return hit.tree;
+    if (hit && hit.version === version) return hit;
     const tree = buildRouteTree(await menusForRoles(db, roleCodes));
+    const made = { version, tree, json: Buffer.from(JSON.stringify(tree)) };
     if (this.entries.size > 1000) this.entries.clear();
-    this.entries.set(key, { version, tree });
-    return tree;
+    this.entries.set(key, made);
+    return made;
+  }
+
+  async build(db: Db, roleCodes: string[]): Promise<MenuRoute[]> {
+    return (await this.entry(db, roleCodes)).tree;
+  }
+
+  /** The tree as the JSON body of GET /api/menus/build, serialised once per role set and version. */
+  async json(db: Db, roleCodes: string[]): Promise<Buffer> {
+    return (await this.entry(db, roleCodes)).json;
   }
 }

@@ -50,6 +50,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health/live',
     {
+      config: { auth: 'public' },
       schema: {
         tags: ['system'],
         summary: '存活检查（不访问数据库）',

@@ -1,7 +1,7 @@
 // What a CRUD screen manages, described once: its list call, delete call, export and permission codes.
 // The kit's table, delete confirmation and export read it, so a page only lists its columns and its form.
 import type { Page } from '@piibs/shared/admin';
-import { keepPreviousData, type QueryClient, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import axios from 'axios';
 import { HTTP_TEXTS, request } from '@/lib/http.ts';
 import type { ListParams } from './list-state.ts';
@@ -55,11 +55,35 @@ export function fetchPage<T>(resource: CrudResource<T>, params: ListParams, sign
   return request<Page<T>>({ url: resource.list, method: 'get', params, signal, inlineErrors: true });
 }
 
+/**
+ * For a list that pages by cursor (its answers carry `cursors`): the cursor of a page next to a cached
+ * neighbour — `after` the full page before it, or `before` the page after it — so stepping to the next or
+ * previous page costs the server one index range, not an OFFSET, however deep. Other pages go by number.
+ */
+export function cursorFor(
+  client: QueryClient,
+  resource: CrudResource<never>,
+  params: ListParams,
+): { after?: string; before?: string } {
+  const page = Number(params.page);
+  if (!Number.isInteger(page) || page < 1) return {};
+  const cached = (p: number) => client.getQueryData<Page<unknown>>(listKey(resource, { ...params, page: p }));
+  const previous = cached(page - 1);
+  if (previous?.cursors && previous.content.length === Number(params.size))
+    return { after: previous.cursors.after };
+  const next = cached(page + 1);
+  if (next?.cursors && next.content.length > 0) return { before: next.cursors.before };
+  return {};
+}
+
 /** The resource's list for a query, kept on screen while the next page loads. */
 export function useCrudList<T>(resource: CrudResource<T>, params: ListParams, enabled = true) {
+  const client = useQueryClient();
   return useQuery({
+    // The cursor is not part of the key: a page is the same page however it was reached.
     queryKey: listKey(resource, params),
-    queryFn: ({ signal }) => fetchPage(resource, params, signal),
+    queryFn: ({ signal }) =>
+      fetchPage(resource, { ...params, ...cursorFor(client, resource, params) }, signal),
     placeholderData: keepPreviousData,
     enabled,
   });
