@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner, three projects: pure shared code, the API against a real PostgreSQL, and the web app in jsdom.
@@ -13,6 +14,9 @@ export default defineConfig({
         /react-dom|scheduler/.test(error.stack ?? '');
       return teardown ? false : undefined;
     },
+    // Vitest leaves one core free by default, which on a 2-core CI machine means one worker: the suite ran
+    // serially (798 s). The test files wait on PostgreSQL and jsdom as much as they compute, so use every core.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         test: {
