@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -21,6 +21,7 @@ export default async function setup(project: TestProject) {
     return;
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'piibs-test-'));
+  chmodSync(dir, 0o755); // as root, the postgres user can reach it, so the cluster stays inside and goes with it
   const pg: EmbeddedPostgres = await startEmbeddedPostgres({
     clusterDir: path.join(dir, 'pg'),
     password: 'test-only-password',

@@ -14,22 +14,31 @@ import type { Db } from './client.ts';
 import { DEMO_CUSTOMERS } from './demo.ts';
 import { applications, customers, notifications, policies, reviewTasks } from './schema.ts';
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Runs `each` over the items in transactions of 500 (one per item made a volume-seeded demo start slow). */
+async function inBatches<T>(db: Db, items: readonly T[], each: (tx: Tx, item: T) => Promise<unknown>) {
+  for (let i = 0; i < items.length; i += 500)
+    await db.transaction(async (tx) => {
+      for (const item of items.slice(i, i + 500)) await each(tx, item);
+    });
+}
+
 /** Answers how many notifications were stored (0 when the demo has them all). */
 export async function seedDemoNotifications(db: Db): Promise<number> {
   const count = () => db.$count(notifications);
   const before = await count();
   const open = await db.select().from(reviewTasks).where(eq(reviewTasks.status, 'open'));
-  for (const t of open)
-    await db.transaction((tx) =>
-      notifyTaskOpened(tx, {
-        id: t.id,
-        kind: t.kind as TaskKind,
-        subjectId: t.subjectId,
-        title: t.title,
-        submittedBy: t.submittedBy ?? 0,
-        assigneeId: t.assigneeId,
-      }),
-    );
+  await inBatches(db, open, (tx, t) =>
+    notifyTaskOpened(tx, {
+      id: t.id,
+      kind: t.kind as TaskKind,
+      subjectId: t.subjectId,
+      title: t.title,
+      submittedBy: t.submittedBy ?? 0,
+      assigneeId: t.assigneeId,
+    }),
+  );
   const decided = await db
     .select({ task: reviewTasks })
     .from(reviewTasks)
@@ -45,18 +54,17 @@ export async function seedDemoNotifications(db: Db): Promise<number> {
         ),
       ),
     );
-  for (const { task: t } of decided)
-    await db.transaction((tx) =>
-      notifyReviewDecision(tx, {
-        taskId: t.id,
-        kind: 'customer',
-        subjectId: t.subjectId,
-        decision: t.decision as ReviewDecision,
-        opinion: t.opinion,
-        submittedBy: t.submittedBy,
-        deciderId: t.decidedBy!,
-      }),
-    );
+  await inBatches(db, decided, (tx, { task: t }) =>
+    notifyReviewDecision(tx, {
+      taskId: t.id,
+      kind: 'customer',
+      subjectId: t.subjectId,
+      decision: t.decision as ReviewDecision,
+      opinion: t.opinion,
+      submittedBy: t.submittedBy,
+      deciderId: t.decidedBy!,
+    }),
+  );
   const issued = await db
     .select({
       policyId: policies.id,
@@ -67,6 +75,6 @@ export async function seedDemoNotifications(db: Db): Promise<number> {
     })
     .from(policies)
     .innerJoin(applications, eq(applications.id, policies.applicationId));
-  for (const p of issued) await db.transaction((tx) => notifyPolicyIssued(tx, p));
+  await inBatches(db, issued, (tx, p) => notifyPolicyIssued(tx, p));
   return (await count()) - before;
 }
