@@ -1,3 +1,4 @@
+import { addDays } from '@piibs/shared/application-status';
 import { yuan } from '@piibs/shared/money';
 import {
   type AvailableProduct,
@@ -15,6 +16,7 @@ import { expectDownloadName, readXlsx } from '../../../test/admin.ts';
 import { createWorld, customerForm, type World } from '../../../test/business.ts';
 import { auditLog } from '../../db/schema.ts';
 import { SEED_PRODUCTS } from './seed.ts';
+import { today } from './service.ts';
 
 let w: World;
 beforeAll(async () => {
@@ -489,5 +491,46 @@ describe('rate-table versioning: activating a new version never changes an exist
       version: draft.version + 1,
     });
     expect((await w.admin.post(`/api/rateTables/${draft.id}/delete`)).json()).toEqual({ deleted: 1 });
+  });
+
+  it('refuses to activate a version before its effective date; quotes keep the active one until then', async () => {
+    const p = await seeded('LYBZ_2025');
+    const input = { guaranteeAmountFen: yuan(2_000_000), industrySection: 'C' };
+    const before = (await w.agent.post(`/api/products/${p.id}/quote`, input)).json();
+    expect(before.premiumFen).toBe(3_000_000);
+    const v = (await w.admin.get(`/api/rateTables/${before.rateTableId}`)).json();
+    const tomorrow = addDays(today(), 1);
+    const draft = (
+      await w.admin.post(`/api/products/${p.id}/rateTables`, {
+        effectiveDate: tomorrow,
+        factors: v.factors,
+        rows: [{ rate: 160_000 }],
+      })
+    ).json();
+
+    const early = await w.admin.post(`/api/rateTables/${draft.id}/activate`, { version: draft.version });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().message).toBe(`生效日期：${tomorrow} 未到，当天或之后才能生效（今天是 ${today()}）`);
+    expect((await w.admin.get(`/api/rateTables/${draft.id}`)).json()).toMatchObject({
+      status: 'draft',
+      version: draft.version,
+    });
+    const still = (await w.agent.post(`/api/products/${p.id}/quote`, input)).json();
+    expect(still).toMatchObject({ rateTableId: before.rateTableId, premiumFen: 3_000_000 });
+
+    // Dated today, the same draft goes live and prices new quotes (1.6% of 2 million yuan).
+    const dated = await w.admin.post(`/api/rateTables/${draft.id}/update`, {
+      effectiveDate: today(),
+      factors: v.factors,
+      rows: [{ rate: 160_000 }],
+      version: draft.version,
+    });
+    expect(dated.statusCode, dated.body).toBe(200);
+    const live = await w.admin.post(`/api/rateTables/${draft.id}/activate`, {
+      version: dated.json().version,
+    });
+    expect(live.statusCode, live.body).toBe(200);
+    const after = (await w.agent.post(`/api/products/${p.id}/quote`, input)).json();
+    expect(after).toMatchObject({ rateTableId: draft.id, premiumFen: 3_200_000 });
   });
 });

@@ -297,7 +297,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requirePermission(app, 'product:edit'),
       schema: {
         tags: ['products'],
-        summary: '生效费率表（原生效版本停用；已出的报价不受影响）',
+        summary: '生效费率表（原生效版本停用；已出的报价不受影响；生效日期未到答 400）',
         params: idParams('费率表ID'),
         body: z.object({ version: z.number().int().min(0).meta({ title: '版本号' }) }),
         response: { 200: rateTableDetail, ...adminErrors },

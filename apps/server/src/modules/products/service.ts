@@ -3,7 +3,8 @@
 // Rate tables: a product has numbered versions. A draft can be edited or deleted; activating it makes it the
 // product's single active version (the previous active one retires) and freezes it. Quotes record the
 // rate_table id they were priced on, so activating a later version never changes an existing quote, and
-// POST /products/:id/quote with that rateTableId reproduces it.
+// POST /products/:id/quote with that rateTableId reproduces it. Quotes use the active version, so a draft
+// can only be activated on or after its effective date (no version prices before the day it takes effect).
 import { formatTime } from '@piibs/shared/constants';
 import {
   type CoverageRow,
@@ -536,7 +537,10 @@ export async function updateRateTable(
   });
 }
 
-/** Makes a draft the product's active version; the previous active version retires. */
+/**
+ * Makes a draft the product's active version; the previous active version retires. A draft dated in the
+ * future is refused (400 naming 生效日期) until its effective date.
+ */
 export async function activateRateTable(
   db: Db,
   actor: Actor,
@@ -554,6 +558,11 @@ export async function activateRateTable(
     const table = await lockTable(tx, id);
     if (table.version !== version) throw conflict(STALE_VERSION);
     if (table.status !== 'draft') throw conflict('只有草稿状态的费率表可以生效');
+    // Quotes price on the active version whatever its date, so a version must not become active before its
+    // effective date: a future-dated draft waits as a draft until that day.
+    const day = today();
+    if (table.effectiveDate > day)
+      throw badRequest(`生效日期：${table.effectiveDate} 未到，当天或之后才能生效（今天是 ${day}）`);
     const retired = await tx
       .update(rateTables)
       .set({ status: 'retired', version: sql`${rateTables.version} + 1`, updatedAt: sql`now()` })

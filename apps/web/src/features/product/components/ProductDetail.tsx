@@ -1,12 +1,21 @@
+import { PlusOutlined } from '@ant-design/icons';
 import { formatTime } from '@piibs/shared/constants';
 import { formatYuan, microPercentText } from '@piibs/shared/money';
 import type { CoverageRow, ProductRow, RateTableRow } from '@piibs/shared/product';
 import { PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Descriptions, Drawer, Table, Tag, Typography } from 'antd';
+import { App, Button, Descriptions, Drawer, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { Auth } from '@/lib/permission.tsx';
-import { activateRateTable, productsResource, RATE_TABLE_STATUS_TEXT, rateTablesQuery } from '../api.ts';
+import {
+  activateRateTable,
+  deleteRateTable,
+  productsResource,
+  RATE_TABLE_STATUS_TEXT,
+  rateTablesQuery,
+} from '../api.ts';
+import { RateTableDrawer, type RateTableTarget } from './RateTableDrawer.tsx';
 
 const limit = (fen: number | null) => (fen == null ? '—' : `${formatYuan(fen)} 元`);
 const STATUS_COLORS = { draft: 'default', active: 'success', retired: 'warning' } as const;
@@ -25,11 +34,45 @@ const COVERAGE_COLUMNS = [
   },
 ];
 
-/** A product's coverages (limits in yuan) and its rate-table versions; a draft can be activated. */
+/**
+ * A product's coverages (limits in yuan) and its rate-table versions: any version opens with its rows and
+ * factors; a new draft starts as a copy of the active version (else the latest); a draft can be edited,
+ * activated or deleted.
+ */
 export function ProductDetail({ product, onClose }: { product: ProductRow | null; onClose: () => void }) {
   const { modal, message } = App.useApp();
   const client = useQueryClient();
   const tables = useQuery({ ...rateTablesQuery(product?.id ?? 0), enabled: !!product });
+  // The version drawer open over this product, if any; each opening is a new drawer (its form starts from
+  // what it opens). Kept with the product's id, so the next product's detail does not open it again.
+  const [opened, setOpened] = useState<{ productId: number; target: RateTableTarget; n: number } | null>(
+    null,
+  );
+  const open = (target: RateTableTarget) =>
+    setOpened((o) => (product ? { productId: product.id, target, n: (o?.n ?? 0) + 1 } : null));
+  const newVersion = () => {
+    const list = tables.data ?? [];
+    const source = list.find((t) => t.status === 'active') ?? list[0];
+    open({ mode: 'create', sourceId: source?.id ?? null });
+  };
+
+  const remove = (table: RateTableRow) => {
+    modal.confirm({
+      title: `确定删除草稿费率表 V${table.versionNo} 吗？`,
+      content: '删除后不可恢复。',
+      okText: '确定',
+      cancelText: '取消',
+      onOk: async () => {
+        try {
+          await deleteRateTable(table.id);
+          void message.success(`草稿费率表 V${table.versionNo} 已删除`);
+        } catch (error) {
+          modal.error({ title: '无法删除', content: errorMessage(error), okText: '确定' });
+        }
+        await tables.refetch();
+      },
+    });
+  };
 
   const activate = (table: RateTableRow) => {
     modal.confirm({
@@ -50,7 +93,14 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
   };
 
   const tableColumns = [
-    { key: 'versionNo', title: '版本', dataIndex: 'versionNo', render: (v: number) => `V${v}` },
+    {
+      key: 'versionNo',
+      title: '版本',
+      dataIndex: 'versionNo',
+      render: (v: number, row: RateTableRow) => (
+        <Typography.Link onClick={() => open({ mode: 'open', tableId: row.id })}>V{v}</Typography.Link>
+      ),
+    },
     { key: 'effectiveDate', title: '生效日期', dataIndex: 'effectiveDate' },
     {
       key: 'status',
@@ -70,14 +120,30 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
     {
       key: 'actions',
       title: '操作',
-      render: (_: unknown, row: RateTableRow) =>
-        row.status === 'draft' ? (
-          <Auth permission="product:edit">
-            <Button type="link" size="small" onClick={() => activate(row)}>
-              激活
-            </Button>
-          </Auth>
-        ) : null,
+      render: (_: unknown, row: RateTableRow) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => open({ mode: 'open', tableId: row.id })}>
+            查看
+          </Button>
+          {row.status === 'draft' ? (
+            <>
+              <Auth permission="product:edit">
+                <Button type="link" size="small" onClick={() => open({ mode: 'open', tableId: row.id })}>
+                  编辑
+                </Button>
+                <Button type="link" size="small" onClick={() => activate(row)}>
+                  激活
+                </Button>
+              </Auth>
+              <Auth permission="product:del">
+                <Button type="link" size="small" danger onClick={() => remove(row)}>
+                  删除
+                </Button>
+              </Auth>
+            </>
+          ) : null}
+        </Space>
+      ),
     },
   ];
 
@@ -114,7 +180,16 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
             locale={{ emptyText: '暂无责任' }}
             style={{ marginBottom: 16 }}
           />
-          <Typography.Title level={5}>费率表</Typography.Title>
+          <Space style={{ display: 'flex', justifyContent: 'space-between', marginBottom: 8 }}>
+            <Typography.Title level={5} style={{ margin: 0 }}>
+              费率表
+            </Typography.Title>
+            <Auth permission="product:edit">
+              <Button size="small" icon={<PlusOutlined />} disabled={!tables.isSuccess} onClick={newVersion}>
+                新建版本
+              </Button>
+            </Auth>
+          </Space>
           <Table<RateTableRow>
             size="small"
             rowKey="id"
@@ -124,6 +199,14 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
             dataSource={tables.data ?? []}
             locale={{ emptyText: tables.isError ? errorMessage(tables.error) : '暂无费率表' }}
           />
+          {opened?.productId === product.id ? (
+            <RateTableDrawer
+              key={opened.n}
+              product={product}
+              target={opened.target}
+              onClose={() => setOpened(null)}
+            />
+          ) : null}
         </>
       ) : null}
     </Drawer>

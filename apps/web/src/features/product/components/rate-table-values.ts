@@ -1,0 +1,260 @@
+// The rate-table editor's form values (texts as typed: yuan, ‰, multipliers as decimals) and their
+// conversion to the request body, checked with the shared rules (`rateTableCreateForm`, `rateRowsProblem`,
+// `factorDefProblem` inside it) so the editor refuses what the server would, at the field concerned.
+import {
+  fenToYuanText,
+  multiplierText,
+  perMilleTextToRate,
+  rateText,
+  yuanTextToFen,
+} from '@piibs/shared/money';
+import {
+  type RateTableCreateForm,
+  type RateTableDetail,
+  rateRowsProblem,
+  rateTableCreateForm,
+} from '@piibs/shared/product';
+import type { CoverageType, ProductClass } from '@piibs/shared/rating';
+import type { NamePath } from 'antd/es/form/interface';
+import dayjs, { type Dayjs } from 'dayjs';
+
+export interface RateRowValues {
+  coverageType?: CoverageType | null;
+  industry?: string | null;
+  /** Yuan. */
+  limitTier?: string;
+  /** Yuan; empty: the open top band. */
+  costBandUpTo?: string;
+  /** Per-mille (‰). */
+  rate?: string;
+}
+export interface FactorOptionValues {
+  value?: string;
+  label?: string;
+  /** A decimal multiplier ('1.3'). */
+  multiplier?: string;
+}
+export interface FactorValues {
+  code?: string;
+  label?: string;
+  min?: string;
+  max?: string;
+  defaultOption?: string;
+  options?: FactorOptionValues[];
+}
+export interface RateTableValues {
+  effectiveDate?: Dayjs | null;
+  /** Construction only; empty: ×1.3. */
+  highRiskLoading?: string;
+  note?: string | null;
+  rows?: RateRowValues[];
+  factors?: FactorValues[];
+}
+
+export const DATE = 'YYYY-MM-DD';
+
+/** '0.65' (‰) → 6_500. */
+export const parseRate = perMilleTextToRate;
+/** '1.3' → 13_000: multipliers are × 10⁴ with at most four decimals, as per-mille rates are. */
+export const parseMultiplier = perMilleTextToRate;
+/** 6_500 → '0.65' (‰, no sign). */
+export const rateValueText = (rate: number): string => rateText(rate).replace(/‰$/, '');
+
+const yuanOf = (fen: number | null): string | undefined =>
+  fen == null ? undefined : fenToYuanText(fen).replace(/\.00$/, '');
+const text = (v: string | null | undefined): string => (v ?? '').trim();
+
+/** The form's values for a table (a stored version, or the one a new draft copies). */
+export function toValues(table: RateTableDetail, effectiveDate?: string): RateTableValues {
+  return {
+    effectiveDate: dayjs(effectiveDate ?? table.effectiveDate),
+    highRiskLoading: table.highRiskLoading == null ? undefined : multiplierText(table.highRiskLoading),
+    note: table.note,
+    rows: table.rows.map((r) => ({
+      coverageType: r.coverageType,
+      industry: r.industry,
+      limitTier: yuanOf(r.limitTierFen),
+      costBandUpTo: yuanOf(r.costBandUpToFen),
+      rate: rateValueText(r.rate),
+    })),
+    factors: table.factors.map((f) => ({
+      code: f.code,
+      label: f.label,
+      min: multiplierText(f.min),
+      max: multiplierText(f.max),
+      defaultOption: f.defaultOption,
+      options: f.options.map((o) => ({
+        value: o.value,
+        label: o.label,
+        multiplier: multiplierText(o.multiplier),
+      })),
+    })),
+  };
+}
+
+/** A malformed number stays NaN, so the shared schema refuses it rather than it passing as 0. */
+const numberOf = (value: string | undefined, parse: (t: string) => number | null): number =>
+  parse(text(value)) ?? Number.NaN;
+const optionalNumber = (value: string | undefined, parse: (t: string) => number | null): number | null =>
+  text(value) === '' ? null : numberOf(value, parse);
+
+/** The request body for the values (POST /products/:id/rateTables; the update adds `version`). */
+export function toBody(values: RateTableValues, productClass: ProductClass): RateTableCreateForm {
+  return {
+    effectiveDate: values.effectiveDate ? values.effectiveDate.format(DATE) : '',
+    highRiskLoading:
+      productClass === 'construction' ? optionalNumber(values.highRiskLoading, parseMultiplier) : null,
+    note: text(values.note) || null,
+    rows: (values.rows ?? []).map((r) => ({
+      coverageType: productClass === 'work_safety' ? (r.coverageType ?? null) : null,
+      industry: productClass === 'construction' ? null : r.industry || null,
+      // Sent as typed: a tier on another coverage is refused by the shared rule, at its field.
+      limitTierFen: productClass === 'work_safety' ? optionalNumber(r.limitTier, yuanTextToFen) : null,
+      costBandUpToFen: productClass === 'construction' ? optionalNumber(r.costBandUpTo, yuanTextToFen) : null,
+      rate: numberOf(r.rate, parseRate),
+    })),
+    factors: (values.factors ?? []).map((f) => ({
+      code: text(f.code),
+      label: text(f.label),
+      min: numberOf(f.min, parseMultiplier),
+      max: numberOf(f.max, parseMultiplier),
+      defaultOption: text(f.defaultOption),
+      options: (f.options ?? []).map((o) => ({
+        value: text(o.value),
+        label: text(o.label),
+        multiplier: numberOf(o.multiplier, parseMultiplier),
+      })),
+    })),
+  };
+}
+
+/** A problem and the form field it belongs to (null: the table as a whole). */
+export interface Problem {
+  name: NamePath | null;
+  message: string;
+}
+
+const ROW_FIELDS: Readonly<Record<string, keyof RateRowValues>> = {
+  coverageType: 'coverageType',
+  industry: 'industry',
+  limitTierFen: 'limitTier',
+  costBandUpToFen: 'costBandUpTo',
+  rate: 'rate',
+};
+
+/** The column a row's first field is in, for messages about the row as a whole (a duplicate). */
+const FIRST_ROW_FIELD: Readonly<Record<ProductClass, keyof RateRowValues>> = {
+  work_safety: 'coverageType',
+  construction: 'costBandUpTo',
+  guarantee: 'industry',
+};
+
+/**
+ * Where a rows message (`费率明细：第 3 行…`, from `rateRowsProblem` or the server) belongs: the row it
+ * names, at the column it is about; null when it names no row (a rule of the table as a whole).
+ */
+export function rowProblemField(productClass: ProductClass, message: string): NamePath | null {
+  const m = /第 (\d+) 行(.*)$/.exec(message);
+  if (!m) return null;
+  const index = Number(m[1]) - 1;
+  const about = m[2]!;
+  const column: keyof RateRowValues = about.includes('重复')
+    ? FIRST_ROW_FIELD[productClass]
+    : about.includes('行业')
+      ? 'industry'
+      : about.includes('责任类型') || about.includes('整单费率')
+        ? 'coverageType'
+        : about.includes('限额')
+          ? 'limitTier'
+          : about.includes('造价')
+            ? 'costBandUpTo'
+            : 'rate';
+  return ['rows', index, column];
+}
+
+/**
+ * Where a factor's problem (`factorDefProblem`: `浮动因子「…」的…`) belongs: the bound, option or default it
+ * is about, else the factor's name.
+ */
+export function factorProblemField(factor: FactorValues, index: number, message: string): NamePath {
+  const at = (...rest: (string | number)[]): NamePath => ['factors', index, ...rest];
+  if (message.includes('只能下浮')) return at('max');
+  if (message.includes('只能上浮') || message.includes('系数范围')) return at('min');
+  if (message.includes('默认选项')) return at('defaultOption');
+  const options = factor.options ?? [];
+  const duplicate = /选项 (\S+) 重复/.exec(message);
+  if (duplicate) {
+    const j = options.findLastIndex((o) => text(o.value) === duplicate[1]);
+    if (j >= 0) return at('options', j, 'value');
+  }
+  const outOfRange = /选项「(.+)」系数超出范围/.exec(message);
+  if (outOfRange) {
+    const j = options.findIndex((o) => text(o.label) === outOfRange[1]);
+    if (j >= 0) return at('options', j, 'multiplier');
+  }
+  return at('label');
+}
+
+/** Path of a schema issue → the form field (the body's fen / rate keys are the form's yuan / ‰ texts). */
+function issueField(values: RateTableValues, path: readonly PropertyKey[], message: string): NamePath | null {
+  const [head, i, key, j, optionKey] = path;
+  if (path.length === 1 && ['effectiveDate', 'highRiskLoading', 'note'].includes(String(head)))
+    return String(head);
+  if (head === 'rows' && typeof i === 'number' && typeof key === 'string' && ROW_FIELDS[key])
+    return ['rows', i, ROW_FIELDS[key]!];
+  if (head === 'factors' && typeof i === 'number') {
+    if (key === undefined) return factorProblemField(values.factors?.[i] ?? {}, i, message);
+    if (key === 'options' && typeof j === 'number' && typeof optionKey === 'string')
+      return ['factors', i, 'options', j, optionKey];
+    if (key === 'options') return ['factors', i, 'label'];
+    return ['factors', i, String(key)];
+  }
+  return null;
+}
+
+/**
+ * Every problem the shared rules find in the values, at its field; empty when the server would take them.
+ * Rows are checked against the product class only once each field passes.
+ */
+export function tableProblems(values: RateTableValues, productClass: ProductClass): Problem[] {
+  const parsed = rateTableCreateForm.safeParse(toBody(values, productClass));
+  if (!parsed.success) {
+    return parsed.error.issues.map((issue) => ({
+      name: issueField(values, issue.path, issue.message),
+      message: issue.message,
+    }));
+  }
+  const problem = rateRowsProblem(productClass, parsed.data.rows);
+  if (!problem) return [];
+  const name = rowProblemField(productClass, problem);
+  return [{ name, message: name ? problem.replace(/^费率明细：/, '') : problem }];
+}
+
+/** The server's field titles (`生效日期：…`) → form fields; row and factor messages are placed by their text. */
+const TITLES: Readonly<Record<string, NamePath>> = {
+  生效日期: 'effectiveDate',
+  高风险加成系数: 'highRiskLoading',
+  备注: 'note',
+};
+
+/** Where a server refusal (`标题：消息`) belongs on the form, or null for the alert above it. */
+export function refusalProblem(
+  values: RateTableValues,
+  productClass: ProductClass,
+  refusal: string,
+): Problem | null {
+  const m = /^([^：]{1,20})：(.+)$/.exec(refusal);
+  if (!m) return null;
+  const [, title, message] = m as unknown as [string, string, string];
+  if (TITLES[title]) return { name: TITLES[title], message };
+  if (title === '费率明细') {
+    const name = rowProblemField(productClass, message);
+    return name ? { name, message } : null;
+  }
+  if (title === '浮动因子') {
+    const label = /浮动因子「(.+?)」/.exec(message)?.[1];
+    const index = (values.factors ?? []).findIndex((f) => text(f.label) === label);
+    if (index >= 0) return { name: factorProblemField(values.factors![index]!, index, message), message };
+  }
+  return null;
+}
