@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { usccCheckChar } from '@piibs/shared';
 import { sectionOfDivision } from '@piibs/shared/industry';
+import type { MenuRoute } from '@piibs/shared/menu';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, giveRole, readXlsx, roleWith } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, newUscc, type World } from '../../../test/business.ts';
-import { auditLog } from '../../db/schema.ts';
+import { auditLog, menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+import { syncSeedMenus } from '../menus/seed.ts';
+import { bumpMenuVersion } from '../menus/service.ts';
 
 let w: World;
 /** Staff with customer:list/edit/unmask but data scope 'self': sees only what they created. */
@@ -217,6 +220,99 @@ describe('isolation: another tenant’s record answers 404', () => {
     expect((await clerk.post('/api/customers/update', updateBody(agentsClient))).statusCode).toBe(404);
     expect((await clerk.get('/api/customers')).json().totalElements).toBe(0);
     expect((await w.underwriter.get(`/api/customers/${agentsClient.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('an enterprise keeps its own record (企业信息), and its edits go back to review', () => {
+  let own: Client;
+  let uscc: string;
+  beforeAll(async () => {
+    uscc = newUscc();
+    await createUser(w.t, { username: 'ent3', roles: ['17'], channel: 'enterprise', uscc });
+    own = client(w.t, await tokenFor(w.t, 'ent3'));
+  });
+
+  it('GET /customers/mine: 404 until the enterprise registers itself, then its record (phone masked)', async () => {
+    expect((await own.get('/api/customers/mine')).json()).toEqual({
+      status: 404,
+      message: '本企业尚未登记投保人信息',
+    });
+    const created = await create(own, { uscc, phone: '13912340000' });
+    const mine = await own.get('/api/customers/mine');
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json()).toMatchObject({
+      id: created.id,
+      uscc,
+      phone: '139****0000',
+      reviewStatus: 'pending',
+    });
+    expect(mine.body).not.toContain('13912340000');
+    // Nobody else has an own record: staff and agents are no enterprise, another enterprise has its own code.
+    expect((await w.underwriter.get('/api/customers/mine')).json()).toEqual({
+      status: 404,
+      message: '当前账号未关联企业（统一社会信用代码），没有本企业的投保人信息',
+    });
+    expect((await w.agent.get('/api/customers/mine')).statusCode).toBe(404);
+    expect((await w.ent2.get('/api/customers/mine')).json().message).toBe('本企业尚未登记投保人信息');
+    expect((await w.nobody.get('/api/customers/mine')).statusCode).toBe(403);
+  });
+
+  it('the underwriter approves it → the enterprise edits it → 200, pending again with a new open task', async () => {
+    const before = (await own.get('/api/customers/mine')).json() as Customer;
+    const first = before.openTaskId!;
+    const task = (await w.underwriter.get(`/api/tasks/${first}`)).json();
+    const ok = await w.underwriter.post(`/api/tasks/${first}/decide`, {
+      decision: 'approve',
+      version: task.version,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const approved = (await own.get('/api/customers/mine')).json() as Customer;
+    expect(approved).toMatchObject({ reviewStatus: 'approved', openTaskId: null });
+
+    const edited = await own.post('/api/customers/update', updateBody(approved, { headcount: 80 }));
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({
+      reviewStatus: 'pending',
+      headcount: 80,
+      version: approved.version + 1,
+    });
+    const next = edited.json().openTaskId as number;
+    expect(next).toBeGreaterThan(0);
+    expect(next).not.toBe(first);
+    const queued = (await w.underwriter.get(`/api/tasks/${next}`)).json();
+    expect(queued).toMatchObject({ kind: 'customer', subjectId: approved.id, status: 'open' });
+    expect((await own.get('/api/customers/mine')).json()).toMatchObject({
+      reviewStatus: 'pending',
+      openTaskId: next,
+    });
+  });
+
+  it('its menu has a visible 企业信息 entry that opens the record; an older database gets it at start', async () => {
+    const entry = async (who: Client) => {
+      const tree = (await who.get('/api/menus/build')).json() as MenuRoute[];
+      const applicant = tree.find((r) => r.path === '/piibs/applicant');
+      return applicant?.children?.find((c) => c.path === 'newUpdate/mine/false');
+    };
+    const expected = { component: 'applicant/ApplicantEdit', hidden: false, meta: { title: '企业信息' } };
+    expect(await entry(own)).toMatchObject(expected);
+    expect(await entry(w.underwriter)).toBeUndefined();
+    expect(await entry(w.agent)).toBeUndefined();
+
+    // A database set up before the entry existed (no record of the seed's keys either).
+    const db = w.t.database.db;
+    await db.delete(menus).where(eq(menus.path, 'newUpdate/mine/false'));
+    await db.delete(systemSettings).where(eq(systemSettings.key, 'seed.menus'));
+    await bumpMenuVersion(db);
+    expect(await entry(own)).toBeUndefined();
+    expect(await syncSeedMenus(db)).toBeGreaterThan(0);
+    expect(await entry(own)).toMatchObject(expected);
+    const [row] = await db.select().from(menus).where(eq(menus.path, 'newUpdate/mine/false'));
+    const granted = await db
+      .select({ code: roles.code })
+      .from(roleMenus)
+      .innerJoin(roles, eq(roles.id, roleMenus.roleId))
+      .where(eq(roleMenus.menuId, row!.id));
+    expect(granted.map((g) => g.code)).toEqual(['17']);
   });
 });
 

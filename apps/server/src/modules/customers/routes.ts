@@ -22,6 +22,7 @@ import {
   createCustomer,
   customerListSpec,
   getCustomer,
+  getOwnCustomer,
   resubmitCustomer,
   unmaskCustomer,
   updateCustomer,
@@ -57,7 +58,8 @@ export async function customerActorOf(app: FastifyInstance, req: FastifyRequest)
 
 /**
  * Customers (投保人): customer:list / customer:add / customer:edit / customer:unmask. Agents see only their own
- * clients, enterprise accounts only their own enterprise, staff by data scope; anything else answers 404.
+ * clients, enterprise accounts only their own enterprise (GET /customers/mine finds it), staff by data scope;
+ * anything else answers 404.
  */
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = () => app.deps.database.db;
@@ -117,6 +119,19 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         rows: allRows(req.query, spec),
       });
     },
+  );
+
+  app.get(
+    '/customers/mine',
+    {
+      preHandler: requirePermission(app, 'customer:list'),
+      schema: {
+        tags: ['customers'],
+        summary: '本企业的投保人信息（企业账号按其统一社会信用代码；未登记或非企业账号答 404；电话掩码）',
+        response: { 200: customerRow, ...adminErrors },
+      },
+    },
+    async (req) => getOwnCustomer(db(), await customerViewerOf(db(), req.user)),
   );
 
   app.get(

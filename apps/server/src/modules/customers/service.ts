@@ -164,6 +164,20 @@ export async function getCustomerByUscc(db: Db, viewer: CustomerViewer, uscc: st
   return toRow(row);
 }
 
+export const NO_OWN_ENTERPRISE = '当前账号未关联企业（统一社会信用代码），没有本企业的投保人信息';
+export const OWN_RECORD_MISSING = '本企业尚未登记投保人信息';
+
+/**
+ * The enterprise account's own record (role 17: the customer whose code is the account's uscc), phone masked.
+ * 404 when the caller is no enterprise account, has no code, or the enterprise is not registered yet.
+ */
+export async function getOwnCustomer(db: Db, viewer: CustomerViewer): Promise<CustomerRow> {
+  if (!viewer.isEnterprise || !viewer.uscc) throw notFound(NO_OWN_ENTERPRISE);
+  const [row] = await selectRows(db).where(eq(customers.uscc, viewer.uscc));
+  if (!row) throw notFound(OWN_RECORD_MISSING);
+  return toRow(row);
+}
+
 /** A customer by id, without a visibility check (the caller has just changed it). */
 async function loadRow(tx: Tx, id: number): Promise<CustomerRow> {
   const [row] = await selectRows(tx).where(eq(customers.id, id));

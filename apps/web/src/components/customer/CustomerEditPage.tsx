@@ -7,11 +7,16 @@ import { useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { MATERIAL_TEXTS, MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { Auth } from '@/lib/permission.tsx';
+import { flattenMenus, usePermissionStore } from '@/stores/permission.ts';
+import { useUserStore } from '@/stores/user.ts';
 import {
   CUSTOMER_LIST_PATH,
   createCustomer,
+  customerPath,
   customerQuery,
   customersResource,
+  MINE_ID,
+  mineCustomerQuery,
   resubmitCustomer,
   updateCustomer,
 } from './api.ts';
@@ -37,27 +42,46 @@ function toBody(values: CustomerValues) {
 }
 
 /**
- * 客户信息 (applicant/ApplicantEdit, agent/ApplicantEdit): route params `id` (0 or absent: a new customer) and
- * `detail` ('true': read-only). Saves with the loaded version; a 409 loads what the server holds now.
+ * 客户信息 (applicant/ApplicantEdit, agent/ApplicantEdit): route params `id` (0 or absent: a new customer;
+ * 'mine': the enterprise account's own record, 企业信息) and `detail` ('true': read-only). Saves with the loaded
+ * version; a 409 loads what the server holds now. After a save the user goes to the customer list when their
+ * menus have it; an enterprise (no list) stays on its record.
  */
 export default function CustomerEditPage() {
   const params = useParams();
-  const id = Number(params.id ?? 0) || 0;
-  const isNew = id <= 0;
-  const readOnly = !isNew && params.detail === 'true';
+  const mine = params.id === MINE_ID;
+  const id = mine ? 0 : Number(params.id ?? 0) || 0;
   const navigate = useNavigate();
   const client = useQueryClient();
   const { message } = App.useApp();
   const [form] = Form.useForm<CustomerValues>();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const roles = useUserStore((state) => state.roles);
+  const ownUscc = useUserStore((state) => state.user?.uscc ?? null);
+  const listReachable = usePermissionStore((state) =>
+    flattenMenus(state.nodes).some((node) => node.path === CUSTOMER_LIST_PATH),
+  );
 
-  const query = useQuery({ ...customerQuery(id), enabled: !isNew });
-  const customer = query.data;
+  const byId = useQuery({ ...customerQuery(id), enabled: id > 0 });
+  const own = useQuery({ ...mineCustomerQuery(), enabled: mine });
+  const query = mine ? own : byId;
+  const loads = mine || id > 0;
+  const customer = query.data ?? undefined;
+  const isNew = !customer && (mine || id <= 0);
+  const readOnly = !isNew && params.detail === 'true';
+  /** 企业信息 of an enterprise that has not registered yet: a new record of its own code. */
+  const registering = mine && own.data === null;
 
   useEffect(() => {
     if (customer) form.setFieldsValue(customerValues(customer));
   }, [customer, form]);
+
+  useEffect(() => {
+    if (registering && ownUscc) form.setFieldsValue({ uscc: ownUscc });
+  }, [registering, ownUscc, form]);
+
+  const leave = () => (listReachable ? navigate(CUSTOMER_LIST_PATH) : navigate(-1));
 
   const showRefusal = (err: unknown): boolean => {
     const refusal = serverError(err);
@@ -78,8 +102,11 @@ export default function CustomerEditPage() {
   const saved = async (row: CustomerRow, text: string) => {
     void message.success(text);
     client.setQueryData(customerQuery(row.id).queryKey, row);
+    if (mine) client.setQueryData(mineCustomerQuery().queryKey, row);
     await invalidateResource(client, customersResource);
-    navigate(CUSTOMER_LIST_PATH);
+    if (mine) return; // 企业信息 stays on the record, now with its new review status
+    if (listReachable) navigate(CUSTOMER_LIST_PATH);
+    else if (!customer) navigate(customerPath(roles, row.id, false), { replace: true });
   };
 
   const save = async (values: CustomerValues) => {
@@ -89,7 +116,7 @@ export default function CustomerEditPage() {
       const row = customer
         ? await updateCustomer({ ...toBody(values), id: customer.id, version: customer.version })
         : await createCustomer(toBody(values));
-      await saved(row, customer ? T.saved : T.created);
+      await saved(row, !customer ? T.created : row.reviewStatus === 'pending' ? T.savedForReview : T.saved);
     } catch (err) {
       const refusal = serverError(err);
       if (refusal?.status === 409 && customer) await reload(refusal.message);
@@ -115,25 +142,35 @@ export default function CustomerEditPage() {
     }
   };
 
-  if (!isNew && query.isPending) {
+  if (loads && query.isPending) {
     return (
       <div style={{ padding: 48, textAlign: 'center' }}>
         <Spin />
       </div>
     );
   }
-  if (!isNew && query.isError) {
+  if (loads && query.isError) {
     const refusal = serverError(query.error);
     return (
       <Result
         status="warning"
         title={refusal?.status === 404 ? T.notFound : (refusal?.message ?? T.notFound)}
-        extra={<Button onClick={() => navigate(CUSTOMER_LIST_PATH)}>{T.back}</Button>}
+        extra={<Button onClick={leave}>{T.back}</Button>}
+      />
+    );
+  }
+  if (registering && !ownUscc) {
+    return (
+      <Result
+        status="warning"
+        title={T.noEnterprise}
+        extra={<Button onClick={() => navigate(-1)}>{T.back}</Button>}
       />
     );
   }
 
-  const title = isNew ? T.titleNew : readOnly ? T.titleView : T.titleEdit;
+  const title = mine ? T.titleMine : isNew ? T.titleNew : readOnly ? T.titleView : T.titleEdit;
+  const mineNotice = !mine || readOnly ? null : registering ? T.mineMissing : T.mineReview;
   const canResubmit = !readOnly && customer?.reviewStatus === 'returned';
 
   return (
@@ -156,6 +193,9 @@ export default function CustomerEditPage() {
             ) : null}
           </Descriptions>
         ) : null}
+        {mineNotice ? (
+          <Alert type="info" showIcon role="status" title={mineNotice} style={{ marginBottom: 16 }} />
+        ) : null}
         {error ? (
           <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
         ) : null}
@@ -168,7 +208,13 @@ export default function CustomerEditPage() {
             if (error) setError(null);
           }}
         >
-          <CustomerFields form={form} readOnly={readOnly} maskedPhone={customer?.phone} />
+          <CustomerFields
+            form={form}
+            readOnly={readOnly}
+            maskedPhone={customer?.phone}
+            customerId={customer?.id}
+            usccLocked={mine}
+          />
           <Space>
             {readOnly ? null : (
               <Auth permission={isNew ? 'customer:add' : 'customer:edit'}>

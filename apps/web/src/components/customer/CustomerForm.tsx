@@ -5,8 +5,10 @@ import { Col, Form, type FormInstance, Input, Row, Select } from 'antd';
 import type { NamePath } from 'antd/es/form/interface';
 import { useMemo } from 'react';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
+import { useCanDo } from '@/lib/permission.tsx';
 import { CertificateField } from './CertificateField.tsx';
 import { APPLICANT_TEXTS as T } from './texts.ts';
+import { UnmaskButton } from './UnmaskPhone.tsx';
 
 /** The form's values: text fields as typed (headcount too, until saved). */
 export interface CustomerValues {
@@ -89,12 +91,22 @@ export function CustomerFields({
   form,
   readOnly,
   maskedPhone,
+  customerId,
+  usccLocked = false,
 }: {
   form: FormInstance<CustomerValues>;
   readOnly: boolean;
-  maskedPhone?: string;
+  maskedPhone?: string | undefined;
+  /** The record shown: while its phone is the masked one, 查看完整号码 (customer:unmask) fills in the number. */
+  customerId?: number | undefined;
+  /** The code cannot be changed (an enterprise keeps the record of its own code). */
+  usccLocked?: boolean;
 }) {
   const section = Form.useWatch('industrySection', form);
+  const phone = Form.useWatch('phone', form);
+  const mayUnmask = useCanDo('customer:unmask');
+  const canUnmask =
+    mayUnmask && customerId !== undefined && !!maskedPhone?.includes('*') && phone === maskedPhone;
   const divisions = useDict('industry_division');
   const divisionOptions = useMemo(
     () => (section ? divisions.filter((d) => sectionOfDivision(d.value) === section) : []),
@@ -111,7 +123,7 @@ export function CustomerFields({
     <Row gutter={24}>
       <Col {...span}>
         <Form.Item name="uscc" label={T.uscc} rules={[required, usccRule]}>
-          <Input maxLength={18} readOnly={readOnly} />
+          <Input maxLength={18} readOnly={readOnly || usccLocked} />
         </Form.Item>
       </Col>
       <Col {...span}>
@@ -175,7 +187,19 @@ export function CustomerFields({
         </Form.Item>
       </Col>
       <Col {...span}>
-        <Form.Item name="phone" label={T.phone} rules={[required, phoneRule]}>
+        <Form.Item
+          name="phone"
+          label={T.phone}
+          rules={[required, phoneRule]}
+          extra={
+            canUnmask ? (
+              <UnmaskButton
+                customerId={customerId}
+                onRevealed={(full) => form.setFieldValue('phone', full)}
+              />
+            ) : undefined
+          }
+        >
           <Input maxLength={20} readOnly={readOnly} />
         </Form.Item>
       </Col>

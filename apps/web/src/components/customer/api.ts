@@ -4,9 +4,10 @@ import type {
   CustomerResubmitForm,
   CustomerRow,
   CustomerUpdateForm,
+  UnmaskResult,
 } from '@piibs/shared/customer';
 import { queryOptions } from '@tanstack/react-query';
-import { defineResource, postInline } from '@/components/crud/resource.ts';
+import { defineResource, postInline, serverError } from '@/components/crud/resource.ts';
 import { request } from '@/lib/http.ts';
 
 export const customersResource = defineResource<CustomerRow>({
@@ -25,6 +26,26 @@ export const customerQuery = (id: number) =>
     queryFn: () => request<CustomerRow>({ url: `api/customers/${id}`, method: 'get', inlineErrors: true }),
   });
 
+/**
+ * The enterprise account's own record (GET /api/customers/mine); null while the enterprise has not registered
+ * it (or the account has no enterprise code).
+ */
+export const mineCustomerQuery = () =>
+  queryOptions({
+    queryKey: [...customersResource.key, 'mine'],
+    queryFn: async (): Promise<CustomerRow | null> => {
+      try {
+        return await request<CustomerRow>({ url: 'api/customers/mine', method: 'get', inlineErrors: true });
+      } catch (err) {
+        if (serverError(err)?.status === 404) return null;
+        throw err;
+      }
+    },
+  });
+
+/** The full phone number (permission customer:unmask; the server logs every read). */
+export const unmaskCustomer = (id: number) => postInline<UnmaskResult>(`api/customers/${id}/unmask`);
+
 export const createCustomer = (form: CustomerCreateForm) => postInline<CustomerRow>('api/customers', form);
 export const updateCustomer = (form: CustomerUpdateForm) =>
   postInline<CustomerRow>('api/customers/update', form);
@@ -41,3 +62,6 @@ export function customerPath(roles: readonly string[], id: number, detail: boole
 }
 
 export const CUSTOMER_LIST_PATH = '/piibs/applicant/list';
+
+/** The `id` of the enterprise's own record in its route (企业信息: /piibs/applicant/newUpdate/mine/false). */
+export const MINE_ID = 'mine';

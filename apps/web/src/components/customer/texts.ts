@@ -36,4 +36,10 @@ export const APPLICANT_TEXTS = Object.freeze({
   notFound: '找不到该客户，或您无权查看',
   divisionFirst: '请先选择行业门类',
   conflictReloaded: '已载入最新数据，请核对后重新提交',
+  unmask: '查看完整号码',
+  titleMine: '企业信息',
+  savedForReview: '保存成功，已提交审核',
+  mineMissing: '本企业尚未登记投保人信息，请填写后保存，提交审核',
+  mineReview: '保存修改后将重新提交审核，审核通过后方可用于投保',
+  noEnterprise: '当前账号未关联企业（统一社会信用代码），无法维护企业信息',
 });

@@ -27,6 +27,8 @@ describe('客户列表', { timeout: 40_000 }, () => {
     renderWithProviders(<CustomerList />, '/piibs/applicant/list');
     expect(await screen.findByText('镇江示范机械有限公司')).toBeInTheDocument();
     expect(screen.getAllByText('138****5678')).toHaveLength(2);
+    // Without customer:unmask the phones stay masked, with nothing to reveal them.
+    expect(screen.queryAllByRole('button', { name: '查看完整号码' })).toHaveLength(0);
     expect(screen.getAllByText('待审核').length).toBeGreaterThan(0);
     expect(screen.getByText('已退回')).toBeInTheDocument();
     expect(api.callsTo('GET api/customers')[0]?.params).toEqual({
@@ -60,6 +62,22 @@ describe('客户列表', { timeout: 40_000 }, () => {
     await router.navigate(-1);
     await user.click(await screen.findByRole('button', { name: /新\s*增/ }));
     expect(router.state.location.pathname).toBe('/piibs/applicant/newUpdate/0/false');
+  });
+
+  it('holders of customer:unmask reveal one row’s full phone from the server', async () => {
+    api = mockApi({
+      'GET api/customers': page([customerRow(), customerRow({ id: 8, name: '另一家公司' })]),
+      'GET api/dictDetail': dictAnswer,
+      'POST api/customers/8/unmask': { data: { phone: '13900008888' } },
+    });
+    signInAs(['underwriter'], ['customer:list', 'customer:unmask']);
+    renderWithProviders(<CustomerList />, '/piibs/applicant/list');
+    const row = (await screen.findByText('另一家公司')).closest('tr')!;
+    expect(screen.getAllByRole('button', { name: '查看完整号码' })).toHaveLength(2);
+    await userEvent.setup().click(within(row).getByRole('button', { name: '查看完整号码' }));
+    expect(await within(row).findByText('13900008888')).toBeInTheDocument();
+    expect(screen.getAllByText('138****5678')).toHaveLength(1);
+    expect(api.callsTo('POST api/customers/8/unmask')).toHaveLength(1);
   });
 
   it('agents open customers under their own route', async () => {

@@ -12,6 +12,7 @@ import { type SearchField, SearchForm, searchKeys } from '@/components/crud/Sear
 import { customerPath, customersResource } from '@/components/customer/api.ts';
 import { ReviewStatusTag } from '@/components/customer/ReviewStatusTag.tsx';
 import { APPLICANT_TEXTS as T } from '@/components/customer/texts.ts';
+import { MaskedPhone } from '@/components/customer/UnmaskPhone.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 
@@ -28,7 +29,10 @@ const SEARCH: SearchField[] = [
 ];
 const FILTER_KEYS = searchKeys(SEARCH);
 
-/** 客户列表: customers (投保人) the caller may see, phones masked; view / edit open the customer's page. */
+/**
+ * 客户列表: customers (投保人) the caller may see, phones masked (holders of customer:unmask can reveal one);
+ * view / edit open the customer's page.
+ */
 export default function CustomerList() {
   const list = useListState({ filterKeys: FILTER_KEYS, defaultSort: 'updatedAt,desc' });
   const navigate = useNavigate();
@@ -64,7 +68,12 @@ export default function CustomerList() {
       render: (_, row) => row.regionName ?? row.region,
     },
     { key: 'contactName', title: T.contactName, dataIndex: 'contactName' },
-    { key: 'phone', title: T.phone, dataIndex: 'phone' },
+    {
+      key: 'phone',
+      title: T.phone,
+      dataIndex: 'phone',
+      render: (phone: string, row) => <MaskedPhone key={row.id} customerId={row.id} phone={phone} compact />,
+    },
     {
       key: 'headcount',
       title: T.headcount,

@@ -1,8 +1,9 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { renderRoute } from '@/components/customer/test-render.tsx';
+import { applicationDetail } from '@/components/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { taskDetail, taskRow } from '../test-data.ts';
 import CustomerAudit from './CustomerAudit.tsx';
@@ -60,5 +61,131 @@ describe('审核客户信息', { timeout: 40_000 }, () => {
     await waitFor(() => expect(loads).toBe(2));
     // Decided meanwhile: no more decision buttons.
     await waitFor(() => expect(screen.queryByRole('button', { name: /拒\s*绝/ })).toBeNull());
+  });
+
+  it('shows who holds the task; 领取 makes it the caller’s, and the decision then carries the new version', async () => {
+    let claimed = false;
+    const mine = { assignee: { id: 1, name: '系统管理员' }, version: 3 };
+    api = mockApi({
+      'GET api/tasks/11': () => ({ data: taskDetail(claimed ? mine : {}) }),
+      'POST api/tasks/11/claim': () => {
+        claimed = true;
+        return { data: taskRow(mine) };
+      },
+      'POST api/tasks/11/decide': { data: taskRow({ status: 'done', decision: 'approve' }) },
+    });
+    renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+    const holder = await screen.findByTestId('task-holder');
+    expect(within(holder).getByText('未领取')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(holder).getByRole('button', { name: /领\s*取/ }));
+    expect(await screen.findByText('已领取该任务')).toBeInTheDocument();
+    expect(JSON.parse(String(api.callsTo('POST api/tasks/11/claim')[0]?.data))).toEqual({ version: 2 });
+    expect(await within(holder).findByText('系统管理员（我）')).toBeInTheDocument();
+    expect(within(holder).queryByRole('button', { name: /领\s*取/ })).toBeNull();
+    expect(within(holder).getByRole('button', { name: /释\s*放/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /通\s*过/ }));
+    await waitFor(() => expect(api.callsTo('POST api/tasks/11/decide')).toHaveLength(1));
+    expect(decideBody()).toEqual({ decision: 'approve', opinion: null, version: 3 });
+  });
+
+  it('a task another reviewer holds: their name, no 领取 and no decision buttons', async () => {
+    api = mockApi({
+      'GET api/tasks/11': { data: taskDetail({ assignee: { id: 8, name: '核保员乙' }, version: 3 }) },
+    });
+    renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+    const holder = await screen.findByTestId('task-holder');
+    expect(within(holder).getByText('核保员乙')).toBeInTheDocument();
+    expect(screen.getByText('该任务已由「核保员乙」领取，只有处理人可以审核')).toBeInTheDocument();
+    for (const name of [/领\s*取/, /释\s*放/, /指\s*派/, /通\s*过/, /退\s*回/, /拒\s*绝/])
+      expect(screen.queryByRole('button', { name })).toBeNull();
+  });
+
+  it('a lead (task:assign) may release or reassign a task someone else holds', async () => {
+    signInAs(['underwriter'], ['customer:review', 'task:assign']);
+    let released = false;
+    api = mockApi({
+      'GET api/tasks/11': () => ({
+        data: taskDetail(
+          released ? { assignee: null, version: 4 } : { assignee: { id: 8, name: '核保员乙' }, version: 3 },
+        ),
+      }),
+      'POST api/tasks/11/release': () => {
+        released = true;
+        return { data: taskRow({ assignee: null, version: 4 }) };
+      },
+    });
+    renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+    const holder = await screen.findByTestId('task-holder');
+    expect(within(holder).getByRole('button', { name: /指\s*派/ })).toBeInTheDocument();
+    await userEvent.setup().click(within(holder).getByRole('button', { name: /释\s*放/ }));
+    expect(await screen.findByText('已释放该任务')).toBeInTheDocument();
+    expect(JSON.parse(String(api.callsTo('POST api/tasks/11/release')[0]?.data))).toEqual({ version: 3 });
+    expect(await within(holder).findByText('未领取')).toBeInTheDocument();
+  });
+
+  it('an application task shows the application’s image materials inline, read-only', async () => {
+    signInAs(['underwriter'], ['application:review']);
+    api = mockApi({
+      'GET api/tasks/11': {
+        data: taskDetail({
+          kind: 'application',
+          subjectId: 12,
+          title: 'AZX2026000012 镇江示范机械有限公司',
+          application: applicationDetail({ status: 'PENDING_REVIEW', statusLabel: '待审核' }),
+          events: [],
+        }),
+      },
+      'GET api/dictDetail': {
+        data: {
+          content: [
+            {
+              id: 1,
+              dictId: 9,
+              dictName: 'document_type',
+              value: 'BUSINESS_LICENSE',
+              label: '营业执照',
+              sort: 0,
+            },
+          ],
+          totalElements: 1,
+        },
+      },
+      // The server would let the applicant change them; the review page never does.
+      'GET api/materials': {
+        data: {
+          content: [
+            {
+              id: 5,
+              businessType: 'application',
+              businessId: 12,
+              docType: 'BUSINESS_LICENSE',
+              docTypeName: '营业执照',
+              originalName: '营业执照正本.pdf',
+              mime: 'application/pdf',
+              sizeBytes: 2048,
+              sha256: 'a'.repeat(64),
+              uploadedBy: 5,
+              uploaderName: '企业用户',
+              createdAt: '2026-11-20T08:00:00.000Z',
+              fileUrl: '/api/materials/5/file',
+              thumbnailUrl: '/api/materials/5/thumbnail',
+            },
+          ],
+          totalElements: 1,
+          editable: true,
+          readOnlyReason: null,
+        },
+      },
+    });
+    renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+    expect(await screen.findByText('营业执照正本.pdf')).toBeInTheDocument();
+    expect(api.callsTo('GET api/materials')[0]?.params).toEqual({
+      businessType: 'application',
+      businessId: 12,
+    });
+    expect(screen.getByRole('region', { name: '营业执照' })).toBeInTheDocument();
+    expect(screen.queryByText('点击或将文件拖拽到此处上传')).toBeNull();
+    expect(screen.queryByRole('button', { name: /删除/ })).toBeNull();
   });
 });

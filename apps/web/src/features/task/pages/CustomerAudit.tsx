@@ -1,7 +1,6 @@
 import { formatTime } from '@piibs/shared/constants';
-import { REVIEW_DECISION_LABELS, TASK_STATUS_LABELS } from '@piibs/shared/review';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Result, Space, Spin, Tag, Timeline } from 'antd';
+import { Button, Card, Empty, Result, Space, Spin, Timeline } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import {
   ApplicationFacts,
@@ -10,8 +9,11 @@ import {
 } from '@/components/application/ApplicationSummary.tsx';
 import { serverError } from '@/components/crud/resource.ts';
 import { CustomerDescriptions } from '@/components/customer/CustomerDescriptions.tsx';
+import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
 import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
+import { heldByOther, useMyId } from '../components/holder.tsx';
+import { TaskCard } from '../components/TaskCard.tsx';
 
 function changeText(detail: unknown): string {
   if (detail === null || detail === undefined) return '';
@@ -25,8 +27,9 @@ function changeText(detail: unknown): string {
 
 /**
  * 审核客户信息 (task/CustomerAudit, /piibs/task/audit/:id/:audit): the task's customer — or, for an application
- * task, the application with its quote, co-insurers, applicant, materials and timeline — read-only, its change
- * history and earlier decisions; with `audit` 'true' and the task open, 通过 / 退回 / 拒绝 with an opinion
+ * task, the application with its quote, co-insurers, applicant, image materials (inline, read-only) and
+ * timeline — read-only, its change history and earlier decisions; who holds the task (领取 / 释放 / 指派); with
+ * `audit` 'true' and the task open and not held by another reviewer, 通过 / 退回 / 拒绝 with an opinion
  * (required for 退回 and 拒绝), sent with the task's version.
  */
 export default function CustomerAudit() {
@@ -37,6 +40,7 @@ export default function CustomerAudit() {
   const task = query.data;
   const decision = useTaskDecision({ task, reload: () => query.refetch() });
   const { error } = decision;
+  const myId = useMyId();
 
   if (query.isPending) {
     return (
@@ -55,23 +59,14 @@ export default function CustomerAudit() {
     );
   }
 
-  const canDecide = params.audit === 'true' && task.status === 'open';
+  const auditing = params.audit === 'true' && task.status === 'open';
+  const othersTask = heldByOther(task, myId);
+  const canDecide = auditing && !othersTask;
 
   return (
     <div style={{ padding: 16 }}>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-        <Card
-          variant="borderless"
-          title={task.title}
-          extra={
-            <Tag color={task.status === 'open' ? 'processing' : 'default'}>
-              {TASK_STATUS_LABELS[task.status]}
-            </Tag>
-          }
-        >
-          {error ? (
-            <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
-          ) : null}
+        <TaskCard task={task} error={error} heldByOther={auditing && othersTask}>
           {task.application ? (
             <ApplicationFacts app={task.application} />
           ) : task.customer ? (
@@ -79,30 +74,15 @@ export default function CustomerAudit() {
           ) : (
             <Empty />
           )}
-          {task.status === 'done' && task.decision ? (
-            <Alert
-              style={{ marginTop: 16 }}
-              type="info"
-              title={`审核结论：${REVIEW_DECISION_LABELS[task.decision]}${task.opinion ? `（${task.opinion}）` : ''}`}
-            />
-          ) : null}
-        </Card>
+        </TaskCard>
 
         {task.application ? (
           <>
-            <Card
-              variant="borderless"
-              title="保费信息"
-              extra={
-                <Button
-                  type="link"
-                  onClick={() => navigate(`/piibs/insured/ImageData/${task.application!.id}/application`)}
-                >
-                  影像资料
-                </Button>
-              }
-            >
+            <Card variant="borderless" title="保费信息">
               <ApplicationPremium app={task.application} />
+            </Card>
+            <Card variant="borderless" title="影像资料">
+              <MaterialsPanel businessType="application" businessId={task.application.id} editable={false} />
             </Card>
             <Card variant="borderless" title={`投保人：${task.application.customer.name}`}>
               <CustomerDescriptions customer={task.application.customer} />
