@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  mayDecideHeldTask,
   REVIEW_DECISIONS,
   REVIEW_STATUSES,
   type ReviewStatus,
@@ -50,5 +51,13 @@ describe('review state machine: pending → approved / returned / rejected; retu
   it('a new record waits for review unless a reviewer made it', () => {
     expect(statusOnCreate(false)).toBe('pending');
     expect(statusOnCreate(true)).toBe('approved');
+  });
+});
+
+describe('a held task (处理人)', () => {
+  it('is decided by its holder only; an unheld task by anyone', () => {
+    expect(mayDecideHeldTask(null, 7)).toBe(true);
+    expect(mayDecideHeldTask(7, 7)).toBe(true);
+    expect(mayDecideHeldTask(8, 7)).toBe(false);
   });
 });

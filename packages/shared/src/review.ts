@@ -42,6 +42,19 @@ export const TASK_KIND_PERMISSIONS: Readonly<Record<TaskKind, string>> = Object.
   tender: 'tender:review',
 });
 
+/** Who may hand a task to a reviewer (指派) or take it from its holder: admin, or a role granted it (a lead). */
+export const TASK_ASSIGN_PERMISSION = 'task:assign';
+
+/** Whether `userId` may decide a task held by `assigneeId`: an unheld task is anyone's, a held one its holder's. */
+export const mayDecideHeldTask = (assigneeId: number | null, userId: number): boolean =>
+  assigneeId === null || assigneeId === userId;
+
+/** The queue's assignee filter: `me` (held by the caller), `none` (unassigned) or a user's id. */
+export const TASK_ASSIGNEE_FILTERS = ['me', 'none'] as const;
+export type TaskAssigneeFilter = (typeof TASK_ASSIGNEE_FILTERS)[number] | number;
+export const TASK_ASSIGNEE_FILTER_LABELS: Readonly<Record<(typeof TASK_ASSIGNEE_FILTERS)[number], string>> =
+  Object.freeze({ me: '我的', none: '未分配' });
+
 export const TASK_STATUSES = ['open', 'done'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const TASK_STATUS_LABELS: Readonly<Record<TaskStatus, string>> = Object.freeze({

@@ -3,7 +3,13 @@
 import { z } from 'zod';
 import { applicationDetail, applicationEventRow } from './application.ts';
 import { customerRow } from './customer.ts';
-import { OPINION_REQUIRED, REVIEW_DECISIONS, TASK_KINDS, TASK_STATUSES } from './review.ts';
+import {
+  OPINION_REQUIRED,
+  REVIEW_DECISIONS,
+  TASK_KINDS,
+  TASK_STATUSES,
+  type TaskAssigneeFilter,
+} from './review.ts';
 
 export const TASK_SORT_FIELDS = ['id', 'createdAt', 'decidedAt'] as const;
 
@@ -25,7 +31,36 @@ export const decideForm = z
   });
 export type DecideForm = z.input<typeof decideForm>;
 
+const taskVersion = z.number().int().min(0).meta({ title: '版本号' });
+
+/** POST /api/tasks/:id/claim and /release: the task's version as loaded (409 when stale). */
+export const taskVersionForm = z.object({ version: taskVersion });
+export type TaskVersionForm = z.input<typeof taskVersionForm>;
+
+/** POST /api/tasks/:id/assign: hands the open task to a reviewer who may decide it (task:assign). */
+export const assignForm = z.object({
+  assigneeId: z
+    .number({ error: '请选择处理人' })
+    .int({ error: '请选择处理人' })
+    .positive({ error: '请选择处理人' })
+    .meta({ title: '处理人' }),
+  version: taskVersion,
+});
+export type AssignForm = z.input<typeof assignForm>;
+
+/** GET /api/tasks?assignee=: `me` (held by the caller), `none` (unassigned) or a user's id. */
+export const taskAssigneeParam = z
+  .string()
+  .trim()
+  .regex(/^(?:me|none|[1-9]\d{0,14})$/, { error: '请选择 me、none 或处理人ID' })
+  .transform((v): TaskAssigneeFilter => (v === 'me' || v === 'none' ? v : Number(v)))
+  .meta({ title: '处理人', description: 'me：我的；none：未分配；或处理人的用户ID' });
+
 const userRef = z.object({ id: z.number(), name: z.string() }).nullable();
+
+/** GET /api/tasks/:id/assignees: the reviewers the task can be assigned to. */
+export const assigneeOption = z.object({ id: z.number(), name: z.string() });
+export type AssigneeOption = z.infer<typeof assigneeOption>;
 
 export const taskRow = z.object({
   id: z.number(),

@@ -5,20 +5,12 @@ import { ROLE_CODES } from '@piibs/shared/auth';
 import { fenToYuanText } from '@piibs/shared/money';
 import type { NotificationKind } from '@piibs/shared/notification';
 import { applyPath, tenderAuditPath } from '@piibs/shared/project-order';
-import {
-  type ReviewDecision,
-  TASK_KIND_LABELS,
-  TASK_KIND_PERMISSIONS,
-  type TaskKind,
-} from '@piibs/shared/review';
+import { type ReviewDecision, TASK_KIND_LABELS, type TaskKind } from '@piibs/shared/review';
 import { SERVICE_ITEM_LABELS, type ServiceItemType } from '@piibs/shared/risk-control';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { applications, customers, policies, preventionFunds, secondaryOrders } from '../../db/schema.ts';
-import { applicationsVisibleTo } from '../applications/access.ts';
-import type { RequestUser } from '../auth/sessions.ts';
-import { customersVisibleTo, customerViewerOf } from '../customers/access.ts';
-import { declarationsVisibleTo, reviewerProjectViewer } from '../project-orders/access.ts';
+import { taskReviewers, userName } from '../tasks/reviewers.ts';
 import { notify } from './service.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -61,23 +53,6 @@ async function orgMembers(tx: Tx, orgId: number): Promise<number[]> {
 
 // ---- review tasks ----
 
-/** Whether the record under review is one the reviewer may see (the task queue's own visibility rules). */
-async function reviewerSees(tx: Tx, kind: TaskKind, subjectId: number, user: RequestUser): Promise<boolean> {
-  const db = tx as unknown as Db;
-  const viewer = await customerViewerOf(db, user);
-  let table: typeof customers | typeof applications | typeof secondaryOrders;
-  let visible: SQL | undefined;
-  if (kind === 'customer') [table, visible] = [customers, customersVisibleTo(db, viewer)];
-  else if (kind === 'application') [table, visible] = [applications, applicationsVisibleTo(db, viewer)];
-  else [table, visible] = [secondaryOrders, declarationsVisibleTo(db, reviewerProjectViewer(viewer))];
-  if (!visible) return true;
-  const [row] = await tx
-    .select({ one: sql<number>`1` })
-    .from(table)
-    .where(and(eq(table.id, subjectId), visible));
-  return Boolean(row);
-}
-
 /**
  * A record went to review: the users who can act on its task — enabled, holding the kind's review permission
  * (the admin role holds every one), seeing the record within their data scope — and its assignee, if any; never
@@ -94,40 +69,8 @@ export async function notifyTaskOpened(
     assigneeId?: number | null;
   },
 ): Promise<void> {
-  const res = await tx.execute<{
-    id: number | string;
-    username: string;
-    nick_name: string;
-    channel: string;
-    roles: string[];
-  }>(sql`
-    SELECT u.id, u.username, u.nick_name, u.channel,
-      array(SELECT r.code FROM user_role ur JOIN role r ON r.id = ur.role_id WHERE ur.user_id = u.id) AS roles
-    FROM app_user u
-    WHERE u.enabled AND u.id <> ${task.submittedBy} AND EXISTS (
-      SELECT 1 FROM user_role ur JOIN role r ON r.id = ur.role_id
-      WHERE ur.user_id = u.id AND (r.code = ${ROLE_CODES.admin} OR EXISTS (
-        SELECT 1 FROM role_menu rm JOIN menu m ON m.id = rm.menu_id
-        WHERE rm.role_id = r.id AND m.permission = ${TASK_KIND_PERMISSIONS[task.kind]})))`);
-  const reviewers: number[] = [];
-  for (const r of res.rows) {
-    const user: RequestUser = {
-      id: Number(r.id),
-      username: r.username,
-      nickName: r.nick_name,
-      roles: r.roles,
-      channel: r.channel,
-      scope: 'full',
-      method: 'password',
-      sessionId: '',
-    };
-    if (await reviewerSees(tx, task.kind, task.subjectId, user)) reviewers.push(user.id);
-  }
-  const [submitter] = await tx
-    .execute<{ name: string }>(
-      sql`SELECT coalesce(nick_name, username) AS name FROM app_user WHERE id = ${task.submittedBy}`,
-    )
-    .then((r) => r.rows);
+  const reviewers = (await taskReviewers(tx, task)).map((r) => r.id);
+  const submitter = await userName(tx, task.submittedBy, '用户');
   const label = TASK_KIND_LABELS[task.kind];
   await notify(tx, {
     userIds: except(
@@ -136,9 +79,31 @@ export async function notifyTaskOpened(
     ),
     kind: 'task.assigned',
     title: `新的${label}任务`,
-    body: `${submitter?.name ?? '用户'} 提交了「${task.title}」，等待审核。`,
+    body: `${submitter} 提交了「${task.title}」，等待审核。`,
     link: task.kind === 'tender' ? tenderAuditPath(task.id, true) : `/piibs/task/audit/${task.id}/true`,
     eventKey: `task:${task.id}:assigned`,
+  });
+}
+
+/** A task was assigned (指派) to a reviewer: they are told, once per assignment (the task's new version). */
+export async function notifyTaskAssigned(
+  tx: Tx,
+  task: {
+    id: number;
+    kind: TaskKind;
+    title: string;
+    assigneeId: number;
+    assignedBy: string;
+    version: number;
+  },
+): Promise<void> {
+  await notify(tx, {
+    userIds: [task.assigneeId],
+    kind: 'task.assigned',
+    title: `指派给您的${TASK_KIND_LABELS[task.kind]}任务`,
+    body: `${task.assignedBy} 将「${task.title}」指派给您审核。`,
+    link: task.kind === 'tender' ? tenderAuditPath(task.id, true) : `/piibs/task/audit/${task.id}/true`,
+    eventKey: `task:${task.id}:assignee:${task.assigneeId}:${task.version}`,
   });
 }
 

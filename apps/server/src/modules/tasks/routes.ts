@@ -1,6 +1,21 @@
 import { blurryParam, pageOf } from '@piibs/shared/admin';
-import { REVIEW_DECISIONS, TASK_KIND_PERMISSIONS, TASK_KINDS, TASK_STATUSES } from '@piibs/shared/review';
-import { decideForm, TASK_SORT_FIELDS, taskDetail, taskRow } from '@piibs/shared/task';
+import {
+  REVIEW_DECISIONS,
+  TASK_ASSIGN_PERMISSION,
+  TASK_KIND_PERMISSIONS,
+  TASK_KINDS,
+  TASK_STATUSES,
+} from '@piibs/shared/review';
+import {
+  assigneeOption,
+  assignForm,
+  decideForm,
+  TASK_SORT_FIELDS,
+  taskAssigneeParam,
+  taskDetail,
+  taskRow,
+  taskVersionForm,
+} from '@piibs/shared/task';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,10 +24,21 @@ import { IDEMPOTENT_NOTE, idempotent, idempotentErrors } from '../../lib/idempot
 import { pageQuery, paginate } from '../../lib/paging.ts';
 import { requireAnyPermission } from '../../lib/permissions.ts';
 import { adminErrors } from '../../lib/schemas.ts';
-import { hasPermission } from '../../plugins/auth.ts';
+import { hasPermission, requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { businessContext } from '../payments/context.ts';
-import { afterDecision, decideTask, getTask, type Reviewer, reviewKinds, taskListSpec } from './service.ts';
+import {
+  afterDecision,
+  assigneeOptions,
+  assignTask,
+  claimTask,
+  decideTask,
+  getTask,
+  type Reviewer,
+  releaseTask,
+  reviewKinds,
+  taskListSpec,
+} from './service.ts';
 
 const taskQuery = pageQuery(TASK_SORT_FIELDS).extend({
   kind: z.enum(TASK_KINDS, { error: '请选择正确的任务类型' }).optional().meta({ title: '任务类型' }),
@@ -23,6 +49,7 @@ const taskQuery = pageQuery(TASK_SORT_FIELDS).extend({
     .optional()
     .meta({ title: '审核结论' }),
   blurry: blurryParam.meta({ title: '关键词', description: '任务标题包含' }),
+  assignee: taskAssigneeParam.optional(),
 });
 
 const idParams = z.object({ id: z.coerce.number().int().positive().meta({ title: '任务ID' }) });
@@ -93,5 +120,71 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       await afterDecision(businessContext(app), task, req.body.decision);
       return task;
     },
+  );
+
+  app.post(
+    '/tasks/:id/claim',
+    {
+      preHandler: anyReviewer,
+      schema: {
+        tags: ['tasks'],
+        summary: '领取：由自己处理该待处理任务（已被他人领取、已处理或 version 过期答 409）',
+        params: idParams,
+        body: taskVersionForm,
+        response: { 200: taskRow, ...adminErrors },
+      },
+    },
+    async (req) => claimTask(db(), await reviewerOf(app, req), req.params.id, req.body.version),
+  );
+
+  app.post(
+    '/tasks/:id/release',
+    {
+      preHandler: anyReviewer,
+      schema: {
+        tags: ['tasks'],
+        summary: '释放：处理人（或有指派权限的用户）将任务放回待领取队列',
+        params: idParams,
+        body: taskVersionForm,
+        response: { 200: taskRow, ...adminErrors },
+      },
+    },
+    async (req) =>
+      releaseTask(
+        db(),
+        await reviewerOf(app, req),
+        req.params.id,
+        req.body.version,
+        await hasPermission(app, req.user, TASK_ASSIGN_PERMISSION),
+      ),
+  );
+
+  app.post(
+    '/tasks/:id/assign',
+    {
+      preHandler: requirePermission(app, TASK_ASSIGN_PERMISSION),
+      schema: {
+        tags: ['tasks'],
+        summary: '指派：将待处理任务交给可审核它的审核人员（需指派权限；被指派人收到通知）',
+        params: idParams,
+        body: assignForm,
+        response: { 200: taskRow, ...adminErrors },
+      },
+    },
+    async (req) => assignTask(db(), await reviewerOf(app, req), req.params.id, req.body),
+  );
+
+  app.get(
+    '/tasks/:id/assignees',
+    {
+      preHandler: requirePermission(app, TASK_ASSIGN_PERMISSION),
+      schema: {
+        tags: ['tasks'],
+        summary: '可指派的审核人员（有该类任务审核权限、可见该记录、非提交人）',
+        params: idParams,
+        response: { 200: z.array(assigneeOption), ...adminErrors },
+      },
+    },
+    async (req) => assigneeOptions(db(), await reviewerOf(app, req), req.params.id),
   );
 };

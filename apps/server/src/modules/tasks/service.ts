@@ -4,24 +4,37 @@
 // to the record, which locks the record and then bumps the open task), checks the task's version and state and
 // the record's state (@piibs/shared/review), records the decision on both and writes it to the audit trail.
 // Two reviewers deciding at once: the second waits for the first's lock, then finds the task done → 409.
+//
+// Holding (处理人): a reviewer claims an open task, or a user with task:assign assigns it to a reviewer who may
+// decide it (or releases it); each change locks the task, checks its version, bumps it and is audited. A held
+// task is decided by its holder only (others get 409); an unheld one by any of its reviewers.
 
 import type { ApplicationDetail, ApplicationEventRow } from '@piibs/shared/application';
 import type { CustomerRow } from '@piibs/shared/customer';
 import {
+  mayDecideHeldTask,
   type ReviewDecision,
   type ReviewStatus,
   statusAfterDecision,
   TASK_KIND_PERMISSIONS,
+  type TaskAssigneeFilter,
   type TaskKind,
   type TaskStatus,
 } from '@piibs/shared/review';
-import type { decideForm, TASK_SORT_FIELDS, TaskDetail, TaskRow } from '@piibs/shared/task';
-import { and, count, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type {
+  AssigneeOption,
+  AssignForm,
+  decideForm,
+  TASK_SORT_FIELDS,
+  TaskDetail,
+  TaskRow,
+} from '@piibs/shared/task';
+import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { auditLog, reviewTasks } from '../../db/schema.ts';
 import { type Actor, writeAudit } from '../../lib/audit.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { applicationTasksVisibleTo } from '../applications/access.ts';
 import {
@@ -32,7 +45,7 @@ import {
 } from '../applications/service.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
-import { notifyReviewDecision } from '../notifications/events.ts';
+import { notifyReviewDecision, notifyTaskAssigned } from '../notifications/events.ts';
 import type { BusinessContext } from '../payments/context.ts';
 import { tenderTasksVisibleTo } from '../project-orders/access.ts';
 import {
@@ -43,11 +56,18 @@ import {
 } from '../project-orders/review.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { taskColumns, toTaskRow } from './queue.ts';
+import { taskReviewers, userName } from './reviewers.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const TASK_NOT_FOUND = '审核任务不存在';
 export const TASK_DONE = '该任务已被处理，请刷新后查看';
+/** Claiming a task another reviewer holds. */
+export const taskHeldBy = (name: string) => `该任务已由「${name}」领取，请刷新后查看`;
+/** Deciding a task another reviewer holds. */
+export const taskDecidedByHolder = (name: string) => `该任务已由「${name}」领取，只有处理人可以审核`;
+export const RELEASE_FORBIDDEN = '只有处理人或有指派权限的用户可以释放该任务';
+export const NOT_AN_ASSIGNEE = '处理人：该用户不能审核此任务';
 
 /** What the task service needs of each kind of record under review. */
 interface ReviewSubject {
@@ -95,6 +115,7 @@ export interface TaskFilter {
   status?: TaskStatus | undefined;
   decision?: ReviewDecision | undefined;
   blurry?: string | undefined;
+  assignee?: TaskAssigneeFilter | undefined;
 }
 
 type SortField = (typeof TASK_SORT_FIELDS)[number];
@@ -118,6 +139,11 @@ export function taskListSpec(db: Db, reviewer: Reviewer, f: TaskFilter): ListSpe
     f.status ? eq(reviewTasks.status, f.status) : undefined,
     f.decision ? eq(reviewTasks.decision, f.decision) : undefined,
     blurry(f.blurry, reviewTasks.title),
+    f.assignee === undefined
+      ? undefined
+      : f.assignee === 'none'
+        ? isNull(reviewTasks.assigneeId)
+        : eq(reviewTasks.assigneeId, f.assignee === 'me' ? reviewer.user.id : f.assignee),
   );
   return {
     columns: sortColumns,
@@ -226,6 +252,8 @@ export async function decideTask(
     const [task] = await tx.select().from(reviewTasks).where(eq(reviewTasks.id, id)).for('update');
     if (!task) throw notFound(TASK_NOT_FOUND);
     if (task.status !== 'open') throw conflict(TASK_DONE);
+    if (!mayDecideHeldTask(task.assigneeId, reviewer.user.id))
+      throw conflict(taskDecidedByHolder(await userName(tx, task.assigneeId!)));
     if (task.version !== form.version) throw conflict(STALE_VERSION);
     const next = statusAfterDecision(record.status, form.decision);
     if (!next) throw conflict('该记录当前不是待审核状态');
@@ -293,4 +321,133 @@ export async function reviewKinds(can: (code: string) => Promise<boolean>): Prom
     if (await can(code)) kinds.push(kind);
   }
   return kinds;
+}
+
+/** The reviewers of a task as assignee options, by name. */
+async function reviewersOf(
+  db: Db | Tx,
+  task: { kind: TaskKind; subjectId: number; submittedBy: number | null },
+): Promise<AssigneeOption[]> {
+  return (await taskReviewers(db, task)).map((r) => {
+    const nick = r.nickName?.trim();
+    return { id: r.id, name: nick && nick !== r.username ? `${nick}（${r.username}）` : r.username };
+  });
+}
+
+/** GET /api/tasks/:id/assignees: whom the open task can be assigned to. */
+export async function assigneeOptions(db: Db, reviewer: Reviewer, id: number): Promise<AssigneeOption[]> {
+  const task = await loadTask(db, reviewer, id);
+  return task.status === 'open'
+    ? reviewersOf(db, {
+        kind: task.kind,
+        subjectId: task.subjectId,
+        submittedBy: task.submittedBy?.id ?? null,
+      })
+    : [];
+}
+
+type HolderAction = 'task_claim' | 'task_assign' | 'task_release';
+
+/**
+ * Changes who holds an open task the reviewer may see: locks it, lets `decide` check it and answer the new
+ * holder (undefined: nothing to change, answered as it is), checks the version, bumps it and audits the change.
+ */
+async function changeHolder(
+  db: Db,
+  reviewer: Reviewer,
+  id: number,
+  version: number,
+  action: HolderAction,
+  decide: (
+    task: typeof reviewTasks.$inferSelect,
+    tx: Tx,
+  ) => Promise<number | null | undefined> | number | null | undefined,
+  after?: (tx: Tx, task: typeof reviewTasks.$inferSelect, assigneeId: number | null) => Promise<void>,
+): Promise<TaskRow> {
+  await loadTask(db, reviewer, id);
+  const everyTask: Reviewer = { ...reviewer, viewer: { ...reviewer.viewer, staffScope: { all: true } } };
+  return db.transaction(async (tx) => {
+    const [task] = await tx.select().from(reviewTasks).where(eq(reviewTasks.id, id)).for('update');
+    if (!task) throw notFound(TASK_NOT_FOUND);
+    if (task.status !== 'open') throw conflict(TASK_DONE);
+    const next = await decide(task, tx);
+    if (next === undefined || next === task.assigneeId) return loadTask(tx, everyTask, id);
+    if (task.version !== version) throw conflict(STALE_VERSION);
+    await tx
+      .update(reviewTasks)
+      .set({ assigneeId: next, version: sql`${reviewTasks.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(reviewTasks.id, id));
+    await writeAudit(tx, {
+      actorId: reviewer.user.id,
+      actorName: reviewer.user.username,
+      action,
+      entity: 'review_task',
+      entityId: id,
+      detail: {
+        kind: task.kind,
+        subjectId: task.subjectId,
+        before: { assigneeId: task.assigneeId },
+        after: { assigneeId: next },
+      },
+      ip: reviewer.ip,
+    });
+    await after?.(tx, task, next);
+    return loadTask(tx, everyTask, id);
+  });
+}
+
+/** 领取: the reviewer takes an open task nobody holds (their own: unchanged; another's: 409). */
+export function claimTask(db: Db, reviewer: Reviewer, id: number, version: number): Promise<TaskRow> {
+  return changeHolder(db, reviewer, id, version, 'task_claim', async (task, tx) => {
+    if (task.assigneeId === reviewer.user.id) return undefined;
+    if (task.assigneeId !== null) throw conflict(taskHeldBy(await userName(tx, task.assigneeId)));
+    return reviewer.user.id;
+  });
+}
+
+/** 指派 (task:assign): hands the open task to one of its reviewers, who is told (unless it is the caller). */
+export function assignTask(db: Db, reviewer: Reviewer, id: number, form: AssignForm): Promise<TaskRow> {
+  return changeHolder(
+    db,
+    reviewer,
+    id,
+    form.version,
+    'task_assign',
+    async (task, tx) => {
+      if (task.assigneeId === form.assigneeId) return undefined;
+      const reviewers = await reviewersOf(tx, {
+        kind: task.kind as TaskKind,
+        subjectId: task.subjectId,
+        submittedBy: task.submittedBy,
+      });
+      if (!reviewers.some((r) => r.id === form.assigneeId)) throw badRequest(NOT_AN_ASSIGNEE);
+      return form.assigneeId;
+    },
+    async (tx, task, assigneeId) => {
+      if (assigneeId === null || assigneeId === reviewer.user.id) return;
+      await notifyTaskAssigned(tx, {
+        id: task.id,
+        kind: task.kind as TaskKind,
+        title: task.title,
+        assigneeId,
+        assignedBy: await userName(tx, reviewer.user.id),
+        version: task.version + 1,
+      });
+    },
+  );
+}
+
+/** 释放: the holder (or a user with task:assign) puts the task back in the open queue. */
+export function releaseTask(
+  db: Db,
+  reviewer: Reviewer,
+  id: number,
+  version: number,
+  canAssign: boolean,
+): Promise<TaskRow> {
+  return changeHolder(db, reviewer, id, version, 'task_release', (task) => {
+    if (task.assigneeId === null) return undefined;
+    if (task.assigneeId !== reviewer.user.id && !canAssign) throw forbidden(RELEASE_FORBIDDEN);
+    return null;
+  });
 }

@@ -1,16 +1,32 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
-import { auditLog } from '../../db/schema.ts';
+import { auditLog, menus, notifications, roleMenus, roles } from '../../db/schema.ts';
 
 let w: World;
 let uw2: Client;
+let uw2Id: number;
+/** A lead: reviews customers and holds task:assign through an ordinary (non-admin) role. */
+let lead: Client;
 beforeAll(async () => {
   w = await createWorld();
-  await createUser(w.t, { username: 'uw2', roles: ['underwriter'] });
+  uw2Id = await createUser(w.t, { username: 'uw2', roles: ['underwriter'] });
   uw2 = client(w.t, await tokenFor(w.t, 'uw2'));
+  const db = w.t.database.db;
+  const [role] = await db
+    .insert(roles)
+    .values({ code: 'uwlead', name: '核保主管', level: 2 })
+    .returning({ id: roles.id });
+  const granted = await db
+    .select({ id: menus.id })
+    .from(menus)
+    .where(inArray(menus.permission, ['customer:review', 'task:assign']));
+  expect(granted).toHaveLength(2);
+  await db.insert(roleMenus).values(granted.map((m) => ({ roleId: role!.id, menuId: m.id })));
+  await createUser(w.t, { username: 'lead', roles: ['uwlead'] });
+  lead = client(w.t, await tokenFor(w.t, 'lead'));
 });
 afterAll(() => w.t.close());
 
@@ -28,6 +44,7 @@ type Task = {
   decision: string | null;
   subjectId: number;
   ageSeconds: number;
+  assignee: { id: number; name: string } | null;
 };
 
 /** An agent's new client, pending with its open task. */
@@ -238,5 +255,167 @@ describe('the queue', () => {
     }
     expect((await w.t.app.inject({ method: 'GET', url: '/api/tasks' })).statusCode).toBe(401);
     expect((await w.underwriter.get('/api/tasks/999999')).statusCode).toBe(404);
+  });
+});
+
+describe('holding a task: 领取 / 指派 / 释放', () => {
+  const claim = (who: Client, task: Pick<Task, 'id' | 'version'>) =>
+    who.post(`/api/tasks/${task.id}/claim`, { version: task.version });
+  const release = (who: Client, task: Pick<Task, 'id' | 'version'>) =>
+    who.post(`/api/tasks/${task.id}/release`, { version: task.version });
+  const assign = (who: Client, task: Pick<Task, 'id' | 'version'>, assigneeId: number) =>
+    who.post(`/api/tasks/${task.id}/assign`, { assigneeId, version: task.version });
+  const listIds = async (who: Client, query: string) =>
+    ((await who.get(`/api/tasks?size=500&${query}`)).json().content as Task[]).map((t) => t.id);
+  const auditOf = (taskId: number, action: string) =>
+    w.t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'review_task'),
+          eq(auditLog.entityId, String(taskId)),
+          eq(auditLog.action, action),
+        ),
+      );
+
+  it('a reviewer claims an open task: it is theirs (version bumped, audited); a second claim by another → 409', async () => {
+    const { task } = await pending();
+    const res = await claim(w.underwriter, task);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      assignee: { id: w.ids.underwriter, name: 'uw' },
+      version: task.version + 1,
+      status: 'open',
+    });
+    expect(await auditOf(task.id, 'task_claim')).toMatchObject([
+      {
+        actorName: 'uw',
+        detail: { before: { assigneeId: null }, after: { assigneeId: w.ids.underwriter } },
+      },
+    ]);
+    const held = res.json() as Task;
+    expect((await claim(uw2, held)).json()).toEqual({
+      status: 409,
+      message: '该任务已由「uw」领取，请刷新后查看',
+    });
+    // Claiming one's own task again changes nothing.
+    const again = await claim(w.underwriter, held);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().version).toBe(held.version);
+    expect(await auditOf(task.id, 'task_claim')).toHaveLength(1);
+  });
+
+  it('a claim with a stale version answers 409; two claims at once: exactly one wins', async () => {
+    const { task } = await pending();
+    expect((await claim(w.underwriter, { id: task.id, version: task.version + 5 })).json()).toEqual({
+      status: 409,
+      message: '数据已被他人修改，请刷新后重试',
+    });
+    const results = await Promise.all([claim(w.underwriter, task), claim(uw2, task)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const now = (await w.underwriter.get(`/api/tasks/${task.id}`)).json() as Task;
+    const winner = results.find((r) => r.statusCode === 200)!.json() as Task;
+    expect(now.assignee).toEqual(winner.assignee);
+  });
+
+  it('a held task is decided by its holder only: another reviewer gets 409 naming the holder', async () => {
+    const { customer, task } = await pending();
+    const held = (await claim(uw2, task)).json() as Task;
+    const refused = await decide(w.underwriter, held, 'approve');
+    expect(refused.json()).toEqual({ status: 409, message: '该任务已由「uw2」领取，只有处理人可以审核' });
+    expect((await customerOf(customer.id)).reviewStatus).toBe('pending');
+    const res = await decide(uw2, held, 'approve');
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await customerOf(customer.id)).reviewStatus).toBe('approved');
+    // A done task is no longer claimed.
+    expect((await claim(w.underwriter, res.json())).json()).toEqual({
+      status: 409,
+      message: '该任务已被处理，请刷新后查看',
+    });
+  });
+
+  it('assigning needs task:assign (403); a lead assigns to a reviewer, who is told; audited', async () => {
+    const { task } = await pending();
+    expect((await assign(w.underwriter, task, uw2Id)).statusCode).toBe(403);
+    expect((await w.underwriter.get(`/api/tasks/${task.id}/assignees`)).statusCode).toBe(403);
+    expect((await assign(w.agent, task, uw2Id)).statusCode).toBe(403);
+
+    const options = (await lead.get(`/api/tasks/${task.id}/assignees`)).json() as {
+      id: number;
+      name: string;
+    }[];
+    const optionIds = options.map((o) => o.id);
+    expect(optionIds).toEqual(expect.arrayContaining([w.ids.underwriter, uw2Id]));
+    // Not reviewers of customers (or its submitter): never offered, refused when sent.
+    expect(optionIds).not.toContain(w.ids.agent);
+    expect(optionIds).not.toContain(w.ids.ent);
+    expect((await assign(lead, task, w.ids.agent)).json()).toEqual({
+      status: 400,
+      message: '处理人：该用户不能审核此任务',
+    });
+
+    const res = await assign(lead, task, uw2Id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ assignee: { id: uw2Id, name: 'uw2' }, version: task.version + 1 });
+    const told = await w.t.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, uw2Id), eq(notifications.title, '指派给您的投保人信息审核任务')));
+    expect(told.map((n) => n.link)).toContain(`/piibs/task/audit/${task.id}/true`);
+    expect(told.find((n) => n.link === `/piibs/task/audit/${task.id}/true`)!.body).toContain('lead 将「');
+    expect(await auditOf(task.id, 'task_assign')).toMatchObject([
+      { actorName: 'lead', detail: { before: { assigneeId: null }, after: { assigneeId: uw2Id } } },
+    ]);
+    // A lead re-assigns a held task; a stale version is refused.
+    expect((await assign(lead, task, w.ids.underwriter)).statusCode).toBe(409);
+    const moved = await assign(lead, res.json(), w.ids.underwriter);
+    expect(moved.json().assignee).toEqual({ id: w.ids.underwriter, name: 'uw' });
+    // The administrator holds task:assign without a grant.
+    expect((await assign(w.admin, moved.json(), uw2Id)).json().assignee.id).toBe(uw2Id);
+  });
+
+  it('the holder (or a lead) releases a task; another reviewer may not (403)', async () => {
+    const { task } = await pending();
+    const held = (await claim(w.underwriter, task)).json() as Task;
+    expect((await release(uw2, held)).json()).toEqual({
+      status: 403,
+      message: '只有处理人或有指派权限的用户可以释放该任务',
+    });
+    const freed = await release(w.underwriter, held);
+    expect(freed.statusCode, freed.body).toBe(200);
+    expect(freed.json()).toMatchObject({ assignee: null, version: held.version + 1 });
+    const again = (await claim(uw2, freed.json())).json() as Task;
+    expect(again.assignee?.id).toBe(uw2Id);
+    expect((await release(lead, again)).json().assignee).toBeNull();
+    expect(await auditOf(task.id, 'task_release')).toHaveLength(2);
+  });
+
+  it('filters the queue by assignee: me, none or a user id; anything else → 400', async () => {
+    const mine = await pending();
+    const theirs = await pending();
+    const free = await pending();
+    await claim(w.underwriter, mine.task);
+    await claim(uw2, theirs.task);
+    const ids = [mine.task.id, theirs.task.id, free.task.id];
+    const only = (list: number[]) => ids.filter((id) => list.includes(id));
+    expect(only(await listIds(w.underwriter, 'assignee=me'))).toEqual([mine.task.id]);
+    expect(only(await listIds(uw2, 'assignee=me'))).toEqual([theirs.task.id]);
+    expect(only(await listIds(w.underwriter, 'assignee=none'))).toEqual([free.task.id]);
+    expect(only(await listIds(w.underwriter, `assignee=${uw2Id}`))).toEqual([theirs.task.id]);
+    expect(only(await listIds(w.underwriter, ''))).toEqual(ids);
+    const bad = await w.underwriter.get('/api/tasks?assignee=someone');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('处理人');
+  });
+
+  it('filters by decision (done tasks)', async () => {
+    const a = await pending();
+    const b = await pending();
+    await decide(w.underwriter, a.task, 'approve');
+    await decide(w.underwriter, b.task, 'reject', '不符合');
+    const approved = await listIds(w.underwriter, 'status=done&decision=approve');
+    expect(approved).toContain(a.task.id);
+    expect(approved).not.toContain(b.task.id);
   });
 });

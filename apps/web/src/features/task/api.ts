@@ -1,5 +1,6 @@
-// Review task (审核任务) calls: the queue as a CRUD-kit resource, one task, and the decision.
-import type { DecideForm, TaskDetail, TaskRow } from '@piibs/shared/task';
+// Review task (审核任务) calls: the queue as a CRUD-kit resource, one task, the decision and who holds it
+// (领取 / 释放 / 指派).
+import type { AssigneeOption, AssignForm, DecideForm, TaskDetail, TaskRow } from '@piibs/shared/task';
 import { queryOptions } from '@tanstack/react-query';
 import { defineResource, postInline } from '@/components/crud/resource.ts';
 import { request } from '@/lib/http.ts';
@@ -21,6 +22,26 @@ export const taskQuery = (id: number) =>
 
 export const decideTask = (id: number, form: DecideForm) =>
   postInline<TaskRow>(`api/tasks/${id}/decide`, form);
+
+/** 领取: the caller takes the open task (409 when another reviewer holds it or the version is stale). */
+export const claimTask = (task: Pick<TaskRow, 'id' | 'version'>) =>
+  postInline<TaskRow>(`api/tasks/${task.id}/claim`, { version: task.version });
+
+/** 释放: the holder (or a user with task:assign) puts the task back in the queue. */
+export const releaseTask = (task: Pick<TaskRow, 'id' | 'version'>) =>
+  postInline<TaskRow>(`api/tasks/${task.id}/release`, { version: task.version });
+
+/** 指派 (task:assign): hands the task to a reviewer. */
+export const assignTask = (id: number, form: AssignForm) =>
+  postInline<TaskRow>(`api/tasks/${id}/assign`, form);
+
+/** The reviewers a task can be assigned to. */
+export const assigneesQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...tasksResource.key, 'assignees', id],
+    queryFn: () =>
+      request<AssigneeOption[]>({ url: `api/tasks/${id}/assignees`, method: 'get', inlineErrors: true }),
+  });
 
 export const TASK_LIST_PATH = '/piibs/task/list';
 export const auditPath = (id: number, audit: boolean) => `/piibs/task/audit/${id}/${audit}`;

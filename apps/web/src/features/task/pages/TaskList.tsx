@@ -2,7 +2,11 @@ import { formatTime } from '@piibs/shared/constants';
 import { tenderAuditPath } from '@piibs/shared/project-order';
 import {
   REVIEW_DECISION_LABELS,
+  REVIEW_DECISIONS,
   type ReviewDecision,
+  TASK_ASSIGN_PERMISSION,
+  TASK_ASSIGNEE_FILTER_LABELS,
+  TASK_ASSIGNEE_FILTERS,
   TASK_KIND_LABELS,
   TASK_KINDS,
   TASK_STATUS_LABELS,
@@ -10,13 +14,16 @@ import {
   type TaskKind,
 } from '@piibs/shared/review';
 import type { TaskRow } from '@piibs/shared/task';
-import { Button, Tag, Typography } from 'antd';
+import { Button, Segmented, Space, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
+import { useCanDo } from '@/lib/permission.tsx';
 import { ageText, auditPath, tasksResource } from '../api.ts';
+import { AssignModal, HOLDER_TEXTS, useHolderActions, useMyId } from '../components/holder.tsx';
 
 const SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: '关键词', placeholder: '审核对象名称或代码' },
@@ -34,8 +41,21 @@ const SEARCH: SearchField[] = [
     options: TASK_KINDS.map((value) => ({ value, label: TASK_KIND_LABELS[value] })),
     width: 160,
   },
+  {
+    kind: 'select',
+    name: 'decision',
+    label: '审核结论',
+    options: REVIEW_DECISIONS.map((value) => ({ value, label: REVIEW_DECISION_LABELS[value] })),
+    width: 120,
+  },
 ];
-const FILTER_KEYS = searchKeys(SEARCH);
+/** 处理人: the URL's `assignee` (me / none; unset: everyone's). */
+const ALL = 'all';
+const ASSIGNEE_OPTIONS = [
+  { value: ALL, label: '全部' },
+  ...TASK_ASSIGNEE_FILTERS.map((value) => ({ value, label: TASK_ASSIGNEE_FILTER_LABELS[value] })),
+];
+const FILTER_KEYS = [...searchKeys(SEARCH), 'assignee'];
 /** The kinds this screen can open: customers and applications on the audit page, secondary orders on theirs. */
 const OPENABLE: readonly TaskKind[] = ['customer', 'application', 'tender'];
 const openPath = (row: TaskRow) =>
@@ -43,10 +63,17 @@ const openPath = (row: TaskRow) =>
     ? tenderAuditPath(row.id, row.status === 'open')
     : auditPath(row.id, row.status === 'open');
 
-/** 审核任务: the review queue, oldest first, with how long each has waited; 处理 opens the audit page. */
+/**
+ * 审核任务: the review queue, oldest first, with how long each has waited and who holds each task (我的 / 未分配 /
+ * 全部); 处理 opens the audit page, 领取 takes an unheld task, 指派 (task:assign) hands it to a reviewer.
+ */
 export default function TaskList() {
   const list = useListState({ filterKeys: FILTER_KEYS, defaultSort: 'createdAt,asc' });
   const navigate = useNavigate();
+  const myId = useMyId();
+  const canAssign = useCanDo(TASK_ASSIGN_PERMISSION);
+  const { busy, claim } = useHolderActions();
+  const [assigning, setAssigning] = useState<TaskRow | null>(null);
 
   const columns: CrudColumn<TaskRow>[] = [
     {
@@ -78,7 +105,8 @@ export default function TaskList() {
     {
       key: 'assignee',
       title: '处理人',
-      render: (_, row) => row.assignee?.name ?? '—',
+      render: (_, row) =>
+        row.assignee ? `${row.assignee.name}${row.assignee.id === myId ? HOLDER_TEXTS.me : ''}` : '—',
     },
     {
       key: 'createdAt',
@@ -107,12 +135,25 @@ export default function TaskList() {
       title: '操作',
       alwaysVisible: true,
       fixed: 'right',
-      render: (_, row) =>
-        OPENABLE.includes(row.kind) ? (
-          <Button type="link" size="small" onClick={() => navigate(openPath(row))}>
-            {row.status === 'open' ? '处理' : '查看'}
-          </Button>
-        ) : null,
+      render: (_, row) => (
+        <Space size={0}>
+          {OPENABLE.includes(row.kind) ? (
+            <Button type="link" size="small" onClick={() => navigate(openPath(row))}>
+              {row.status === 'open' ? '处理' : '查看'}
+            </Button>
+          ) : null}
+          {row.status === 'open' && !row.assignee ? (
+            <Button type="link" size="small" loading={busy === row.id} onClick={() => void claim(row)}>
+              {HOLDER_TEXTS.claim}
+            </Button>
+          ) : null}
+          {row.status === 'open' && canAssign ? (
+            <Button type="link" size="small" onClick={() => setAssigning(row)}>
+              {HOLDER_TEXTS.assign}
+            </Button>
+          ) : null}
+        </Space>
+      ),
     },
   ];
 
@@ -126,7 +167,18 @@ export default function TaskList() {
         columns={columns}
         selectable={false}
         addHint={false}
+        toolbar={
+          <Segmented
+            aria-label="处理人筛选"
+            value={list.filters.assignee ?? ALL}
+            options={ASSIGNEE_OPTIONS}
+            onChange={(value) =>
+              list.setFilters({ ...list.filters, assignee: value === ALL ? undefined : String(value) })
+            }
+          />
+        }
       />
+      <AssignModal task={assigning} onClose={() => setAssigning(null)} />
     </CrudPage>
   );
 }

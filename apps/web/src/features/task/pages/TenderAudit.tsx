@@ -15,6 +15,7 @@ import {
 } from '@/components/project/ProjectSummary.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
 import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
+import { HOLDER_TEXTS, heldByOther, TaskHolder, useMyId } from '../components/holder.tsx';
 
 const DECISION_HINTS: Readonly<Record<ReviewDecision, string>> = {
   approve: '通过后即出具项目保单（保费按年度订单结算）',
@@ -52,6 +53,7 @@ export default function TenderAudit() {
     afterDecision: () => invalidateProjects(client),
   });
   const { error } = decision;
+  const myId = useMyId();
 
   if (query.isPending || (task?.kind === 'tender' && declaration.isPending)) {
     return (
@@ -70,7 +72,9 @@ export default function TenderAudit() {
     );
   }
   const d = declaration.data;
-  const canDecide = params.audit === 'true' && task.status === 'open';
+  const auditing = params.audit === 'true' && task.status === 'open';
+  const othersTask = heldByOther(task, myId);
+  const canDecide = auditing && !othersTask;
 
   return (
     <div style={{ padding: 16 }}>
@@ -86,6 +90,19 @@ export default function TenderAudit() {
         >
           {error ? (
             <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
+          ) : null}
+          {task.status === 'open' ? (
+            <div style={{ marginBottom: 16 }}>
+              <TaskHolder task={task} />
+            </div>
+          ) : null}
+          {auditing && othersTask ? (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 16 }}
+              title={HOLDER_TEXTS.heldByOther(task.assignee!.name)}
+            />
           ) : null}
           <DeclarationFacts declaration={d} />
           {task.status === 'done' && task.decision ? (
