@@ -1,35 +1,78 @@
 import { describe, expect, it } from 'vitest';
 import {
   APPLICATION_STATUSES,
+  type ApplicationStatus,
   actionsFor,
+  CANCELLABLE_STATUSES,
   defaultEnd,
+  EDITABLE_STATUSES,
   earliestStart,
+  FINAL_STATUSES,
   nextStatus,
   periodProblem,
   reviewNext,
 } from './application-status.ts';
 
+/**
+ * Every state × every action, written out by hand (DOMAIN.md's state machine): the applicant's submit and
+ * cancel, the underwriter's approve / return / reject. null: forbidden (the server answers 409).
+ */
+type Action = 'submit' | 'cancel' | 'approve' | 'return' | 'reject';
+const MATRIX: Record<ApplicationStatus, Record<Action, ApplicationStatus | null>> = {
+  DRAFT: { submit: 'PENDING_REVIEW', cancel: 'CANCELLED', approve: null, return: null, reject: null },
+  PENDING_REVIEW: {
+    submit: null,
+    cancel: null,
+    approve: 'PENDING_PAYMENT',
+    return: 'RETURNED',
+    reject: 'DECLINED',
+  },
+  RETURNED: { submit: 'PENDING_REVIEW', cancel: 'CANCELLED', approve: null, return: null, reject: null },
+  DECLINED: { submit: null, cancel: null, approve: null, return: null, reject: null },
+  PENDING_PAYMENT: { submit: null, cancel: 'CANCELLED', approve: null, return: null, reject: null },
+  PAID: { submit: null, cancel: null, approve: null, return: null, reject: null },
+  PAYMENT_EXPIRED: { submit: null, cancel: null, approve: null, return: null, reject: null },
+  CANCELLED: { submit: null, cancel: null, approve: null, return: null, reject: null },
+  ISSUED: { submit: null, cancel: null, approve: null, return: null, reject: null },
+  IN_FORCE: { submit: null, cancel: null, approve: null, return: null, reject: null },
+  EXPIRED: { submit: null, cancel: null, approve: null, return: null, reject: null },
+};
+const ACTIONS: readonly Action[] = ['submit', 'cancel', 'approve', 'return', 'reject'];
+const apply = (from: ApplicationStatus, action: Action) =>
+  action === 'submit' || action === 'cancel' ? nextStatus(from, action) : reviewNext(from, action);
+
 describe('application states', () => {
-  it('submit only from DRAFT or RETURNED; cancel from DRAFT, RETURNED, PENDING_PAYMENT', () => {
+  it('the matrix names every state', () => {
+    expect(Object.keys(MATRIX).sort()).toEqual([...APPLICATION_STATUSES].sort());
+  });
+  for (const from of APPLICATION_STATUSES)
+    for (const action of ACTIONS)
+      it(`${from} × ${action} → ${MATRIX[from][action] ?? 'forbidden'}`, () => {
+        expect(apply(from, action)).toBe(MATRIX[from][action]);
+      });
+  it('final states allow nothing; editable states are exactly those the applicant may submit', () => {
+    for (const s of FINAL_STATUSES) for (const a of ACTIONS) expect(apply(s, a)).toBeNull();
+    expect(APPLICATION_STATUSES.filter((s) => nextStatus(s, 'submit'))).toEqual([...EDITABLE_STATUSES]);
+    expect(APPLICATION_STATUSES.filter((s) => nextStatus(s, 'cancel'))).toEqual([...CANCELLABLE_STATUSES]);
+  });
+  it('list actions by state: the owner continues, cancels and pays as the matrix allows; others only view', () => {
+    const expected: Record<ApplicationStatus, string[]> = {
+      DRAFT: ['continue', 'view', 'cancel'],
+      PENDING_REVIEW: ['view'],
+      RETURNED: ['continue', 'view', 'cancel'],
+      DECLINED: ['view'],
+      PENDING_PAYMENT: ['view', 'cancel', 'pay'],
+      PAID: ['view'],
+      PAYMENT_EXPIRED: ['view'],
+      CANCELLED: ['view'],
+      ISSUED: ['view'],
+      IN_FORCE: ['view'],
+      EXPIRED: ['view'],
+    };
     for (const s of APPLICATION_STATUSES) {
-      expect(nextStatus(s, 'submit')).toBe(s === 'DRAFT' || s === 'RETURNED' ? 'PENDING_REVIEW' : null);
-      expect(nextStatus(s, 'cancel')).toBe(
-        ['DRAFT', 'RETURNED', 'PENDING_PAYMENT'].includes(s) ? 'CANCELLED' : null,
-      );
+      expect(actionsFor(s, true), s).toEqual(expected[s]);
+      expect(actionsFor(s, false), s).toEqual(['view']);
     }
-  });
-  it('the underwriter decides only PENDING_REVIEW', () => {
-    expect(reviewNext('PENDING_REVIEW', 'approve')).toBe('PENDING_PAYMENT');
-    expect(reviewNext('PENDING_REVIEW', 'return')).toBe('RETURNED');
-    expect(reviewNext('PENDING_REVIEW', 'reject')).toBe('DECLINED');
-    for (const s of APPLICATION_STATUSES.filter((x) => x !== 'PENDING_REVIEW'))
-      expect(reviewNext(s, 'approve')).toBeNull();
-  });
-  it('list actions by state', () => {
-    expect(actionsFor('DRAFT', true)).toEqual(['continue', 'view', 'cancel']);
-    expect(actionsFor('PENDING_PAYMENT', true)).toEqual(['view', 'cancel', 'pay']);
-    expect(actionsFor('PENDING_REVIEW', true)).toEqual(['view']);
-    expect(actionsFor('DRAFT', false)).toEqual(['view']);
   });
 });
 

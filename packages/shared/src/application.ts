@@ -48,6 +48,29 @@ const text = (title: string, max = 200) =>
         .nullable(),
     )
     .meta({ title });
+// ---- the individual policyholder's identity card (居民身份证, GB 11643) ----
+
+const ID_CARD = /^[1-9]\d{5}(\d{4})(\d{2})(\d{2})\d{3}[\dX]$/;
+const ID_CARD_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2] as const;
+const ID_CARD_CHECK = '10X98765432';
+export const ID_CARD_MESSAGE = '请输入正确的18位居民身份证号码';
+
+/**
+ * An 18-character resident identity card number (GB 11643-1999): six region digits, a real birth date from
+ * 1900 on, a sequence and the ISO 7064 MOD 11-2 check character (X for 10). Upper-case X only: callers
+ * upper-case the typed text first.
+ */
+export function isIdCardNumber(value: string): boolean {
+  const m = ID_CARD.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const birth = new Date(Date.UTC(y, mo - 1, d));
+  if (y < 1900 || birth.getUTCMonth() !== mo - 1 || birth.getUTCDate() !== d) return false;
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += Number(value[i]) * ID_CARD_WEIGHTS[i]!;
+  return ID_CARD_CHECK[sum % 11] === value[17];
+}
+
 const dateText = (title: string) =>
   z
     .string()
@@ -80,7 +103,15 @@ export const applicationFields = z.object({
       zfield.taxNumber.nullable(),
     )
     .optional()
-    .meta({ title: '被保险人统一社会信用代码' }),
+    .meta({ title: '被保险人统一社会信用代码', description: '企业投保（投保人类型 1）' }),
+  /** The individual policyholder's (type 2) identity card number; an enterprise (type 1) has a credit code. */
+  insuredIdNumber: z
+    .preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toUpperCase() || null : v),
+      z.string().refine(isIdCardNumber, { error: ID_CARD_MESSAGE }).nullable(),
+    )
+    .optional()
+    .meta({ title: '被保险人身份证号', description: '个人投保（投保人类型 2）' }),
   insuredAddress: text('被保险人地址').optional(),
   contactName: text('联系人', 50).optional(),
   contactPhone: z
@@ -230,7 +261,10 @@ export type ApplicationEventRow = z.infer<typeof applicationEventRow>;
 /** GET /api/applications/:id: everything a wizard step or the read-only view needs. */
 export const applicationDetail = applicationRow.extend({
   insuredName: z.string().nullable(),
+  /** Enterprise policyholders (type 1); null for an individual. */
   insuredUscc: z.string().nullable(),
+  /** Individual policyholders (type 2); null for an enterprise. */
+  insuredIdNumber: z.string().nullable(),
   insuredAddress: z.string().nullable(),
   contactName: z.string().nullable(),
   contactPhone: z.string().nullable(),

@@ -1,10 +1,12 @@
 import { earliestStart } from '@piibs/shared/application-status';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, readXlsx } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
 import { auditLog, products, reviewTasks } from '../../db/schema.ts';
+import { HttpError } from '../../lib/errors.ts';
+import { applyApplicationReview } from './service.ts';
 
 let w: World;
 let uw2: Client;
@@ -434,5 +436,307 @@ describe('insureList', () => {
 
   it('needs application:list (signed in without a role → 403)', async () => {
     expect((await w.nobody.get('/api/applications')).statusCode).toBe(403);
+  });
+});
+
+describe('individual policyholder (policyholderType 2)', () => {
+  const ID = '11010519491231002X';
+
+  it('created and submitted with a name and an identity card number, no credit code', async () => {
+    const res = await w.ent.post('/api/applications', {
+      productId: await productId('AZX_GM_2025'),
+      customerId: entCustomerId,
+      policyholderType: 2,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const a = res.json();
+    // the applicant's credit code is not an identity card: the individual types their own
+    expect(a).toMatchObject({ policyholderType: 2, insuredUscc: null, insuredIdNumber: null });
+    expect((await submit(w.ent, a)).json()).toEqual({ status: 400, message: '被保险人身份证号：不能为空' });
+
+    const credit = await draft(w.ent, a, { insuredUscc: w.entUscc });
+    expect(credit.json()).toEqual({
+      status: 400,
+      message: '被保险人统一社会信用代码：个人投保人不填写统一社会信用代码',
+    });
+    const wrong = await draft(w.ent, a, { insuredIdNumber: '110105194912310021' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('被保险人身份证号：请输入正确的18位居民身份证号码');
+
+    // a wizard step sends the other type's field empty: accepted, and it does not clear the number
+    const saved = await draft(w.ent, a, {
+      insuredName: '王小明',
+      insuredIdNumber: ID.toLowerCase(),
+      insuredUscc: null,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ insuredName: '王小明', insuredIdNumber: ID, insuredUscc: null });
+
+    const done = await submit(w.ent, saved.json());
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({
+      status: 'PENDING_REVIEW',
+      policyholderType: 2,
+      insuredName: '王小明',
+      insuredIdNumber: ID,
+    });
+    const row = (await w.ent.get(`/api/applications?blurry=${a.number}`)).json().content[0];
+    expect(row).toMatchObject({ id: a.id, policyholderType: 2 });
+    // the underwriter reviews the same identity
+    const task = (await w.underwriter.get(`/api/tasks/${done.json().openTaskId}`)).json();
+    expect(task.application).toMatchObject({ policyholderType: 2, insuredIdNumber: ID });
+  });
+
+  it('an enterprise application takes no identity card; switching the type drops the old code', async () => {
+    const a = await create(w.ent, entCustomerId);
+    expect(a).toMatchObject({ policyholderType: 1, insuredUscc: w.entUscc, insuredIdNumber: null });
+    const res = await draft(w.ent, a, { insuredIdNumber: ID });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '被保险人身份证号：企业投保人请填写统一社会信用代码',
+    });
+    const person = await draft(w.ent, a, { policyholderType: 2 });
+    expect(person.json()).toMatchObject({ policyholderType: 2, insuredUscc: null, insuredIdNumber: null });
+  });
+});
+
+describe('transition matrix over the API', () => {
+  type State = 'DRAFT' | 'PENDING_REVIEW' | 'RETURNED' | 'DECLINED' | 'PENDING_PAYMENT' | 'CANCELLED';
+  type Act = 'draft' | 'coinsurers' | 'submit' | 'cancel' | 'decide';
+  // DOMAIN.md, written out: 200 where the transition or the edit is allowed, 409 where the state forbids it.
+  const EXPECTED: Record<State, Record<Act, 200 | 409>> = {
+    DRAFT: { draft: 200, coinsurers: 200, submit: 200, cancel: 200, decide: 409 },
+    PENDING_REVIEW: { draft: 409, coinsurers: 409, submit: 409, cancel: 409, decide: 200 },
+    RETURNED: { draft: 200, coinsurers: 200, submit: 200, cancel: 200, decide: 409 },
+    DECLINED: { draft: 409, coinsurers: 409, submit: 409, cancel: 409, decide: 409 },
+    PENDING_PAYMENT: { draft: 409, coinsurers: 409, submit: 409, cancel: 200, decide: 409 },
+    CANCELLED: { draft: 409, coinsurers: 409, submit: 409, cancel: 409, decide: 409 },
+  };
+  const AFTER: Partial<Record<Act, string>> = {
+    submit: 'PENDING_REVIEW',
+    cancel: 'CANCELLED',
+    decide: 'PENDING_PAYMENT',
+  };
+
+  /** A fresh application of the enterprise in the state. */
+  async function inState(state: State): Promise<App> {
+    if (state === 'DRAFT') return create(w.ent, entCustomerId);
+    const a = await pending();
+    if (state === 'PENDING_REVIEW') return a;
+    const decision = state === 'RETURNED' ? 'return' : state === 'DECLINED' ? 'reject' : 'approve';
+    const d = await decide(w.underwriter, a, decision, decision === 'approve' ? undefined : '意见');
+    if (d.statusCode !== 200) throw new Error(d.body);
+    if (state === 'CANCELLED') {
+      const c = await cancel(w.ent, await load(a.id, w.ent));
+      if (c.statusCode !== 200) throw new Error(c.body);
+    }
+    return load(a.id, w.ent);
+  }
+
+  const lastTask = async (a: App) =>
+    (
+      await w.t.database.db
+        .select()
+        .from(reviewTasks)
+        .where(and(eq(reviewTasks.kind, 'application'), eq(reviewTasks.subjectId, a.id)))
+        .orderBy(desc(reviewTasks.id))
+        .limit(1)
+    )[0];
+
+  /** The underwriter's approval through the task route (its last task; none yet: straight to the service). */
+  async function decideNow(a: App): Promise<number> {
+    const task = await lastTask(a);
+    if (task) {
+      const res = await w.underwriter.post(`/api/tasks/${task.id}/decide`, {
+        decision: 'approve',
+        version: task.version,
+      });
+      return res.statusCode;
+    }
+    return reviewedByService(a, 'approved');
+  }
+  /** The application's own guard, under any task: applyApplicationReview refuses what is not pending review. */
+  async function reviewedByService(a: App, decided: 'approved' | 'returned' | 'rejected') {
+    try {
+      await w.t.database.db.transaction((tx) =>
+        applyApplicationReview(tx, a.id, decided, '意见', {
+          user: { id: w.ids.underwriter, username: 'uw' },
+          ip: '127.0.0.1',
+        }),
+      );
+      return 200;
+    } catch (err) {
+      if (err instanceof HttpError) return err.status;
+      throw err;
+    }
+  }
+
+  const act = async (action: Act, a: App): Promise<number> => {
+    switch (action) {
+      case 'draft':
+        return (await draft(w.ent, a, { specialTerms: '矩阵' })).statusCode;
+      case 'coinsurers':
+        return (
+          await w.ent.post(`/api/applications/${a.id}/coinsurers`, {
+            version: a.version,
+            shares: [{ insurerCode: 'PICC', lead: true, share: '100' }],
+          })
+        ).statusCode;
+      case 'submit':
+        return (await submit(w.ent, a)).statusCode;
+      case 'cancel':
+        return (await cancel(w.ent, a)).statusCode;
+      case 'decide':
+        return decideNow(a);
+    }
+  };
+
+  for (const state of Object.keys(EXPECTED) as State[])
+    it(`${state}: ${Object.entries(EXPECTED[state])
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`, async () => {
+      const forbidden = await inState(state);
+      for (const [action, expected] of Object.entries(EXPECTED[state]) as [Act, 200 | 409][]) {
+        // An allowed change moves the application on: each gets its own; refusals share one.
+        const a = expected === 200 ? await inState(state) : forbidden;
+        expect(await act(action, a), `${state} × ${action}`).toBe(expected);
+        const now = await load(a.id, w.ent);
+        if (expected === 409) {
+          expect(now, `${state} × ${action} changed nothing`).toMatchObject({
+            status: state,
+            version: a.version,
+          });
+        } else {
+          expect(now.status, `${state} × ${action}`).toBe(AFTER[action] ?? state);
+          expect(now.version).toBeGreaterThan(a.version);
+        }
+      }
+      if (state !== 'PENDING_REVIEW')
+        for (const decided of ['approved', 'returned', 'rejected'] as const)
+          expect(await reviewedByService(forbidden, decided), `${state} × ${decided}`).toBe(409);
+    });
+
+  it('a stale version on /coinsurers answers 409 and keeps the table', async () => {
+    const a = await create(w.ent, entCustomerId);
+    const shares = [{ insurerCode: 'PICC', lead: true, share: '100' }];
+    const first = await w.ent.post(`/api/applications/${a.id}/coinsurers`, { version: a.version, shares });
+    expect(first.statusCode, first.body).toBe(200);
+    const stale = await w.ent.post(`/api/applications/${a.id}/coinsurers`, {
+      version: a.version,
+      shares: [
+        { insurerCode: 'PAIC', lead: true, share: '50' },
+        { insurerCode: 'CPIC', share: '50' },
+      ],
+    });
+    expect(stale.json()).toEqual({ status: 409, message: '数据已被他人修改，请刷新后重试' });
+    expect((await load(a.id, w.ent)).coinsurers.map((c) => c.insurerCode)).toEqual(['PICC']);
+  });
+
+  it('not the owner: another agent gets 404 (cannot see it), the underwriter who sees it 403', async () => {
+    const a = await create(w.agent, agentCustomerId);
+    const body = { version: a.version, shares: [{ insurerCode: 'PICC', lead: true, share: '100' }] };
+    expect((await w.agent2.post(`/api/applications/${a.id}/coinsurers`, body)).statusCode).toBe(404);
+    expect((await draft(w.agent2, a, { specialTerms: '他人' })).statusCode).toBe(404);
+    expect((await submit(w.agent2, a)).statusCode).toBe(404);
+    expect((await cancel(w.agent2, a)).statusCode).toBe(404);
+    // seen but not owned (nor holding application:edit): 403
+    expect((await w.underwriter.post(`/api/applications/${a.id}/coinsurers`, body)).statusCode).toBe(403);
+    expect((await load(a.id, w.agent)).version).toBe(a.version);
+  });
+});
+
+describe('re-pricing at submit', () => {
+  it('a draft priced on rate table v1 is submitted at v2 once v2 is active: co-insurers re-split, audited', async () => {
+    const code = 'JZSG_AZX_2025';
+    const pid = await productId(code);
+    const a = await create(w.agent, agentCustomerId, code);
+    // 50 million yuan: 10m × 0.65‰ + 40m × 0.60‰ = 30,500.00 yuan; prevention 15% = 4,575.00
+    const priced = await draft(w.agent, a, {
+      projectName: '镇江测试工程',
+      projectAddress: '镇江市京口区',
+      projectCostFen: 5_000_000_000,
+    });
+    expect(priced.json()).toMatchObject({
+      premiumFen: 3_050_000,
+      preventionFeeFen: 457_500,
+      quote: { rateTableVersion: 1 },
+    });
+    const v1TableId = priced.json().quote.rateTableId;
+    const shared = await w.agent.post(`/api/applications/${a.id}/coinsurers`, {
+      version: priced.json().version,
+      shares: [
+        { insurerCode: 'PICC', lead: true, share: '33.333334' },
+        { insurerCode: 'PAIC', share: '33.333333' },
+        { insurerCode: 'CPIC', share: '33.333333' },
+      ],
+    });
+    expect(shared.statusCode, shared.body).toBe(200);
+    const before = shared.json() as App;
+    expect(before.coinsurers.map((c) => [c.premiumFen, c.preventionFeeFen])).toEqual([
+      [1_016_668, 152_502],
+      [1_016_666, 152_499],
+      [1_016_666, 152_499],
+    ]);
+
+    // v2: every band 10% dearer, activated while the draft waits (as products.test does it)
+    const v1 = (await w.admin.get(`/api/rateTables/${v1TableId}`)).json();
+    const v2 = await w.admin.post(`/api/products/${pid}/rateTables`, {
+      effectiveDate: '2026-07-01',
+      highRiskLoading: 13_000,
+      factors: v1.factors,
+      rows: v1.rows.map((r: { costBandUpToFen: number | null; rate: number }) => ({
+        costBandUpToFen: r.costBandUpToFen,
+        rate: (r.rate * 11) / 10,
+      })),
+    });
+    expect(v2.statusCode, v2.body).toBe(200);
+    const active = await w.admin.post(`/api/rateTables/${v2.json().id}/activate`, {
+      version: v2.json().version,
+    });
+    expect(active.statusCode, active.body).toBe(200);
+    // the draft keeps its v1 quote until something re-prices it
+    expect(await load(a.id, w.agent)).toMatchObject({
+      premiumFen: 3_050_000,
+      quote: { rateTableVersion: 1 },
+    });
+
+    const res = await submit(w.agent, before);
+    expect(res.statusCode, res.body).toBe(200);
+    // 10m × 0.715‰ + 40m × 0.66‰ = 33,550.00 yuan; prevention 15% = 5,032.50
+    const after = res.json() as App;
+    expect(after).toMatchObject({
+      status: 'PENDING_REVIEW',
+      premiumFen: 3_355_000,
+      preventionFeeFen: 503_250,
+      quote: { rateTableId: v2.json().id, rateTableVersion: 2, premiumFen: 3_355_000 },
+    });
+    // followers floor(total × share), the lead the remainder
+    expect(after.coinsurers.map((c) => [c.insurerCode, c.premiumFen, c.preventionFeeFen])).toEqual([
+      ['PICC', 1_118_334, 167_752],
+      ['PAIC', 1_118_333, 167_749],
+      ['CPIC', 1_118_333, 167_749],
+    ]);
+    const [entry] = await w.t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'application'),
+          eq(auditLog.entityId, String(a.id)),
+          eq(auditLog.action, 'submit'),
+        ),
+      );
+    expect(entry?.detail).toEqual({
+      before: { status: 'DRAFT', premiumFen: 3_050_000 },
+      after: {
+        status: 'PENDING_REVIEW',
+        premiumFen: 3_355_000,
+        rateTableId: v2.json().id,
+        rateTableVersion: 2,
+      },
+    });
+    // the approval charges the re-priced premium
+    expect((await decide(w.underwriter, after, 'approve')).statusCode).toBe(200);
+    expect((await load(a.id, w.agent)).paymentOrder).toMatchObject({ amountFen: 3_355_000 });
   });
 });

@@ -17,6 +17,7 @@ import type {
   CoinsurerRow,
   coinsurersForm,
 } from '@piibs/shared/application';
+import { ID_CARD_MESSAGE, isIdCardNumber } from '@piibs/shared/application';
 import {
   APPLICATION_STATUS_LABELS,
   type ApplicationStatus,
@@ -261,10 +262,13 @@ async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise
     .where(eq(paymentOrders.applicationId, r.id))
     .orderBy(desc(paymentOrders.id))
     .limit(1);
+  const person = r.policyholderType === 2;
   return {
     ...toRow(r, viewer.user.id),
     insuredName: r.insuredName,
-    insuredUscc: r.insuredUscc,
+    // One column, insured_uscc, holds the insured's code: a credit code, or an individual's identity card.
+    insuredUscc: person ? null : r.insuredUscc,
+    insuredIdNumber: person ? r.insuredUscc : null,
     insuredAddress: r.insuredAddress,
     contactName: r.contactName,
     contactPhone: r.contactPhone,
@@ -683,6 +687,9 @@ export async function createApplication(
         ? 'agent'
         : 'enterprise');
   const death = product.coverages.find((c) => c.type === 'EMPLOYEE_DEATH_DISABILITY');
+  // An individual's code is an identity card: the applicant's credit code is not one (unless it reads as one).
+  const person = form.policyholderType === 2;
+  const insuredCode = !person || isIdCardNumber(customer.uscc) ? customer.uscc : null;
   const result = await db.transaction(async (tx) => {
     const [raw] = await tx
       .select({ phone: customers.phone })
@@ -697,7 +704,7 @@ export async function createApplication(
         policyholderType: form.policyholderType,
         customerId: customer.id,
         insuredName: customer.name,
-        insuredUscc: customer.uscc,
+        insuredUscc: insuredCode,
         insuredAddress: customer.address,
         contactName: customer.contactName,
         contactPhone: raw?.phone ?? null,
@@ -729,6 +736,7 @@ export async function createApplication(
       productId: a.productId,
       customerId: a.customerId,
       channel,
+      policyholderType: a.policyholderType,
     });
     return { id: a.id, quoteProblem };
   });
@@ -736,6 +744,27 @@ export async function createApplication(
 }
 
 type DraftInput = z.infer<typeof applicationDraftForm>;
+
+/**
+ * The insured's code of a draft: insured_uscc holds a credit code for an enterprise policyholder (type 1) and
+ * an identity card number for an individual (type 2). The other type's field may be sent empty (a wizard step
+ * sends what it shows), not filled (400 naming it). A change of type drops the code of the old type.
+ */
+function insuredCodePatch(
+  a: Application,
+  patch: Partial<typeof applications.$inferInsert>,
+  idNumber: string | null | undefined,
+): void {
+  const type = patch.policyholderType ?? a.policyholderType;
+  if (type === 2) {
+    if (patch.insuredUscc) throw badRequest('被保险人统一社会信用代码：个人投保人不填写统一社会信用代码');
+    delete patch.insuredUscc;
+    if (idNumber !== undefined) patch.insuredUscc = idNumber;
+  } else if (idNumber) {
+    throw badRequest('被保险人身份证号：企业投保人请填写统一社会信用代码');
+  }
+  if (type !== a.policyholderType && patch.insuredUscc === undefined) patch.insuredUscc = null;
+}
 
 /**
  * Saves a wizard step: the fields sent (null clears), in DRAFT or RETURNED, by the owner, on the current
@@ -751,10 +780,11 @@ export async function saveDraft(
   const quoteProblem = await db.transaction(async (tx) => {
     const a = await lockApplication(tx, actor.viewer, id);
     checkChange(a, actor, EDITABLE_STATUSES.includes(a.status as ApplicationStatus), form.version);
-    const { version: _v, ...fields } = form;
+    const { version: _v, insuredIdNumber, ...fields } = form;
     const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<
       typeof applications.$inferInsert
     >;
+    insuredCodePatch(a, patch, insuredIdNumber);
     if (patch.startDate && patch.endDate === undefined && patch.startDate !== a.startDate)
       patch.endDate = defaultEnd(patch.startDate);
     const merged = { ...a, ...patch } as Application;
@@ -782,7 +812,11 @@ export async function saveDraft(
       .where(eq(applications.id, id));
     if ('premiumFen' in patch)
       await resplit(tx, id, patch.premiumFen ?? null, patch.preventionFeeFen ?? null);
-    await audit(tx, actor, 'update', id, { fields: Object.keys(fields).filter((k) => k in patch) });
+    await audit(tx, actor, 'update', id, {
+      fields: Object.keys(form).filter(
+        (k) => k !== 'version' && (form as Record<string, unknown>)[k] !== undefined,
+      ),
+    });
     return problem;
   });
   return { ...(await getApplication(db, actor.viewer, id)), quoteProblem };
@@ -872,7 +906,13 @@ export async function submitApplication(
     required(a.endDate, '保险止期');
     const problem = periodProblem(a.startDate!, a.endDate!);
     if (problem) throw badRequest(problem);
-    required(a.insuredName, '被保险人名称');
+    if (a.policyholderType === 2) {
+      required(a.insuredName, '被保险人姓名');
+      required(a.insuredUscc, '被保险人身份证号');
+      if (!isIdCardNumber(a.insuredUscc!)) throw badRequest(`被保险人身份证号：${ID_CARD_MESSAGE}`);
+    } else {
+      required(a.insuredName, '被保险人名称');
+    }
     required(a.contactName, '联系人');
     required(a.contactPhone, '联系电话');
     if (product.productClass === 'construction') {

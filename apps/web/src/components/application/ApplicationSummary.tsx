@@ -50,7 +50,9 @@ export function ApplicationFacts({ app }: { app: ApplicationDetail }) {
       <Descriptions.Item label={person ? '被保险人姓名' : '被保险人名称'}>
         {app.insuredName ?? '—'}
       </Descriptions.Item>
-      {person ? null : (
+      {person ? (
+        <Descriptions.Item label="被保险人身份证号">{app.insuredIdNumber ?? '—'}</Descriptions.Item>
+      ) : (
         <Descriptions.Item label="被保险人信用代码">{app.insuredUscc ?? '—'}</Descriptions.Item>
       )}
       <Descriptions.Item label="被保险人地址">{app.insuredAddress ?? '—'}</Descriptions.Item>

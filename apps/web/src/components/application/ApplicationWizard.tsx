@@ -3,13 +3,16 @@ import {
   defaultEnd,
   EDITABLE_STATUSES,
   earliestStart,
+  POLICYHOLDER_TYPE_LABELS,
+  POLICYHOLDER_TYPES,
+  type PolicyholderType,
 } from '@piibs/shared/application-status';
 import type { CustomerRow } from '@piibs/shared/customer';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Result, Space, Spin, Steps } from 'antd';
+import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin, Steps } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { ApplicationCards, ApplicationPremium, ApplicationStatusTag } from './ApplicationSummary.tsx';
 import {
@@ -27,6 +30,7 @@ import {
   FLOWS,
   type FlowName,
   INSURE_LIST_PATH,
+  offersIndividual,
   policyholderTypeOf,
   type StepKind,
   stepPath,
@@ -44,12 +48,16 @@ import { draftFieldsOf, fieldRefusal, sharesOf, valuesOf, type WizardValues } fr
  */
 const unsaved = new Map<string, WizardValues>();
 
-/** One step of an application wizard: `<flow>/<step>/:id/:policyholderType`. */
+/**
+ * One step of an application wizard: `<flow>/<step>/:id/:policyholderType`. A new application (`:id` 0) takes
+ * the policyholder type from the URL (chosen on the first step); an existing one has its own, and the URL
+ * follows it.
+ */
 export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; step: string }) {
   const flow = FLOWS[flowName];
   const params = useParams();
   const id = Number(params.id ?? 0) || 0;
-  const type = policyholderTypeOf(params.policyholderType);
+  const urlType = policyholderTypeOf(params.policyholderType);
   const navigate = useNavigate();
 
   const query = useQuery({ ...applicationQuery(id), enabled: id > 0 });
@@ -73,6 +81,10 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
       />
     );
   }
+
+  const type: PolicyholderType = app?.policyholderType ?? (offersIndividual(flow) ? urlType : 1);
+  if (type !== urlType || (params.policyholderType !== undefined && params.policyholderType !== String(type)))
+    return <Navigate replace to={stepPath(flow, step, id, type)} />;
 
   const steps = stepsOf(flow, app?.allowsCoinsurance ?? true);
   const index = steps.findIndex((s) => s.path === step);
@@ -120,6 +132,7 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
             key={`${id}:${step}`}
             flowName={flowName}
             stepIndex={index}
+            policyholderType={type}
             app={app}
             products={products.data ?? []}
             onReload={async () => (await query.refetch()).data}
@@ -133,19 +146,19 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
 function StepForm({
   flowName,
   stepIndex,
+  policyholderType: type,
   app,
   products,
   onReload,
 }: {
   flowName: FlowName;
   stepIndex: number;
+  policyholderType: PolicyholderType;
   app: DraftAnswer | undefined;
   products: AvailableProduct[];
   onReload(): Promise<DraftAnswer | undefined>;
 }) {
   const flow = FLOWS[flowName];
-  const params = useParams();
-  const type = policyholderTypeOf(params.policyholderType);
   const navigate = useNavigate();
   const client = useQueryClient();
   const { message } = App.useApp();
@@ -221,7 +234,7 @@ function StepForm({
         channel: flow.channel,
       });
     }
-    const fields = draftFieldsOf(values, kinds as StepKind[]);
+    const fields = draftFieldsOf(values, kinds as StepKind[], type);
     if (Object.keys(fields).length) {
       current = await saveDraft(current.id, { ...fields, version: current.version });
     }
@@ -328,6 +341,20 @@ function StepForm({
             ) : null
           }
         >
+          {!app && stepIndex === 0 && offersIndividual(flow) ? (
+            <Form.Item label="投保人类型">
+              <Radio.Group
+                optionType="button"
+                buttonStyle="solid"
+                value={type}
+                options={POLICYHOLDER_TYPES.map((value) => ({
+                  value,
+                  label: POLICYHOLDER_TYPE_LABELS[value],
+                }))}
+                onChange={(e) => navigate(stepPath(flow, step.path, 0, e.target.value), { replace: true })}
+              />
+            </Form.Item>
+          ) : null}
           {kinds.includes('insurance') ? (
             <InsuranceSection
               form={form}

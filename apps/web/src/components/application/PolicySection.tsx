@@ -1,10 +1,18 @@
+import { ID_CARD_MESSAGE, isIdCardNumber } from '@piibs/shared/application';
 import type { PolicyholderType } from '@piibs/shared/application-status';
 import { rules } from '@piibs/shared/validators';
 import { Col, Form, Input, Row } from 'antd';
 
+/** The identity card rule of the shared schema, for antd (empty is the required rule's job). */
+const idCardRule = {
+  validator: (_: unknown, value: unknown) =>
+    !value || isIdCardNumber(String(value)) ? Promise.resolve() : Promise.reject(new Error(ID_CARD_MESSAGE)),
+};
+const upper = (v: string | undefined) => v?.toUpperCase();
+
 /**
  * 保单基本信息: the insured, the contacts and special terms. An individual policyholder (`:policyholderType`
- * 2) names a person and has no credit code.
+ * 2) names a person with an identity card number and has no credit code.
  */
 export function PolicySection({ policyholderType }: { policyholderType: PolicyholderType }) {
   const person = policyholderType === 2;
@@ -25,18 +33,27 @@ export function PolicySection({ policyholderType }: { policyholderType: Policyho
           <Input maxLength={200} />
         </Form.Item>
       </Col>
-      {person ? null : (
-        <Col xs={24} md={12}>
+      <Col xs={24} md={12}>
+        {person ? (
+          <Form.Item
+            name="insuredIdNumber"
+            label="被保险人身份证号"
+            normalize={upper}
+            rules={[{ required: true, whitespace: true, message: '请输入身份证号' }, idCardRule]}
+          >
+            <Input maxLength={18} autoComplete="off" />
+          </Form.Item>
+        ) : (
           <Form.Item
             name="insuredUscc"
             label="被保险人统一社会信用代码"
-            normalize={(v: string) => v?.toUpperCase()}
+            normalize={upper}
             rules={[{ required: true, message: '请输入统一社会信用代码' }, rules.taxNumber]}
           >
             <Input maxLength={18} />
           </Form.Item>
-        </Col>
-      )}
+        )}
+      </Col>
       <Col xs={24}>
         <Form.Item name="insuredAddress" label="被保险人地址">
           <Input maxLength={200} />

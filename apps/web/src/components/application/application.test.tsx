@@ -179,11 +179,19 @@ describe('draft fields by step', () => {
       contactPhone: '0511-85551234',
       insuredName: null,
     });
+    // the insured's code by policyholder type: a credit code (1) or an identity card number (2)
+    const insured = { insuredUscc: '91321100MA1XXXXXX4', insuredIdNumber: '11010519491231002X' };
+    expect(draftFieldsOf(insured, ['policy'])).toMatchObject({ insuredUscc: insured.insuredUscc });
+    expect(draftFieldsOf(insured, ['policy'])).not.toHaveProperty('insuredIdNumber');
+    expect(draftFieldsOf(insured, ['policy'], 2)).toMatchObject({ insuredIdNumber: insured.insuredIdNumber });
+    expect(draftFieldsOf(insured, ['policy'], 2)).not.toHaveProperty('insuredUscc');
   });
 
   it('puts a server refusal at the field it names', () => {
     expect(fieldRefusal('参保人数：至少为 1 人')).toEqual({ name: 'headcount', error: '至少为 1 人' });
     expect(fieldRefusal('保险起期：不能早于 2026-11-24（不得倒签）')?.name).toBe('startDate');
+    expect(fieldRefusal('被保险人身份证号：请输入正确的18位居民身份证号码')?.name).toBe('insuredIdNumber');
+    expect(fieldRefusal('被保险人姓名：不能为空')?.name).toBe('insuredName');
     expect(fieldRefusal('投保单已被修改，请刷新后重试')).toBeNull();
   });
 });

@@ -112,6 +112,13 @@ export function viewPathOf(row: Pick<ApplicationRow, 'id' | 'policyholderType'>,
   return `${base}/${row.id}/${row.policyholderType}`;
 }
 
+/**
+ * Whether a wizard offers an individual policyholder (:policyholderType 2): only one with a policy step, where
+ * the person's name and identity card are typed (project insurance is for the contractor, an enterprise).
+ */
+export const offersIndividual = (flow: FlowDef): boolean =>
+  flow.steps.some((s) => s.kinds.includes('policy'));
+
 /** The route parameter :policyholderType: 1 enterprise (default), 2 individual. */
 export function policyholderTypeOf(param: string | undefined): PolicyholderType {
   return param === '2' ? 2 : 1;

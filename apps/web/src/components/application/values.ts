@@ -2,6 +2,7 @@
 // (strings, exact) and sent in fen; ratios typed in percent and sent in micro-percent; shares typed as the
 // percentage text the server parses ('33.333333').
 import type { ApplicationDetail, ApplicationFields } from '@piibs/shared/application';
+import type { PolicyholderType } from '@piibs/shared/application-status';
 import { microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
 import type { CoverageType } from '@piibs/shared/rating';
 import type { NamePath } from 'antd/es/form/interface';
@@ -31,7 +32,10 @@ export interface WizardValues {
   contractor?: string | null;
   highRisk?: boolean;
   insuredName?: string | null;
+  /** An enterprise policyholder's (type 1). */
   insuredUscc?: string | null;
+  /** An individual policyholder's (type 2) identity card number. */
+  insuredIdNumber?: string | null;
   insuredAddress?: string | null;
   contactName?: string | null;
   contactPhone?: string | null;
@@ -64,6 +68,7 @@ export function valuesOf(app: ApplicationDetail): WizardValues {
     highRisk: app.highRisk,
     insuredName: app.insuredName,
     insuredUscc: app.insuredUscc,
+    insuredIdNumber: app.insuredIdNumber,
     insuredAddress: app.insuredAddress,
     contactName: app.contactName,
     contactPhone: app.contactPhone,
@@ -80,8 +85,15 @@ const microOf = (text: string | null | undefined): number | null =>
   text === null || text === undefined || text === '' ? null : percentTextToMicro(String(text));
 const textOf = (v: string | null | undefined): string | null => (v?.trim() ? v.trim() : null);
 
-/** The draft fields a step's sections save (a step sends its own fields only). */
-export function draftFieldsOf(values: WizardValues, kinds: readonly StepKind[]): ApplicationFields {
+/**
+ * The draft fields a step's sections save (a step sends its own fields only). The insured's code is the credit
+ * code of an enterprise policyholder (type 1) or the identity card number of an individual (type 2).
+ */
+export function draftFieldsOf(
+  values: WizardValues,
+  kinds: readonly StepKind[],
+  policyholderType: PolicyholderType = 1,
+): ApplicationFields {
   const out: ApplicationFields = {};
   if (kinds.includes('insurance')) {
     Object.assign(out, {
@@ -109,7 +121,9 @@ export function draftFieldsOf(values: WizardValues, kinds: readonly StepKind[]):
   if (kinds.includes('policy')) {
     Object.assign(out, {
       insuredName: textOf(values.insuredName),
-      insuredUscc: textOf(values.insuredUscc),
+      ...(policyholderType === 2
+        ? { insuredIdNumber: textOf(values.insuredIdNumber) }
+        : { insuredUscc: textOf(values.insuredUscc) }),
       insuredAddress: textOf(values.insuredAddress),
       contactName: textOf(values.contactName),
       contactPhone: textOf(values.contactPhone),
@@ -149,7 +163,9 @@ export const FIELD_OF_TITLE: Readonly<Record<string, NamePath>> = Object.freeze(
   工程造价: 'projectCostYuan',
   施工单位: 'contractor',
   被保险人名称: 'insuredName',
+  被保险人姓名: 'insuredName',
   被保险人统一社会信用代码: 'insuredUscc',
+  被保险人身份证号: 'insuredIdNumber',
   被保险人地址: 'insuredAddress',
   联系人: 'contactName',
   联系电话: 'contactPhone',

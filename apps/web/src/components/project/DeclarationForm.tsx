@@ -13,17 +13,16 @@ import {
   DatePicker,
   Form,
   type FormInstance,
-  Input,
   InputNumber,
   Row,
   Space,
-  Switch,
   Typography,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { availableProductsQuery } from '@/components/application/api.ts';
 import { QuoteBreakdown, yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { HighRiskField, ProjectFields } from './ProjectFields.tsx';
 
 export interface DeclarationValues {
   projectName?: string;
@@ -186,28 +185,7 @@ export function DeclarationForm({
     <Form<DeclarationValues> form={form} layout="vertical" name="declaration" initialValues={initialValues}>
       <Row gutter={24}>
         <Col xs={24} lg={14}>
-          <Form.Item
-            name="projectName"
-            label="工程名称"
-            rules={[{ required: true, whitespace: true, message: '请输入工程名称' }]}
-          >
-            <Input maxLength={200} placeholder="与施工合同一致" />
-          </Form.Item>
-          <Form.Item
-            name="projectAddress"
-            label="工程地址"
-            rules={[{ required: true, whitespace: true, message: '请输入工程地址' }]}
-          >
-            <Input maxLength={200} />
-          </Form.Item>
-          <Form.Item
-            name="projectCostYuan"
-            label="工程造价"
-            rules={[{ required: true, message: '请输入工程造价' }]}
-            extra="按造价分档计费（‰），各档分段累进"
-          >
-            <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: 260 }} suffix="元" />
-          </Form.Item>
+          <ProjectFields />
           <Form.Item
             label="保险期间（开工至竣工）"
             required
@@ -261,14 +239,10 @@ export function DeclarationForm({
               ) : null;
             }}
           </Form.Item>
-          <Form.Item
-            name="highRisk"
+          <HighRiskField
             label="危大工程"
-            valuePropName="checked"
             extra="深基坑、高大模板、起重吊装等危险性较大的分部分项工程，保费上浮"
-          >
-            <Switch checkedChildren="是" unCheckedChildren="否" />
-          </Form.Item>
+          />
           <Form.Item name="headcount" label="施工人数" extra="选填">
             <InputNumber min={1} max={999_999} precision={0} style={{ width: 200 }} suffix="人" />
           </Form.Item>

@@ -1,0 +1,162 @@
+import type { ApplicationDetail } from '@piibs/shared/application';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { page } from '@/components/customer/test-data.ts';
+import { applicationDetail } from '@/components/policy/test-data.ts';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { ApplicationWizard } from './ApplicationWizard.tsx';
+import type { FlowName } from './flows.ts';
+
+const ROUTES: [FlowName, string][] = [
+  ['insured', 'stepOne'],
+  ['insured', 'stepSecond'],
+  ['epinsure', 'stepOne'],
+  ['epinsure', 'stepSecond'],
+];
+
+/** The wizard under its real route patterns (`<base>/<step>/:id/:policyholderType`). */
+function renderAt(url: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      ...ROUTES.map(([flow, step]) => ({
+        path: `/piibs/${flow}/${step}/:id/:policyholderType`,
+        element: <ApplicationWizard key={`${flow}/${step}`} flow={flow} step={step} />,
+      })),
+      { path: '*', element: <div>其他页面</div> },
+    ],
+    { initialEntries: [url] },
+  );
+  render(
+    <AntApp message={{ duration: 0 }}>
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </AntApp>,
+  );
+  return () => router.state.location.pathname;
+}
+
+const draft = (over: Partial<ApplicationDetail>) =>
+  applicationDetail({
+    id: 5,
+    status: 'DRAFT',
+    statusLabel: '草稿',
+    actions: ['continue', 'view', 'cancel'],
+    paymentOrder: null,
+    ...over,
+  });
+
+describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000 }, () => {
+  let api: MockApi;
+  afterEach(() => {
+    api?.restore();
+    resetKitState();
+  });
+
+  it('a new application offers 企业 / 个人 on its first step; the choice is the URL', async () => {
+    signInAs(['17'], ['application:add', 'application:edit']);
+    api = mockApi({ 'GET api/products/available': { data: [] }, 'GET api/customers': page([]) });
+    const path = renderAt('/piibs/insured/stepOne/0/1');
+    const person = await screen.findByRole('radio', { name: '个人', hidden: false });
+    expect(screen.getByRole('radio', { name: '企业' })).toBeChecked();
+    expect(screen.getByText('投保人（企业）')).toBeInTheDocument();
+
+    fireEvent.click(person);
+    await waitFor(() => expect(path()).toBe('/piibs/insured/stepOne/0/2'));
+    expect(await screen.findByText('投保人（个人）')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: '个人' })).toBeChecked();
+
+    fireEvent.click(screen.getByRole('radio', { name: '企业' }));
+    await waitFor(() => expect(path()).toBe('/piibs/insured/stepOne/0/1'));
+    expect(await screen.findByText('投保人（企业）')).toBeInTheDocument();
+  });
+
+  it('project insurance is for an enterprise: no choice, an individual URL goes back to 1', async () => {
+    signInAs(['contractor'], ['application:add', 'application:edit']);
+    api = mockApi({ 'GET api/products/available': { data: [] }, 'GET api/customers': page([]) });
+    const path = renderAt('/piibs/epinsure/stepOne/0/2');
+    await waitFor(() => expect(path()).toBe('/piibs/epinsure/stepOne/0/1'));
+    expect(await screen.findByText('投保人（企业）')).toBeInTheDocument();
+    expect(screen.queryByRole('radio', { name: '个人' })).toBeNull();
+  });
+
+  it("an existing draft takes its own type, not the URL's: the individual's name and identity card, no credit code", async () => {
+    signInAs(['17'], ['application:add', 'application:edit']);
+    const app = draft({
+      policyholderType: 2,
+      insuredName: '王小明',
+      insuredUscc: null,
+      insuredIdNumber: null,
+    });
+    api = mockApi({
+      'GET api/applications/5': { data: app },
+      'GET api/products/available': { data: [] },
+      'POST api/applications/5/draft': (config) => ({
+        data: { ...app, ...JSON.parse(String(config.data)), version: app.version + 1 },
+      }),
+    });
+    const path = renderAt('/piibs/insured/stepSecond/5/1');
+    const idNumber = await screen.findByRole('textbox', { name: '被保险人身份证号' });
+    expect(path()).toBe('/piibs/insured/stepSecond/5/2');
+    expect(screen.getByRole('textbox', { name: '被保险人姓名' })).toHaveValue('王小明');
+    expect(screen.queryByRole('textbox', { name: '被保险人统一社会信用代码' })).toBeNull();
+    expect(screen.queryByText('被保险人统一社会信用代码')).toBeNull();
+
+    // the shared identity card check, at the field
+    fireEvent.change(idNumber, { target: { value: '110105194912310021' } });
+    fireEvent.click(screen.getByRole('button', { name: '下一步' }));
+    expect(await screen.findByText('请输入正确的18位居民身份证号码')).toBeInTheDocument();
+    expect(api.callsTo('POST api/applications/5/draft')).toHaveLength(0);
+
+    fireEvent.change(idNumber, { target: { value: '11010519491231002x' } });
+    fireEvent.click(screen.getByRole('button', { name: '下一步' }));
+    await waitFor(() => expect(api.callsTo('POST api/applications/5/draft')).toHaveLength(1));
+    const sent = JSON.parse(String(api.callsTo('POST api/applications/5/draft')[0]!.data));
+    expect(sent).toMatchObject({ insuredName: '王小明', insuredIdNumber: '11010519491231002X', version: 4 });
+    expect(sent).not.toHaveProperty('insuredUscc');
+    await waitFor(() => expect(path()).toBe('/piibs/insured/stepThird/5/2'));
+  });
+
+  it('an enterprise draft asks for the credit code and no identity card', async () => {
+    signInAs(['17'], ['application:add', 'application:edit']);
+    api = mockApi({
+      'GET api/applications/5': { data: draft({}) },
+      'GET api/products/available': { data: [] },
+    });
+    const path = renderAt('/piibs/insured/stepSecond/5/2');
+    expect(await screen.findByRole('textbox', { name: '被保险人统一社会信用代码' })).toHaveValue(
+      '91440300708461136T',
+    );
+    expect(path()).toBe('/piibs/insured/stepSecond/5/1');
+    expect(screen.getByText('被保险人名称')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: '被保险人身份证号' })).toBeNull();
+  });
+
+  it('the project step shows the shared project fields with the draft as saved', async () => {
+    signInAs(['contractor'], ['application:add', 'application:edit']);
+    const project = draft({
+      channel: 'project',
+      productClass: 'construction',
+      projectName: '镇江测试工程',
+      projectAddress: '镇江市京口区',
+      projectCostFen: 5_000_000_000,
+      contractor: '镇江示范建设有限公司',
+      highRisk: true,
+    });
+    api = mockApi({
+      'GET api/applications/5': { data: project },
+      'GET api/products/available': { data: [] },
+    });
+    renderAt('/piibs/epinsure/stepSecond/5/1');
+    expect(await screen.findByRole('textbox', { name: '工程名称' })).toHaveValue('镇江测试工程');
+    expect(screen.getByRole('textbox', { name: '工程地址' })).toHaveValue('镇江市京口区');
+    expect(screen.getByRole('spinbutton', { name: '工程造价' })).toHaveValue('50000000.00');
+    expect(screen.getByRole('textbox', { name: '施工单位' })).toHaveValue('镇江示范建设有限公司');
+    expect(screen.getByRole('switch', { name: '高风险工程' })).toBeChecked();
+  });
+});

@@ -1,0 +1,42 @@
+// The construction project's fields, shared by the project-insurance wizard (application/ProjectSection) and a
+// secondary order's declaration (DeclarationForm): the same names in both forms, the cost typed in yuan.
+import { Form, Input, InputNumber, Switch } from 'antd';
+
+/** 工程名称, 工程地址, 工程造价 (yuan, two decimals): inside a Form whose values use these names. */
+export function ProjectFields() {
+  return (
+    <>
+      <Form.Item
+        name="projectName"
+        label="工程名称"
+        rules={[{ required: true, whitespace: true, message: '请输入工程名称' }]}
+      >
+        <Input maxLength={200} placeholder="与施工合同一致" />
+      </Form.Item>
+      <Form.Item
+        name="projectAddress"
+        label="工程地址"
+        rules={[{ required: true, whitespace: true, message: '请输入工程地址' }]}
+      >
+        <Input maxLength={200} />
+      </Form.Item>
+      <Form.Item
+        name="projectCostYuan"
+        label="工程造价"
+        rules={[{ required: true, message: '请输入工程造价' }]}
+        extra="按造价分档计费（‰），各档分段累进"
+      >
+        <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: 260 }} suffix="元" />
+      </Form.Item>
+    </>
+  );
+}
+
+/** The high-risk (危大) switch that loads the premium; each form words its label and hint. */
+export function HighRiskField({ label, extra }: { label: string; extra: string }) {
+  return (
+    <Form.Item name="highRisk" label={label} valuePropName="checked" extra={extra}>
+      <Switch checkedChildren="是" unCheckedChildren="否" />
+    </Form.Item>
+  );
+}
