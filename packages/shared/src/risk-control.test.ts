@@ -4,7 +4,10 @@ import {
   complaintDeadline,
   fundLeft,
   insufficientFundMessage,
+  nextScheduledDate,
   orgCodeField,
+  planItemCreateForm,
+  planItemUpdateForm,
   policyNumberOfSeqNo,
   preventionSeqNo,
   reserveChange,
@@ -12,6 +15,7 @@ import {
   SERVICE_ORDER_STATUSES,
   type ServiceOrderAction,
   type ServiceOrderStatus,
+  scheduledDatesProblem,
   serviceOrderActionsFor,
   serviceOrderNext,
   serviceOrderNumber,
@@ -160,5 +164,40 @@ describe('numbers and forms', () => {
     expect(
       serviceRecordForm.safeParse({ ...base, hazards: [{ ...hazard, deadline: '2026-05-08' }] }).success,
     ).toBe(true);
+  });
+});
+
+describe('plan item scheduled dates', () => {
+  const period = { startDate: '2026-05-01', endDate: '2027-04-30' };
+
+  it('allows at most `times` distinct dates, each within the policy period', () => {
+    expect(scheduledDatesProblem([], 1, period)).toBeNull();
+    expect(scheduledDatesProblem(['2026-05-01', '2027-04-30'], 2, period)).toBeNull();
+    // A date picked twice counts once.
+    expect(scheduledDatesProblem(['2026-06-01', '2026-06-01'], 1, period)).toBeNull();
+    expect(scheduledDatesProblem(['2026-06-01', '2026-09-01', '2026-12-01'], 2, period)).toBe(
+      '不能多于计划次数（2 次），已选 3 个日期',
+    );
+    expect(scheduledDatesProblem(['2027-05-01', '2026-06-01'], 4, period)).toBe(
+      '2027-05-01 不在保险期间（2026-05-01 至 2027-04-30）内',
+    );
+    expect(scheduledDatesProblem(['2026-04-30'], 4, period)).toContain('不在保险期间');
+  });
+
+  it('the next date to dispatch skips the dates covered by live orders and those already past', () => {
+    const item = { scheduledDates: ['2026-12-01', '2026-06-01', '2026-09-01'], liveOrders: 0 };
+    expect(nextScheduledDate(item, '2026-05-20')).toBe('2026-06-01');
+    expect(nextScheduledDate({ ...item, liveOrders: 1 }, '2026-05-20')).toBe('2026-09-01');
+    expect(nextScheduledDate(item, '2026-06-02')).toBe('2026-09-01');
+    expect(nextScheduledDate({ ...item, liveOrders: 3 }, '2026-05-20')).toBeNull();
+    expect(nextScheduledDate({ scheduledDates: [], liveOrders: 0 }, '2026-05-20')).toBeNull();
+  });
+
+  it('a new item defaults to no dates; an update without them keeps the stored ones', () => {
+    const base = { itemType: 'HAZARD_INSPECTION', frequency: 'ONCE', unitCostFen: 100, orgId: 1 };
+    expect(planItemCreateForm.parse(base).scheduledDates).toEqual([]);
+    expect(planItemUpdateForm.parse({ ...base, version: 1 }).scheduledDates).toBeUndefined();
+    expect(planItemUpdateForm.parse({ ...base, version: 1, scheduledDates: [] }).scheduledDates).toEqual([]);
+    expect(planItemCreateForm.safeParse({ ...base, scheduledDates: ['2026-02-30'] }).success).toBe(false);
   });
 });

@@ -530,6 +530,39 @@ export const personUnmaskResult = z.object({ phone: z.string() });
 
 export const PLAN_SORT_FIELDS = ['policyId', 'policyNumber', 'startDate', 'endDate'] as const;
 
+export const SCHEDULED_DATES_TITLE = '计划日期';
+const scheduledDatesField = z
+  .array(z.string().trim().refine(isDateText, { error: '请输入正确的日期（yyyy-mm-dd）' }))
+  .max(366, { error: '最多 366 个日期' })
+  .meta({ title: SCHEDULED_DATES_TITLE });
+
+/**
+ * What is wrong with a plan item's scheduled dates, or null: no more distinct dates than the item's times, each
+ * within the policy period. The item form shows it under the field; the server refuses with '计划日期：' + it.
+ */
+export function scheduledDatesProblem(
+  dates: readonly string[],
+  times: number,
+  period: { startDate: string; endDate: string },
+): string | null {
+  const distinct = [...new Set(dates)].sort();
+  if (distinct.length > times) return `不能多于计划次数（${times} 次），已选 ${distinct.length} 个日期`;
+  const outside = distinct.find((d) => d < period.startDate || d > period.endDate);
+  return outside ? `${outside} 不在保险期间（${period.startDate} 至 ${period.endDate}）内` : null;
+}
+
+/**
+ * The next planned date to dispatch an item on, or null: the dates not yet covered by its live orders (the
+ * earliest ones count as done), the first on or after `fromDay`.
+ */
+export function nextScheduledDate(
+  item: { scheduledDates: readonly string[]; liveOrders: number },
+  fromDay: string,
+): string | null {
+  const dates = [...new Set(item.scheduledDates)].sort();
+  return dates.slice(item.liveOrders).find((d) => d >= fromDay) ?? null;
+}
+
 const planItemFields = z.object({
   itemType: z.enum(SERVICE_ITEM_TYPES, { error: '请选择服务项目' }).meta({ title: '服务项目' }),
   content: optionalText('服务内容', 500),
@@ -549,18 +582,21 @@ const planItemFields = z.object({
     .max(20, { error: '最多 20 人' })
     .default([])
     .meta({ title: '服务人员' }),
-  scheduledDates: z
-    .array(z.string().trim().refine(isDateText, { error: '请输入正确的日期（yyyy-mm-dd）' }))
-    .max(366)
-    .default([])
-    .meta({ title: '计划日期' }),
+  /** The planned service dates (see scheduledDatesProblem); none by default. */
+  scheduledDates: scheduledDatesField.default([]),
 });
 
 /** POST /api/prevention/plans/:seqNo/items (insurer staff): reserves unitCost × times from the fund. */
 export const planItemCreateForm = planItemFields;
 export type PlanItemCreateForm = z.input<typeof planItemCreateForm>;
-/** POST /api/prevention/plans/:seqNo/items/:itemId/update (`version` of the item; 409 when stale). */
-export const planItemUpdateForm = planItemFields.extend({ version });
+/**
+ * POST /api/prevention/plans/:seqNo/items/:itemId/update (`version` of the item; 409 when stale). Without
+ * `scheduledDates` the stored dates are kept; an empty list clears them.
+ */
+export const planItemUpdateForm = planItemFields.extend({
+  version,
+  scheduledDates: scheduledDatesField.optional(),
+});
 export type PlanItemUpdateForm = z.input<typeof planItemUpdateForm>;
 /** POST /api/prevention/plans/:seqNo/items/:itemId/delete. */
 export const versionForm = z.object({ version });

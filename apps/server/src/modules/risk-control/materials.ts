@@ -1,7 +1,6 @@
-// Photos of an on-site service through image materials (business type 'service_order'). Not wired yet: the
-// materials module calls this from its recordAccess once 'service_order' is one of its business types (and the
-// material table's business_type CHECK admits it), with { read: 'prevention:list', write: 'prevention:serve' }
-// as its permissions.
+// Photos of an on-site service through image materials (business type 'service_order'). The materials module
+// (materials/service.ts) calls this from its recordAccess for 'service_order', with
+// { read: 'prevention:list', write: 'prevention:serve' } as its permissions.
 import {
   RECORD_EDITABLE,
   SERVICE_ORDER_STATUS_LABELS,

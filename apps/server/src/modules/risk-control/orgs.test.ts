@@ -105,11 +105,48 @@ describe('service organisations', () => {
       userIds: [w.svcIds.svc, w.svcIds.svc2],
     });
     expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toBe(
+      '机构账号：账号 svc2 已属于其他服务机构「江苏华安应急技术咨询有限公司」，请先从该机构移除',
+    );
     const members = (await w.svc.get(`/api/service-orgs/${w.org1.id}/members`)).json();
     expect(members.map((m: { username: string }) => m.username)).toEqual(['svc']);
     expect((await w.svc.post(`/api/service-orgs/${w.org1.id}/members`, { userIds: [] })).statusCode).toBe(
       403,
     );
+  });
+
+  it('offers as members only service accounts not linked to another organisation, without secrets', async () => {
+    type Candidate = { userId: number; username: string; nickName: string; enabled: boolean };
+    const candidates = async (orgId: number, keyword?: string) => {
+      const res = await w.underwriter.get(
+        `/api/service-orgs/${orgId}/member-candidates${keyword ? `?keyword=${encodeURIComponent(keyword)}` : ''}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Candidate[];
+    };
+    const all = await candidates(w.org1.id);
+    const names = all.map((c) => c.username);
+    // Its own member and the unlinked account; not org 2's account, not the underwriter.
+    expect(names).toEqual(expect.arrayContaining(['svc', 'svc3']));
+    expect(names).not.toContain('svc2');
+    expect(names).not.toContain('uw');
+    expect(Object.keys(all[0]!).sort()).toEqual(['enabled', 'nickName', 'userId', 'username']);
+    expect((await candidates(w.org1.id, 'SVC3')).map((c) => c.username)).toEqual(['svc3']);
+
+    // Once linked to org 1, svc3 is no longer offered to org 2.
+    expect((await candidates(w.org2.id)).map((c) => c.username)).toContain('svc3');
+    const linked = await w.underwriter.post(`/api/service-orgs/${w.org1.id}/members`, {
+      userIds: [w.svcIds.svc, w.svcIds.svcLoose],
+    });
+    expect(linked.statusCode, linked.body).toBe(200);
+    expect((await candidates(w.org2.id)).map((c) => c.username)).not.toContain('svc3');
+    expect((await candidates(w.org1.id)).map((c) => c.username)).toContain('svc3');
+    await w.underwriter.post(`/api/service-orgs/${w.org1.id}/members`, { userIds: [w.svcIds.svc] });
+
+    // Staff only: an organisation's own account 403, another organisation's 404, no permission 403.
+    expect((await w.svc.get(`/api/service-orgs/${w.org1.id}/member-candidates`)).statusCode).toBe(403);
+    expect((await w.svc2.get(`/api/service-orgs/${w.org1.id}/member-candidates`)).statusCode).toBe(404);
+    expect((await w.ent.get(`/api/service-orgs/${w.org1.id}/member-candidates`)).statusCode).toBe(403);
   });
 
   it('deletes an unused organisation (audited)', async () => {

@@ -17,7 +17,7 @@ import type {
   servicePersonCreateForm,
   servicePersonUpdateForm,
 } from '@piibs/shared/risk-control';
-import { and, count, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import {
@@ -407,6 +407,44 @@ export async function orgMembers(db: Db, v: PreventionViewer, id: number): Promi
     .orderBy(users.id);
 }
 
+/** How many candidates one search answers (type more of the name to narrow it). */
+export const MEMBER_CANDIDATE_LIMIT = 50;
+
+/**
+ * GET /api/service-orgs/:id/member-candidates (staff): the accounts that may be linked to the organisation —
+ * holding the 'service' role and linked to no other organisation (its own members included, so a picker can
+ * show them) — whose username or nickname contains `keyword`. Names and the enabled flag only.
+ */
+export async function orgMemberCandidates(
+  db: Db,
+  v: PreventionViewer,
+  id: number,
+  keyword?: string,
+): Promise<OrgMemberRow[]> {
+  await visibleOrg(db, v, id);
+  requireInsurer(v);
+  return db
+    .selectDistinct({
+      userId: users.id,
+      username: users.username,
+      nickName: users.nickName,
+      enabled: users.enabled,
+    })
+    .from(users)
+    .innerJoin(userRoles, eq(userRoles.userId, users.id))
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .leftJoin(serviceOrgMembers, eq(serviceOrgMembers.userId, users.id))
+    .where(
+      and(
+        eq(roles.code, ROLE_CODES.service),
+        or(isNull(serviceOrgMembers.orgId), eq(serviceOrgMembers.orgId, id)),
+        blurry(keyword?.trim(), users.username, users.nickName),
+      ),
+    )
+    .orderBy(users.username, users.id)
+    .limit(MEMBER_CANDIDATE_LIMIT);
+}
+
 /** POST /api/service-orgs/:id/members (staff): replaces the accounts; each must hold the 'service' role. */
 export async function setOrgMembers(
   db: Db,
@@ -434,11 +472,18 @@ export async function setOrgMembers(
       const ok = new Set(found.map((f) => f.id));
       const bad = wanted.find((u) => !ok.has(u));
       if (bad !== undefined) throw badRequest(`机构账号：用户 ${bad} 不存在或不是风控服务机构账号`);
-      const elsewhere = await tx
-        .select({ userId: serviceOrgMembers.userId })
+      const [elsewhere] = await tx
+        .select({ username: users.username, orgName: serviceOrgs.name })
         .from(serviceOrgMembers)
-        .where(and(inArray(serviceOrgMembers.userId, wanted), sql`${serviceOrgMembers.orgId} <> ${id}`));
-      if (elsewhere.length) throw conflict(`机构账号：用户 ${elsewhere[0]!.userId} 已属于其他服务机构`);
+        .innerJoin(users, eq(users.id, serviceOrgMembers.userId))
+        .innerJoin(serviceOrgs, eq(serviceOrgs.id, serviceOrgMembers.orgId))
+        .where(and(inArray(serviceOrgMembers.userId, wanted), sql`${serviceOrgMembers.orgId} <> ${id}`))
+        .orderBy(users.username)
+        .limit(1);
+      if (elsewhere)
+        throw conflict(
+          `机构账号：账号 ${elsewhere.username} 已属于其他服务机构「${elsewhere.orgName}」，请先从该机构移除`,
+        );
     }
     await tx.delete(serviceOrgMembers).where(eq(serviceOrgMembers.orgId, id));
     if (wanted.length)

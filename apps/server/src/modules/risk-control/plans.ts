@@ -25,10 +25,12 @@ import {
   policyNumberOfSeqNo,
   preventionSeqNo,
   reserveChange,
+  SCHEDULED_DATES_TITLE,
   SERVICE_FREQUENCY_LABELS,
   SERVICE_ITEM_LABELS,
   type ServiceFrequency,
   type ServiceItemType,
+  scheduledDatesProblem,
 } from '@piibs/shared/risk-control';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -402,10 +404,8 @@ async function checkItemParties(tx: Tx, policy: Policy, form: ItemCreate): Promi
 function itemValues(policy: Policy, form: ItemCreate) {
   const times = form.times ?? FREQUENCY_TIMES[form.frequency];
   const dates = [...new Set(form.scheduledDates)].sort();
-  if (dates.length > times) throw badRequest(`计划日期：不能多于计划次数 ${times}`);
-  const outside = dates.find((d) => d < policy.startDate || d > policy.endDate);
-  if (outside)
-    throw badRequest(`计划日期：${outside} 不在保险期间（${policy.startDate} 至 ${policy.endDate}）内`);
+  const problem = scheduledDatesProblem(dates, times, policy);
+  if (problem) throw badRequest(`${SCHEDULED_DATES_TITLE}：${problem}`);
   const reservedFen = form.unitCostFen * times;
   if (!Number.isSafeInteger(reservedFen)) throw badRequest('单次费用：金额过大');
   return {
@@ -496,8 +496,13 @@ export async function updatePlanItem(
     const fund = await lockFund(tx, policy);
     const item = await lockItem(tx, fund, itemId);
     if (item.version !== form.version) throw conflict(STALE_VERSION);
-    await checkItemParties(tx, policy, form);
-    const values = itemValues(policy, form);
+    // Without scheduledDates the stored dates stay (a client that does not show them must not wipe them).
+    const merged: ItemCreate = {
+      ...form,
+      scheduledDates: form.scheduledDates ?? (item.scheduledDates as string[]),
+    };
+    await checkItemParties(tx, policy, merged);
+    const values = itemValues(policy, merged);
     const live = await liveOrdersOf(tx, itemId);
     if (values.times < live) throw badRequest(`计划次数：不能少于已派单次数 ${live}`);
     if (values.orgId !== item.orgId && live > 0) throw conflict('该服务项目已有服务单，不能更换服务机构');
@@ -523,12 +528,14 @@ export async function updatePlanItem(
         unitCostFen: item.unitCostFen,
         orgId: item.orgId,
         reservedFen: item.reservedFen,
+        scheduledDates: item.scheduledDates,
       },
       after: {
         times: values.times,
         unitCostFen: values.unitCostFen,
         orgId: values.orgId,
         reservedFen: values.reservedFen,
+        scheduledDates: values.scheduledDates,
       },
     });
   });

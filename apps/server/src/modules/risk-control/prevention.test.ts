@@ -276,6 +276,115 @@ describe('the prevention fund and the plan', () => {
   });
 });
 
+describe('plan item scheduled dates', () => {
+  type Dated = { id: number; version: number; times: number; scheduledDates: string[] };
+  const datedOf = (plan: unknown, id: number) => (plan as { items: Dated[] }).items.find((i) => i.id === id)!;
+
+  it('refuses more dates than times naming the field; an edit without dates keeps them, with dates replaces', async () => {
+    const days = [dayInPeriod(w.policy, 40), dayInPeriod(w.policy, 10), dayInPeriod(w.policy, 70)];
+    const url = `/api/prevention/plans/${w.seqNo}/items`;
+    const before = await planOf(w.underwriter);
+    const tooMany = await w.underwriter.post(
+      url,
+      item({ itemType: 'SAFETY_TRAINING', frequency: 'SEMIANNUAL', scheduledDates: days }),
+    );
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().message).toBe('计划日期：不能多于计划次数（2 次），已选 3 个日期');
+    // Nothing was planned or reserved.
+    const unchanged = await planOf(w.underwriter);
+    expect(unchanged.items).toHaveLength(before.items.length);
+    expect(unchanged.fund).toEqual(before.fund);
+
+    const { item: added } = await addItem({
+      itemType: 'SAFETY_TRAINING',
+      frequency: 'SEMIANNUAL',
+      unitCostFen: 2_500,
+      scheduledDates: days.slice(0, 2),
+    });
+    const stored = datedOf(await planOf(w.underwriter), added.id);
+    // Sorted, as stored.
+    expect(stored.scheduledDates).toEqual([days[1], days[0]]);
+
+    // An edit that does not send the dates (an older client) keeps them.
+    const edit = `/api/prevention/plans/${w.seqNo}/items/${added.id}/update`;
+    const kept = await w.underwriter.post(
+      edit,
+      item({
+        itemType: 'SAFETY_TRAINING',
+        frequency: 'SEMIANNUAL',
+        unitCostFen: 3_000,
+        version: stored.version,
+      }),
+    );
+    expect(kept.statusCode, kept.body).toBe(200);
+    const afterKeep = datedOf(kept.json(), added.id);
+    expect(afterKeep.scheduledDates).toEqual([days[1], days[0]]);
+
+    // Lowering the times below the stored dates is refused at the dates; nothing changes.
+    const fewer = await w.underwriter.post(
+      edit,
+      item({
+        itemType: 'SAFETY_TRAINING',
+        frequency: 'ONCE',
+        times: 1,
+        unitCostFen: 3_000,
+        version: afterKeep.version,
+      }),
+    );
+    expect(fewer.statusCode).toBe(400);
+    expect(fewer.json().message).toBe('计划日期：不能多于计划次数（1 次），已选 2 个日期');
+
+    // Sending dates replaces them; an empty list clears them.
+    const replaced = await w.underwriter.post(
+      edit,
+      item({
+        itemType: 'SAFETY_TRAINING',
+        frequency: 'SEMIANNUAL',
+        unitCostFen: 3_000,
+        scheduledDates: [days[2]],
+        version: afterKeep.version,
+      }),
+    );
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    const afterReplace = datedOf(replaced.json(), added.id);
+    expect(afterReplace.scheduledDates).toEqual([days[2]]);
+    const cleared = await w.underwriter.post(
+      edit,
+      item({
+        itemType: 'SAFETY_TRAINING',
+        frequency: 'SEMIANNUAL',
+        unitCostFen: 3_000,
+        scheduledDates: [],
+        version: afterReplace.version,
+      }),
+    );
+    expect(datedOf(cleared.json(), added.id).scheduledDates).toEqual([]);
+    const [audit] = await w.t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'prevention_plan_item'),
+          eq(auditLog.entityId, String(added.id)),
+          eq(auditLog.action, 'update'),
+        ),
+      )
+      .orderBy(sql`${auditLog.id} desc`)
+      .limit(1);
+    expect(audit!.detail).toMatchObject({
+      before: { scheduledDates: [days[2]] },
+      after: { scheduledDates: [] },
+    });
+
+    // Give the amount back for the tests that follow.
+    await expectOk(
+      w.underwriter.post(`/api/prevention/plans/${w.seqNo}/items/${added.id}/delete`, {
+        version: datedOf(cleared.json(), added.id).version,
+      }),
+    );
+  });
+});
+
 describe('service orders', () => {
   let itemId: number;
   let o1: Order;

@@ -83,7 +83,9 @@ import {
   deletePersons,
   getOrg,
   getPerson,
+  MEMBER_CANDIDATE_LIMIT,
   orgListSpec,
+  orgMemberCandidates,
   orgMembers,
   personListSpec,
   setOrgMembers,
@@ -262,6 +264,23 @@ export const riskControlRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => orgMembers(db(), await viewer(req), req.params.id),
+  );
+
+  app.get(
+    '/service-orgs/:id/member-candidates',
+    {
+      preHandler: can('service_org:edit'),
+      schema: {
+        tags: tags.orgs,
+        summary: `可设为机构账号的账号（保险公司人员；风控服务机构角色、未属于其他机构；用户名或昵称包含关键词，最多 ${MEMBER_CANDIDATE_LIMIT} 个）`,
+        params: idParams('服务机构ID'),
+        querystring: z.object({
+          keyword: blurryParam.meta({ title: '关键词', description: '用户名或昵称包含' }),
+        }),
+        response: { 200: z.array(orgMemberRow), ...adminErrors },
+      },
+    },
+    async (req) => orgMemberCandidates(db(), await viewer(req), req.params.id, req.query.keyword),
   );
 
   app.post(

@@ -8,6 +8,7 @@ import type { Page } from '@piibs/shared/admin';
 import type {
   DispatchForm,
   LedgerResult,
+  OrgMemberRow,
   PlanDetail,
   PlanItemCreateForm,
   PlanItemUpdateForm,
@@ -191,6 +192,26 @@ export const updateOrg = (form: ServiceOrgUpdateForm) =>
   postInline<ServiceOrgRow>('api/service-orgs/update', form);
 export const unmaskOrg = (id: number) =>
   postInline<{ contacts: ServiceOrgRow['contacts'] }>(`api/service-orgs/${id}/unmask`);
+
+// ---- the sign-in accounts acting for an organisation ----
+
+export const orgMembersQuery = (orgId: number) =>
+  queryOptions({
+    queryKey: [...orgsResource.key, 'members', orgId],
+    queryFn: () => get<OrgMemberRow[]>(`api/service-orgs/${orgId}/members`),
+  });
+/** Service accounts that may be linked to the organisation (its own included), by username or nickname. */
+export const memberCandidatesQuery = (orgId: number, keyword: string) =>
+  queryOptions({
+    queryKey: [...orgsResource.key, 'member-candidates', orgId, keyword],
+    queryFn: () =>
+      get<OrgMemberRow[]>(`api/service-orgs/${orgId}/member-candidates`, keyword ? { keyword } : undefined),
+    staleTime: 10_000,
+  });
+/** Replaces the organisation's accounts (insurer staff; 409 when one belongs to another organisation). */
+export const setOrgMembers = (orgId: number, userIds: number[]) =>
+  postInline<OrgMemberRow[]>(`api/service-orgs/${orgId}/members`, { userIds });
+
 export const createPerson = (form: ServicePersonCreateForm) =>
   postInline<ServicePersonRow>('api/service-persons', form);
 export const updatePerson = (form: ServicePersonUpdateForm) =>

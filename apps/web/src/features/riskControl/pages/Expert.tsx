@@ -1,6 +1,7 @@
 // 服务机构 (riskControl/Expert, route prevention/expert): the service organisations (insurer staff all, an
 // organisation's account its own) with qualifications, regions, industries and masked contacts, and below them
-// their service persons / experts with masked phones. 新增 / 修改 / 查看 open serviceOrg/newUpdate/:id/:detail
+// their service persons / experts with masked phones; an organisation without a linked account is marked
+// 未关联 (its staff would see nothing). 新增 / 修改 / 查看 open serviceOrg/newUpdate/:id/:detail
 // and servicePerson/newUpdate/:id/:detail; 人员 filters the persons by the organisation. Both lists keep their
 // state in the URL (the persons' under `person.`).
 import { PlusOutlined } from '@ant-design/icons';
@@ -21,6 +22,7 @@ import {
   personEditPath,
   personsResource,
 } from '@/components/risk-control/api.ts';
+import { MEMBER_TEXTS as M } from '@/components/risk-control/OrgMembersCard.tsx';
 import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
 import { Auth } from '@/lib/permission.tsx';
 
@@ -93,6 +95,13 @@ function Orgs() {
         )),
     },
     { key: 'personCount', title: T.personCount, dataIndex: 'personCount' },
+    {
+      key: 'memberCount',
+      title: M.title,
+      dataIndex: 'memberCount',
+      // Without an account, nobody of the organisation sees its orders: say so.
+      render: (n: number) => (n > 0 ? n : <Tag color="warning">{M.unlinked}</Tag>),
+    },
     { key: 'enabled', title: T.status, dataIndex: 'enabled', render: (v: boolean) => enabledTag(v) },
     {
       key: 'actions',

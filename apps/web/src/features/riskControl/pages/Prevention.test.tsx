@@ -1,10 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import dayjs from 'dayjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { renderRoute } from '@/components/customer/test-render.tsx';
 import { fundPercents } from '@/components/risk-control/FundSummary.tsx';
-import { fund, page, planDetail, SEQ } from '@/components/risk-control/test-data.ts';
+import { shanghaiDay } from '@/components/risk-control/form.ts';
+import { fund, orderDetail, page, planDetail, planItem, SEQ } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import Prevention from './Prevention.tsx';
 
@@ -112,6 +114,122 @@ describe('事故预防', { timeout: 40_000 }, () => {
       unitCostFen: 120_050,
       orgId: 3,
       personIds: [],
+      scheduledDates: [],
+    });
+  });
+
+  describe('planned dates', { timeout: 60_000 }, () => {
+    // A period starting two months from now: its first month is what the date panel opens on.
+    const start = dayjs(shanghaiDay()).add(2, 'month').startOf('month');
+    const day = (months: number, date: number) => start.add(months, 'month').date(date).format('YYYY-MM-DD');
+    const period = {
+      startDate: day(0, 1),
+      endDate: start.add(1, 'year').subtract(1, 'day').format('YYYY-MM-DD'),
+    };
+    const dated = planItem({ times: 4, liveOrders: 1, scheduledDates: [day(1, 5), day(0, 5)] });
+    const plan = planDetail({ ...period, items: [dated] });
+    const ITEMS = `POST api/prevention/plans/${SEQ}/items`;
+    const UPDATE = `POST api/prevention/plans/${SEQ}/items/5/update`;
+
+    function setUp() {
+      signInAs(['underwriter'], ['prevention:list', 'prevention:plan']);
+      api = mockApi(
+        answers({
+          [`GET api/prevention/plans/${SEQ}`]: { data: plan },
+          [ITEMS]: { data: plan },
+          [UPDATE]: { data: plan },
+          [`POST api/prevention/plans/${SEQ}/orders`]: { data: orderDetail() },
+        }),
+      );
+      renderRoute(<Prevention />, PATTERN, URL);
+      return userEvent.setup();
+    }
+
+    /** Opens the dialog's date picker, clicks days of the month it shows and closes it by a click outside. */
+    async function pickDays(user: ReturnType<typeof userEvent.setup>, ...days: string[]) {
+      const dialog = await screen.findByRole('dialog', { hidden: false });
+      const item = within(dialog).getByText('计划日期', { selector: 'label' }).closest('.ant-form-item')!;
+      await user.click(item.querySelector<HTMLElement>('.ant-picker')!);
+      for (const d of days) {
+        const cell = await waitFor(() => {
+          const found = document.querySelector<HTMLElement>(`.ant-picker-dropdown td[title="${d}"]`);
+          expect(found).not.toBeNull();
+          return found!;
+        });
+        await user.click(cell);
+      }
+      await user.click(within(dialog).getByText(/^(新增|修改)服务项目$/));
+    }
+
+    const bodyOf = (key: string) => JSON.parse(String(api.callsTo(key)[0]!.data));
+
+    it('shows the planned dates of an item in the plan table, sorted', async () => {
+      setUp();
+      const table = await screen.findByTestId('plan-items');
+      expect(within(table).getByText(`${day(0, 5)}、${day(1, 5)}`)).toBeInTheDocument();
+    });
+
+    it('refuses more dates than times with the shared message, then sends the dates sorted', async () => {
+      const user = setUp();
+      await user.click((await screen.findByText('新增服务项目')).closest('button')!);
+      await user.click(await screen.findByLabelText('服务项目'));
+      await user.click(await screen.findByTitle('安全培训'));
+      await user.type(screen.getByLabelText('单次费用（元）'), '100');
+      await user.click(screen.getByLabelText('服务机构'));
+      await user.click(await screen.findByTitle(ORG.name));
+      // 一次 → 1 time, two dates picked.
+      await pickDays(user, day(0, 20), day(0, 10));
+      await user.click(screen.getByText(/^确\s*定$/).closest('button')!);
+      expect(await screen.findByText('不能多于计划次数（1 次），已选 2 个日期')).toBeInTheDocument();
+      expect(api.callsTo(ITEMS)).toHaveLength(0);
+      // Two times allow both.
+      await user.clear(screen.getByLabelText('计划次数'));
+      await user.type(screen.getByLabelText('计划次数'), '2');
+      await user.click(screen.getByText(/^确\s*定$/).closest('button')!);
+      await waitFor(() => expect(api.callsTo(ITEMS)).toHaveLength(1));
+      expect(bodyOf(ITEMS)).toMatchObject({ times: 2, scheduledDates: [day(0, 10), day(0, 20)] });
+    });
+
+    it('an edit sends the stored dates back, with any added', async () => {
+      const user = setUp();
+      const table = await screen.findByTestId('plan-items');
+      await user.click(within(table).getByText('修改').closest('button')!);
+      const dialog = await screen.findByRole('dialog', { hidden: false });
+      const cost = within(dialog).getByLabelText('单次费用（元）');
+      await user.clear(cost);
+      await user.type(cost, '600');
+      await pickDays(user, day(0, 15));
+      await user.click(
+        within(dialog)
+          .getByText(/^确\s*定$/)
+          .closest('button')!,
+      );
+      await waitFor(() => expect(api.callsTo(UPDATE)).toHaveLength(1));
+      expect(bodyOf(UPDATE)).toMatchObject({
+        unitCostFen: 60_000,
+        version: 1,
+        scheduledDates: [day(0, 5), day(0, 15), day(1, 5)],
+      });
+    });
+
+    it('dispatch defaults to the next planned date not yet dispatched', async () => {
+      const user = setUp();
+      const table = await screen.findByTestId('plan-items');
+      await user.click(within(table).getByText('派单').closest('button')!);
+      const dialog = await screen.findByRole('dialog', { hidden: false });
+      // One order is live: the first date is taken, the second comes next.
+      expect(within(dialog).getByLabelText('计划服务日期')).toHaveValue(day(1, 5));
+      await user.click(
+        within(dialog)
+          .getAllByText(/^派\s*单$/)
+          .at(-1)!
+          .closest('button')!,
+      );
+      await waitFor(() => expect(api.callsTo(`POST api/prevention/plans/${SEQ}/orders`)).toHaveLength(1));
+      expect(bodyOf(`POST api/prevention/plans/${SEQ}/orders`)).toMatchObject({
+        planItemId: 5,
+        scheduledDate: day(1, 5),
+      });
     });
   });
 

@@ -2,15 +2,18 @@
 // (total / planned / spent / left in yuan with a progress bar), the service plan (items with frequency, times,
 // unit cost, organisation and persons; insurer staff with prevention:plan add, change and delete items and
 // dispatch an order for one), the fund ledger, and the orders of this record with their allowed actions.
-// An organisation sees only its own items; the enterprise reads it all.
+// An item may carry its planned dates (within the policy period, no more than its times); dispatching defaults
+// to the next of them. An organisation sees only its own items; the enterprise reads it all.
 import { PlusOutlined } from '@ant-design/icons';
 import { formatTime } from '@piibs/shared/constants';
 import { microPercentText } from '@piibs/shared/money';
 import {
   FREQUENCY_TIMES,
   type LedgerEntryRow,
+  nextScheduledDate,
   type PlanDetail,
   type PlanItemRow,
+  SCHEDULED_DATES_TITLE,
   SERVICE_FREQUENCIES,
   SERVICE_FREQUENCY_LABELS,
   SERVICE_ITEM_LABELS,
@@ -19,6 +22,7 @@ import {
   type ServiceItemType,
   type ServiceOrderDetail,
   type ServiceOrderRow,
+  scheduledDatesProblem,
 } from '@piibs/shared/risk-control';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -78,6 +82,7 @@ interface ItemValues {
   unitCost?: string;
   orgId?: number;
   personIds?: number[];
+  scheduledDates?: Dayjs[];
 }
 
 interface DispatchValues {
@@ -95,6 +100,7 @@ const ITEM_FIELDS: Readonly<Record<string, keyof ItemValues>> = {
   单次费用: 'unitCost',
   服务机构: 'orgId',
   服务人员: 'personIds',
+  [SCHEDULED_DATES_TITLE]: 'scheduledDates',
 };
 const DISPATCH_FIELDS: Readonly<Record<string, keyof DispatchValues>> = {
   计划服务日期: 'scheduledDate',
@@ -102,6 +108,17 @@ const DISPATCH_FIELDS: Readonly<Record<string, keyof DispatchValues>> = {
   服务费用: 'cost',
   派单说明: 'note',
 };
+
+/** Texts of the planned dates (the shared risk-control texts belong to other pages' work too). */
+const DATES_TEXTS = Object.freeze({
+  label: SCHEDULED_DATES_TITLE,
+  hint: (start: string, end: string) => `可选多个日期：${start} 至 ${end} 之间，不多于计划次数`,
+});
+
+interface Period {
+  startDate: string;
+  endDate: string;
+}
 
 const amountRule = {
   validator: async (_: unknown, v: string | undefined) => {
@@ -134,7 +151,45 @@ function PersonSelect({
   );
 }
 
-function ItemFields({ form }: { form: FormInstance<ItemValues> }) {
+/** The planned dates: a multiple-date picker bounded by the policy period, checked by the shared rule. */
+function ScheduledDatesField({ form, period }: { form: FormInstance<ItemValues>; period: Period }) {
+  const today = shanghaiDay();
+  const opensAt =
+    today < period.startDate ? period.startDate : today > period.endDate ? period.endDate : today;
+  return (
+    <Form.Item
+      name="scheduledDates"
+      label={DATES_TEXTS.label}
+      extra={DATES_TEXTS.hint(period.startDate, period.endDate)}
+      dependencies={['times']}
+      rules={[
+        {
+          validator: async (_: unknown, v: Dayjs[] | undefined) => {
+            const times = form.getFieldValue('times') as number | undefined;
+            if (!v?.length || !times) return;
+            const problem = scheduledDatesProblem(
+              v.map((d) => dayText(d)!),
+              times,
+              period,
+            );
+            if (problem) throw new Error(problem);
+          },
+        },
+      ]}
+    >
+      <DatePicker
+        multiple
+        aria-label={DATES_TEXTS.label}
+        minDate={dayOf(period.startDate)}
+        maxDate={dayOf(period.endDate)}
+        defaultPickerValue={dayOf(opensAt)}
+        style={{ width: '100%' }}
+      />
+    </Form.Item>
+  );
+}
+
+function ItemFields({ form, period }: { form: FormInstance<ItemValues>; period: Period }) {
   const orgs = useQuery(orgOptionsQuery());
   const orgId = Form.useWatch('orgId', form);
   return (
@@ -172,6 +227,7 @@ function ItemFields({ form }: { form: FormInstance<ItemValues> }) {
           </Form.Item>
         </Col>
       </Row>
+      <ScheduledDatesField form={form} period={period} />
       <Form.Item
         name="unitCost"
         label={T.unitCost}
@@ -397,6 +453,12 @@ export default function Prevention() {
     { key: 'frequency', title: T.frequency, dataIndex: 'frequencyLabel' },
     { key: 'times', title: T.times, dataIndex: 'times' },
     {
+      key: 'schedule',
+      title: DATES_TEXTS.label,
+      dataIndex: 'scheduledDates',
+      render: (v: string[]) => (v.length ? [...v].sort().join('、') : T.none),
+    },
+    {
       key: 'unit',
       title: T.unitCost,
       dataIndex: 'unitCostFen',
@@ -518,8 +580,9 @@ export default function Prevention() {
           unitCost: yuanInput(i.unitCostFen),
           orgId: i.orgId,
           personIds: i.persons.map((p) => p.id),
+          scheduledDates: i.scheduledDates.map((d) => dayOf(d)!),
         })}
-        initialValues={{ frequency: 'ONCE', times: 1, personIds: [] }}
+        initialValues={{ frequency: 'ONCE', times: 1, personIds: [], scheduledDates: [] }}
         fieldTitles={ITEM_FIELDS}
         onClose={() => setEditing((e) => ({ ...e, open: false }))}
         reload={async (i) => (await plan.refetch()).data?.items.find((x) => x.id === i.id)}
@@ -532,6 +595,8 @@ export default function Prevention() {
             unitCostFen: fenOfYuan(v.unitCost) ?? 0,
             orgId: v.orgId!,
             personIds: v.personIds ?? [],
+            // Always sent: an edit keeps (or changes) the item's dates.
+            scheduledDates: [...new Set((v.scheduledDates ?? []).map((d) => dayText(d)!))].sort(),
           };
           return item
             ? updatePlanItem(seqNo, item.id, { ...body, version: item.version })
@@ -542,7 +607,7 @@ export default function Prevention() {
           void client.invalidateQueries({ queryKey: ledgerQuery(seqNo).queryKey });
         }}
       >
-        {(form) => <ItemFields form={form} />}
+        {(form) => <ItemFields form={form} period={data} />}
       </CrudModal>
 
       <CrudModal<DispatchValues, never>
@@ -550,7 +615,7 @@ export default function Prevention() {
         title={dispatching ? T.dispatchTitle(dispatching.itemLabel) : ''}
         okText={T.dispatch}
         initialValues={{
-          scheduledDate: dayOf(firstDay),
+          scheduledDate: dayOf((dispatching && nextScheduledDate(dispatching, firstDay)) ?? firstDay),
           personIds: dispatching?.persons.map((p) => p.id) ?? [],
         }}
         fieldTitles={DISPATCH_FIELDS}

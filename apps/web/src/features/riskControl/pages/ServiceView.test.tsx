@@ -1,3 +1,4 @@
+import type { ComplaintRow } from '@piibs/shared/risk-control';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,6 +37,23 @@ function answers(over: Record<string, unknown> = {}) {
     [`GET api/prevention/orders/${NUMBER}`]: { data: submitted },
     'GET api/materials': { data: { content: [], totalElements: 0, editable: false, readOnlyReason: null } },
     'GET api/dictDetail': dictAnswer,
+    ...over,
+  };
+}
+
+function complaint(over: Partial<ComplaintRow> = {}): ComplaintRow {
+  return {
+    id: 91,
+    content: '隐患描述过于简单，没有整改建议',
+    complainedOn: '2026-05-08',
+    deadline: '2026-05-22',
+    status: 'OPEN',
+    reply: null,
+    repliedAt: null,
+    repliedBy: null,
+    overdue: false,
+    createdBy: '陈晓梅',
+    createdAt: '2026-05-08T02:00:00.000Z',
     ...over,
   };
 }
@@ -162,6 +180,127 @@ describe('服务详情', { timeout: 40_000 }, () => {
       version: 5,
       note: null,
     });
+  });
+
+  it('the enterprise complains: the content is sent trimmed, the reply deadline and an overdue one are shown', async () => {
+    signInAs(['17'], ['prevention:list', 'prevention:confirm']);
+    const older = complaint({
+      id: 90,
+      content: '上次服务人员迟到两小时',
+      complainedOn: '2026-04-01',
+      deadline: '2026-04-15',
+      overdue: true,
+    });
+    const fresh = complaint({ id: 91 });
+    // The server's order: the complaint is added by the POST, and the reload after it reads it.
+    let current = { ...submitted, complaints: [older] };
+    api = mockApi(
+      answers({
+        [`GET api/prevention/orders/${NUMBER}`]: () => ({ data: current }),
+        [`POST api/prevention/orders/${NUMBER}/complaints`]: () => {
+          current = { ...current, canComplain: false, openComplaint: true, complaints: [fresh, older] };
+          return { data: current };
+        },
+      }),
+    );
+    renderRoute(<ServiceView />, PATTERN, URL);
+    // The unanswered complaint past its deadline carries 已逾期.
+    const old = await screen.findByTestId('complaint-90');
+    expect(within(old).getByText('已逾期')).toBeInTheDocument();
+    expect(old).toHaveTextContent('答复期限 2026-04-15');
+    // The enterprise answers nothing.
+    expect(within(old).queryByText(/^答\s*复$/)).toBeNull();
+
+    const user = userEvent.setup();
+    await user.click((await screen.findByText(/^投\s*诉$/, { selector: 'button span' })).closest('button')!);
+    const dialog = (await screen.findByText('投诉服务（10 个工作日内答复）')).closest(
+      '.ant-modal',
+    ) as HTMLElement;
+    // Blank content is refused in the form.
+    await user.type(within(dialog).getByLabelText('投诉内容'), '   ');
+    await user.click(
+      within(dialog)
+        .getByText(/^确\s*定$/)
+        .closest('button')!,
+    );
+    expect(await within(dialog).findByText('请输入投诉内容')).toBeInTheDocument();
+    expect(api.callsTo(`POST api/prevention/orders/${NUMBER}/complaints`)).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText('投诉内容'), '隐患描述过于简单，没有整改建议 ');
+    await user.click(
+      within(dialog)
+        .getByText(/^确\s*定$/)
+        .closest('button')!,
+    );
+    await waitFor(() =>
+      expect(api.callsTo(`POST api/prevention/orders/${NUMBER}/complaints`)).toHaveLength(1),
+    );
+    expect(body(`POST api/prevention/orders/${NUMBER}/complaints`)).toEqual({
+      content: '隐患描述过于简单，没有整改建议',
+    });
+    // The new complaint with its deadline 10 working days on, not overdue; no second complaint while it is open.
+    const added = await screen.findByTestId('complaint-91');
+    expect(added).toHaveTextContent('2026-05-08 · 答复期限 2026-05-22');
+    expect(added).toHaveTextContent('待答复');
+    expect(within(added).queryByText('已逾期')).toBeNull();
+    await waitFor(() => expect(screen.queryByText(/^投\s*诉$/, { selector: 'button span' })).toBeNull());
+  });
+
+  it('the organisation answers an open complaint in the reply dialog', async () => {
+    signInAs(['service'], ['prevention:list', 'prevention:serve']);
+    const open = complaint({ id: 91 });
+    const orgView = {
+      ...submitted,
+      party: 'org' as const,
+      actions: [],
+      canComplain: false,
+      complaints: [open],
+    };
+    const REPLY = `POST api/prevention/orders/${NUMBER}/complaints/91/reply`;
+    let current = orderDetail(orgView);
+    api = mockApi(
+      answers({
+        [`GET api/prevention/orders/${NUMBER}`]: () => ({ data: current }),
+        [REPLY]: () => {
+          current = orderDetail({
+            ...orgView,
+            complaints: [
+              {
+                ...open,
+                status: 'REPLIED',
+                reply: '已安排专家补充整改建议',
+                repliedAt: '2026-05-11T02:00:00.000Z',
+                repliedBy: '安泰客服',
+              },
+            ],
+          });
+          return { data: current };
+        },
+      }),
+    );
+    renderRoute(<ServiceView />, PATTERN, URL);
+    const item = await screen.findByTestId('complaint-91');
+    const user = userEvent.setup();
+    await user.click(
+      within(item)
+        .getByText(/^答\s*复$/)
+        .closest('button')!,
+    );
+    const dialog = (await screen.findByText('答复内容')).closest('.ant-modal') as HTMLElement;
+    // The complaint being answered is quoted in the dialog.
+    expect(within(dialog).getByText('隐患描述过于简单，没有整改建议')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('答复内容'), ' 已安排专家补充整改建议 ');
+    await user.click(
+      within(dialog)
+        .getByText(/^确\s*定$/)
+        .closest('button')!,
+    );
+    await waitFor(() => expect(api.callsTo(REPLY)).toHaveLength(1));
+    expect(body(REPLY)).toEqual({ reply: '已安排专家补充整改建议' });
+    await waitFor(() => expect(screen.getByTestId('complaint-91')).toHaveTextContent('已答复'));
+    const answered = screen.getByTestId('complaint-91');
+    expect(answered).toHaveTextContent('已安排专家补充整改建议');
+    expect(within(answered).queryByText(/^答\s*复$/)).toBeNull();
   });
 
   it('shows the 404 page for an order the caller may not see', async () => {
