@@ -43,6 +43,8 @@ export const NOTIFICATION_OUTCOMES = [
   'ORDER_CLOSED',
   'MALFORMED',
   'ERROR',
+  /** Posted to a provider name the server does not have (recorded, answered 404). */
+  'UNKNOWN_PROVIDER',
 ] as const;
 export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 
@@ -56,6 +58,7 @@ export const PAYMENT_MESSAGES = Object.freeze({
   amountMismatch: '支付通知金额与支付单不符',
   malformed: '支付通知格式不正确',
   unknownOrder: '支付通知的订单号不存在',
+  unknownProvider: '支付渠道：不支持的支付渠道',
 });
 
 /** POST /api/payments/orders/:applicationId/pay → the charge and where to send the payer. */

@@ -1,7 +1,7 @@
 import { formatYuan } from '@piibs/shared/money';
 import { PAYMENT_MESSAGES } from '@piibs/shared/payment';
 import { and, asc, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   applicationEvents,
   applications,
@@ -12,7 +12,9 @@ import {
   policies,
 } from '../../db/schema.ts';
 import { jobHandlers } from '../../jobs/boss.ts';
+import { businessContext } from './context.ts';
 import { signFields } from './provider.ts';
+import { handleNotification } from './service.ts';
 import {
   cashier,
   createPayWorld,
@@ -206,6 +208,95 @@ describe('notifications', () => {
     // The genuine one still settles afterwards.
     expect((await postNotification(w, JSON.stringify(body))).statusCode).toBe(200);
     expect(await appStatus(a.id)).toBe('ISSUED');
+  });
+});
+
+describe('notifications to a provider the server does not have', () => {
+  const notify = (provider: string, payload: string, contentType = 'application/json') =>
+    w.t.app.inject({
+      method: 'POST',
+      url: `/api/payments/notify/${provider}`,
+      headers: { 'content-type': contentType },
+      payload,
+    });
+  const recordedFor = (provider: string) =>
+    db()
+      .select()
+      .from(paymentNotifications)
+      .where(eq(paymentNotifications.provider, provider))
+      .orderBy(asc(paymentNotifications.id));
+
+  it('is recorded as UNKNOWN_PROVIDER, answers 404 naming the field and changes nothing', async () => {
+    const a = await pendingPayment(w, w.ent, w.entCustomerId);
+    // A genuinely signed sandbox body, sent to another provider's address.
+    const body = await paidSilently(w, await startPay(w.ent, a.id));
+    const res = await notify('alipay', body);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 404, message: '支付渠道：不支持的支付渠道' });
+    expect(res.json().message).toBe(PAYMENT_MESSAGES.unknownProvider);
+    const [row, ...more] = await recordedFor('alipay');
+    expect(more).toHaveLength(0);
+    expect(row).toMatchObject({
+      outcome: 'UNKNOWN_PROVIDER',
+      signatureValid: false,
+      rawBody: body,
+      message: PAYMENT_MESSAGES.unknownProvider,
+      orderNo: null,
+    });
+    expect(row!.headers).toEqual({ 'content-type': 'application/json', 'user-agent': 'lightMyRequest' });
+    expect((await orderOf(a.paymentOrder!.number)).status).toBe('PENDING');
+    expect(await n(payments, a.id)).toBe(0);
+    // The same body at the right address still settles.
+    expect((await postNotification(w, body)).statusCode).toBe(200);
+    expect(await appStatus(a.id)).toBe('ISSUED');
+  });
+
+  it('records names that are not providers (inherited properties, long names), empty bodies and other content types', async () => {
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      const res = await notify(name, '{}');
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(404);
+      expect((await recordedFor(name)).map((r) => r.outcome)).toEqual(['UNKNOWN_PROVIDER']);
+    }
+    // A form-encoded body to a name the server does not have.
+    const form1 = await notify('wxpay', 'out_trade_no=ZF1&total_fee=1', 'application/x-www-form-urlencoded');
+    expect(form1.statusCode).toBe(404);
+    expect(await recordedFor('wxpay')).toMatchObject([
+      { outcome: 'UNKNOWN_PROVIDER', rawBody: 'out_trade_no=ZF1&total_fee=1' },
+    ]);
+    // A long name is kept to 64 characters; an empty body is recorded too.
+    const long = 'x'.repeat(100);
+    const empty = await w.t.app.inject({ method: 'POST', url: `/api/payments/notify/${long}` });
+    expect(empty.statusCode, empty.body).toBe(404);
+    expect(await recordedFor('x'.repeat(64))).toMatchObject([{ outcome: 'UNKNOWN_PROVIDER', rawBody: '' }]);
+    // A form-encoded body to the sandbox is recorded as malformed (it was refused unread before).
+    const form = await notify('sandbox', 'orderNo=ZF1&amountFen=1', 'application/x-www-form-urlencoded');
+    expect(form.json()).toEqual({ status: 400, message: PAYMENT_MESSAGES.malformed });
+    const [formRow] = await db()
+      .select()
+      .from(paymentNotifications)
+      .where(eq(paymentNotifications.rawBody, 'orderNo=ZF1&amountFen=1'));
+    expect(formRow).toMatchObject({ provider: 'sandbox', outcome: 'MALFORMED' });
+  });
+
+  it('logs a warning with the name, the sender and the size, never the body or its signature', async () => {
+    const ctx = businessContext(w.t.app);
+    const warn = vi.fn();
+    const body = JSON.stringify({ orderNo: 'ZF20990101000000', sign: 'f'.repeat(64) });
+    const answer = await handleNotification(
+      { ...ctx, log: { ...ctx.log, warn } },
+      'unionpay',
+      { 'content-type': 'application/json', authorization: 'Bearer secret-token' },
+      body,
+      '203.0.113.9',
+    );
+    expect(answer).toEqual({ status: 404, message: PAYMENT_MESSAGES.unknownProvider });
+    expect(warn).toHaveBeenCalledTimes(1);
+    const [fields, text] = warn.mock.calls[0]!;
+    expect(fields).toEqual({ provider: 'unionpay', ip: '203.0.113.9', bytes: body.length });
+    expect(text).toMatch(/unknown provider/);
+    expect(JSON.stringify(warn.mock.calls)).not.toMatch(/f{64}|secret-token/);
+    const [row] = await recordedFor('unionpay');
+    expect(row!.headers).toEqual({ 'content-type': 'application/json' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { notifyAck, PAYMENT_PROVIDERS, paymentResult, payStartResult } from '@piibs/shared/payment';
+import { notifyAck, paymentResult, payStartResult } from '@piibs/shared/payment';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -54,10 +54,9 @@ const paymentApiRoutes: FastifyPluginAsyncZod = async (app) => {
 const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = businessContext(app);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    ['application/json', 'text/plain'],
-    { parseAs: 'string', bodyLimit: 65_536 },
-    (_req, body, done) => done(null, body),
+  // Any content type (gateways post JSON, text or forms): the raw text is what is verified and recorded.
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 65_536 }, (_req, body, done) =>
+    done(null, body),
   );
 
   app.post(
@@ -71,15 +70,18 @@ const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'sandbox：JSON 正文 { merchantId, orderNo, tradeNo, chargeNo, amountFen, status: "SUCCESS", paidAt, nonce, signType: "HMAC-SHA256", sign }，' +
           'sign = HMAC-SHA256(商户密钥, 除 sign 外各字段按名称排序后以 name=value 用 & 连接)。' +
-          '验签失败、金额不符、订单不存在答 400，且不改变任何数据；每条通知都记录在 payment_notification。',
+          '验签失败、金额不符、订单不存在答 400，且不改变任何数据；不支持的支付渠道答 404；' +
+          '每条通知（含不支持渠道的）都记录在 payment_notification。',
         security: [],
-        params: z.object({ provider: z.enum(PAYMENT_PROVIDERS, { error: '不支持的支付渠道' }) }),
-        body: z.string().max(65_536).meta({ description: '通知正文（原样验签）' }),
-        response: { 200: notifyAck, 400: errorBody },
+        // Any name: one the server does not have is recorded before it is refused (handleNotification).
+        params: z.object({ provider: z.string().meta({ title: '支付渠道', description: '目前为 sandbox' }) }),
+        // Optional: an empty notification is recorded (and refused) too.
+        body: z.string().max(65_536).nullish().meta({ description: '通知正文（原样验签）' }),
+        response: { 200: notifyAck, 400: errorBody, 404: errorBody },
       },
     },
     async (req) => {
-      const answer = await handleNotification(ctx, req.params.provider, req.headers, req.body, req.ip);
+      const answer = await handleNotification(ctx, req.params.provider, req.headers, req.body ?? '', req.ip);
       if (answer.status !== 200) throw new HttpError(answer.status, answer.message);
       return answer.body;
     },

@@ -15,6 +15,7 @@ import {
   type NotifyAck,
   PAYMENT_MESSAGES,
   PAYMENT_ORDER_STATUS_LABELS,
+  PAYMENT_PROVIDERS,
   type PaymentOrderStatus,
   type PaymentProviderName,
   type PaymentResult,
@@ -308,7 +309,7 @@ export async function settle(ctx: BusinessContext, input: SettleInput): Promise<
 /** Appends a notification to payment_notification; answers its id. */
 async function recordNotification(
   db: Pick<Db, 'insert'>,
-  input: Pick<SettleInput, 'provider' | 'orderNo' | 'tradeNo' | 'amountFen' | 'notification'>,
+  input: Pick<SettleInput, 'orderNo' | 'tradeNo' | 'amountFen' | 'notification'> & { provider: string },
   outcome: NotificationOutcome,
   signatureValid: boolean,
   message: string | null,
@@ -335,27 +336,69 @@ async function recordNotification(
 const KEPT_HEADERS = ['content-type', 'user-agent', 'x-forwarded-for', 'x-request-id'];
 
 /** The answer to a notification: the provider's acknowledgement (200) or an error (4xx). */
-export type NotifyAnswer = { status: 200; body: NotifyAck } | { status: 400; message: string };
+export type NotifyAnswer = { status: 200; body: NotifyAck } | { status: 400 | 404; message: string };
+
+/** A provider the server has by that name, or null (never an inherited property such as 'constructor'). */
+function namedProvider(
+  ctx: BusinessContext,
+  name: string,
+): { name: PaymentProviderName; provider: PaymentProvider } | null {
+  if (!(PAYMENT_PROVIDERS as readonly string[]).includes(name) || !Object.hasOwn(ctx.providers, name))
+    return null;
+  const provider = ctx.providers[name];
+  return provider ? { name: name as PaymentProviderName, provider } : null;
+}
+
+/** A name from the URL as it may be stored and logged: printable, at most 64 characters. */
+const printableName = (name: string) =>
+  [...name]
+    .filter((c) => c >= ' ' && c !== '\u007f')
+    .join('')
+    .slice(0, 64);
 
 /**
  * POST /api/payments/notify/:provider. Verifies the signature (provider), then the order number and amount
- * (settle). Every notification is recorded; a forged or wrong one changes nothing and answers 400.
+ * (settle). Every notification is recorded; a forged or wrong one changes nothing and answers 400, one for a
+ * provider the server does not have answers 404 (outcome UNKNOWN_PROVIDER).
  */
 export async function handleNotification(
   ctx: BusinessContext,
-  providerName: PaymentProviderName,
+  requestedProvider: string,
   headers: NotificationHeaders,
   rawBody: string,
   ip: string | null,
 ): Promise<NotifyAnswer> {
-  const provider = ctx.providers[providerName];
-  if (!provider) return { status: 400, message: PAYMENT_MESSAGES.malformed };
   const kept = Object.fromEntries(
     KEPT_HEADERS.filter((h) => typeof headers[h] === 'string').map((h) => [
       h,
       String(headers[h]).slice(0, 200),
     ]),
   );
+  const known = namedProvider(ctx, requestedProvider);
+  if (!known) {
+    // Recorded like any other (a misconfigured gateway shows in payment_notification); nothing is verified.
+    const name = printableName(requestedProvider);
+    await recordNotification(
+      ctx.db,
+      {
+        provider: name,
+        orderNo: '',
+        tradeNo: '',
+        amountFen: Number.NaN,
+        notification: { rawBody: rawBody.slice(0, 16_384), headers: kept, ip },
+      },
+      'UNKNOWN_PROVIDER',
+      false,
+      PAYMENT_MESSAGES.unknownProvider,
+    );
+    // The name, the sender and the size: never the body (it carries the signature).
+    ctx.log.warn(
+      { provider: name, ip, bytes: rawBody.length },
+      'payment notification for an unknown provider refused',
+    );
+    return { status: 404, message: PAYMENT_MESSAGES.unknownProvider };
+  }
+  const { name: providerName, provider } = known;
   const verified = provider.verifyNotification(headers, rawBody);
   if (!verified.ok) {
     const facts = verified.facts;

@@ -1,5 +1,5 @@
 import type { MaterialList, MaterialRow } from '@piibs/shared/material';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -158,6 +158,98 @@ describe('MaterialsPanel', { timeout: 30_000 }, () => {
     await user.upload(input(), new File(['\x7fELF'], 'x.jpg', { type: 'image/jpeg' }));
     expect(await screen.findByText('x.jpg：文件类型：仅支持 JPG、PNG、WEBP 或 PDF')).toBeInTheDocument();
     expect(stored).toHaveLength(1);
+  });
+
+  it('shows the upload progress while the bytes go up, then the new file', async () => {
+    let stored: MaterialRow[] = [];
+    let finish: () => void = () => {};
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': () => ({ data: listOf(stored) }),
+      'GET api/materials/7/file': { data: new Blob(['png'], { type: 'image/png' }) },
+      'POST api/materials': (config) => {
+        // Half the bytes sent; the answer waits until the test lets it go.
+        config.onUploadProgress?.({ loaded: 512, total: 1024, bytes: 512, lengthComputable: true });
+        return new Promise<MockAnswer>((resolve) => {
+          finish = () => {
+            stored = [row({ id: 7, originalName: '现场.png' })];
+            resolve({ data: stored[0] });
+          };
+        });
+      },
+    });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={42} />);
+    const user = userEvent.setup();
+    const licence = await section('营业执照');
+    await user.upload(
+      licence.querySelector('input[type=file]') as HTMLInputElement,
+      new File(['png'], '现场.png', { type: 'image/png' }),
+    );
+    const bar = await within(licence).findByRole('progressbar');
+    expect(bar).toHaveAttribute('aria-valuenow', '50');
+    expect(within(licence).getByText('现场.png')).toBeInTheDocument();
+    finish();
+    expect(await within(licence).findByRole('img', { name: '现场.png' })).toBeInTheDocument();
+    await waitFor(() => expect(within(licence).queryByRole('progressbar')).toBeNull());
+  });
+
+  it('uploads a file dropped on the drag area; a dropped file of another type is not sent', async () => {
+    let stored: MaterialRow[] = [];
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': () => ({ data: listOf(stored) }),
+      'GET api/materials/8/file': { data: new Blob(['png'], { type: 'image/png' }) },
+      'POST api/materials': (config) => {
+        const form = config.data as FormData;
+        const created = row({
+          id: 8,
+          originalName: (form.get('file') as File).name,
+          docType: String(form.get('docType')),
+          docTypeName: '投保单',
+        });
+        stored = [created];
+        return { data: created };
+      },
+    });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={42} />);
+    const form = await section('投保单');
+    const area = within(form).getByText('点击或将文件拖拽到此处上传');
+    fireEvent.drop(area, {
+      dataTransfer: {
+        files: [new File(['MZ'], 'setup.exe', { type: 'application/x-msdownload' })],
+        items: [],
+      },
+    });
+    fireEvent.drop(area, {
+      dataTransfer: { files: [new File(['png'], '投保单扫描.png', { type: 'image/png' })], items: [] },
+    });
+    expect(await within(form).findByRole('img', { name: '投保单扫描.png' })).toBeInTheDocument();
+    const calls = api.callsTo('POST api/materials');
+    expect(calls).toHaveLength(1);
+    const sent = calls[0]!.data as FormData;
+    expect((sent.get('file') as File).name).toBe('投保单扫描.png');
+    expect(sent.get('docType')).toBe('APPLICATION_FORM');
+  });
+
+  it('a thumbnail opens the zoomable preview of the image', async () => {
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': { data: listOf([row()], false) },
+      'GET api/materials/1/file': { data: new Blob(['png'], { type: 'image/png' }) },
+    });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={42} />);
+    const user = userEvent.setup();
+    const licence = await section('营业执照');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(await within(licence).findByRole('img', { name: '营业执照.png' }));
+    // The group's preview dialog (it carries no name of its own) shows the full image.
+    const preview = await screen.findByRole('dialog');
+    const image = preview.querySelector('img.ant-image-preview-img') as HTMLImageElement;
+    expect(image).toHaveAttribute('src', 'blob:mock-material');
+    const scale = () => /scale3d\(([\d.]+)/.exec(image.getAttribute('style') ?? '')?.[1];
+    expect(scale()).toBe('1');
+    await user.click(within(preview).getByRole('button', { name: 'zoomIn' }));
+    await waitFor(() => expect(Number(scale())).toBeGreaterThan(1));
   });
 
   it('deletes after a confirmation and reloads the list', async () => {
