@@ -81,6 +81,22 @@ const CASES: Record<string, () => Case[]> = {
     { a: 'uw', b: 'ent2', params: { id: w.entOwn.taskId }, body: { decision: 'approve', version: 1 } },
     { a: 'uw', b: 'ag2', params: { id: w.entOwn.taskId }, body: { decision: 'approve', version: 1 } },
   ],
+  'POST /api/tasks/{id}/claim': () => taskCases({ version: 1 }),
+  'POST /api/tasks/{id}/release': () => taskCases({ version: 1 }),
+  // Assigning needs task:assign (admin only by default): the underwriter is refused too.
+  'POST /api/tasks/{id}/assign': () =>
+    (['ent', 'ent2', 'ag2', 'uw'] as Who[]).map((b) => ({
+      a: 'admin' as Who,
+      b,
+      params: { id: w.entOwn.taskId },
+      body: { assigneeId: 1, version: 1 },
+    })),
+  'GET /api/tasks/{id}/assignees': () =>
+    (['ent', 'ent2', 'ag2', 'uw'] as Who[]).map((b) => ({
+      a: 'admin' as Who,
+      b,
+      params: { id: w.entOwn.taskId },
+    })),
   // ---- payments and policies ----
   'POST /api/payments/orders/{applicationId}/pay': () => [
     { a: 'ent', b: 'ent2', params: { applicationId: w.entOwn.payApp.id } },
@@ -118,6 +134,11 @@ const CASES: Record<string, () => Case[]> = {
     { a: 'svc', b: 'ent2', params: { id: w.org1.id } },
   ],
   'GET /api/service-orgs/{id}/members': () => [{ a: 'svc', b: 'svc2', params: { id: w.org1.id } }],
+  // Staff-only: the underwriter reads organisation 1's candidates; org 2's account and an enterprise may not.
+  'GET /api/service-orgs/{id}/member-candidates': () => [
+    { a: 'uw', b: 'svc2', params: { id: w.org1.id } },
+    { a: 'uw', b: 'ent2', params: { id: w.org1.id } },
+  ],
   'POST /api/service-orgs/{id}/members': () => [
     { a: 'svc', b: 'svc2', params: { id: w.org1.id }, body: { userIds: [w.svcIds.svc2] } },
   ],
@@ -269,6 +290,14 @@ const CASES: Record<string, () => Case[]> = {
 
 const RATE_ROW = { coverageType: 'EMPLOYEE_DEATH_DISABILITY', industry: 'C', rate: 3800 };
 
+/** A review task's holder changes, asked for by the applicant's side (not reviewers). */
+function taskCases(body: unknown): Case[] {
+  return [
+    { a: 'uw', b: 'ent2', params: { id: w.entOwn.taskId }, body },
+    { a: 'uw', b: 'ent', params: { id: w.entOwn.taskId }, body },
+    { a: 'uw', b: 'ag2', params: { id: w.entOwn.taskId }, body },
+  ];
+}
 function appCases(body?: unknown): Case[] {
   return [
     { a: 'ent', b: 'ent2', params: { id: w.entOwn.draftApp.id }, body },

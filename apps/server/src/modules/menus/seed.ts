@@ -158,6 +158,11 @@ export const SEED_MENUS: SeedMenu[] = [
           button('查看完整联系电话', 'customer:unmask', [UNDERWRITER]),
         ],
       }),
+      // The enterprise's own record: the page resolves 'mine' to it (GET /api/customers/mine).
+      page('企业信息', 'newUpdate/mine/false', 'applicant/ApplicantEdit', [ENTERPRISE], {
+        hidden: false,
+        icon: 'user',
+      }),
       page('客户信息', 'newUpdate/:id/:detail', 'applicant/ApplicantEdit', [ENTERPRISE, UNDERWRITER]),
     ],
   },
@@ -175,6 +180,8 @@ export const SEED_MENUS: SeedMenu[] = [
           button('审核客户信息', 'customer:review', [UNDERWRITER]),
           button('审核投保单', 'application:review', [UNDERWRITER]),
           button('审核二次下单', 'tender:review', [UNDERWRITER]),
+          // A lead's permission: admin holds it; an administrator grants it to a lead's role.
+          button('指派审核任务', 'task:assign'),
         ],
       }),
       page('审核客户信息', 'audit/:id/:audit', 'task/CustomerAudit', [UNDERWRITER]),
