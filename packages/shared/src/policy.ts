@@ -125,7 +125,10 @@ export const policyApplicationSummary = z.object({
 
 /** GET /api/policies/:id. */
 export const policyDetail = policyRow.extend({
+  /** The insured's credit code (enterprise policyholder) or, for an individual policyholder, null. */
   insuredUscc: z.string().nullable(),
+  /** The insured's ID card number (individual policyholder, type 2) or null. */
+  insuredIdNumber: z.string().nullable(),
   insuredAddress: z.string().nullable(),
   preventionRatio: z.number().nullable(),
   headcount: z.number().nullable(),

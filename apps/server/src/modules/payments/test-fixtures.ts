@@ -64,15 +64,33 @@ export async function pendingPayment(
   w: PayWorld,
   who: Client,
   customerId: number,
-  opts: { coinsurers?: { insurerCode: string; lead: boolean; share: string }[] } = {},
+  opts: {
+    coinsurers?: { insurerCode: string; lead: boolean; share: string }[];
+    /** An individual policyholder (type 2) insuring this person: name and ID card number. */
+    individual?: { name: string; idNumber: string };
+  } = {},
 ): Promise<AppDetail> {
   const [p] = await w.t.database.db
     .select({ id: products.id })
     .from(products)
     .where(eq(products.code, 'AZX_GM_2025'));
-  let res = await who.post('/api/applications', { productId: p!.id, customerId });
+  const person = opts.individual;
+  let res = await who.post('/api/applications', {
+    productId: p!.id,
+    customerId,
+    ...(person ? { policyholderType: 2 } : {}),
+  });
   if (res.statusCode !== 200) throw new Error(res.body);
   let a = res.json() as AppDetail;
+  if (person) {
+    res = await who.post(`/api/applications/${a.id}/draft`, {
+      version: a.version,
+      insuredName: person.name,
+      insuredIdNumber: person.idNumber,
+    });
+    if (res.statusCode !== 200) throw new Error(res.body);
+    a = res.json();
+  }
   if (opts.coinsurers) {
     res = await who.post(`/api/applications/${a.id}/coinsurers`, {
       version: a.version,

@@ -97,6 +97,25 @@ describe('issuance', () => {
     expect(audit.map((r) => [r.action, r.entityId])).toContainEqual(['issue', String(policyId)]);
   });
 
+  it("an individual policyholder's policy carries the insured's ID card number, not a credit code", async () => {
+    const a = await pendingPayment(w, w.ent, w.entCustomerId, {
+      individual: { name: '王小明', idNumber: '11010519491231002X' },
+    });
+    const start = await startPay(w.ent, a.id);
+    expect((await cashier(w, start.cashierUrl, 'pay')).statusCode).toBe(303);
+    const { policyId: id } = (await w.ent.get(`/api/payments/${start.payId}`)).json();
+    const p = (await w.ent.get(`/api/policies/${id}`)).json();
+    expect(p).toMatchObject({
+      insuredName: '王小明',
+      insuredUscc: null,
+      insuredIdNumber: '11010519491231002X',
+    });
+    // and an enterprise's policy the other way round
+    const ent = (await w.ent.get(`/api/policies/${policyId}`)).json();
+    expect(ent.insuredIdNumber).toBeNull();
+    expect(ent.insuredUscc).toMatch(/^91/);
+  });
+
   it('a simulated failure is retried and still yields exactly one policy', async () => {
     const a = await pendingPayment(w, w.ent, w.entCustomerId);
     issuanceFaults.remaining = 1;

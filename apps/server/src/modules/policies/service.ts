@@ -169,6 +169,7 @@ export async function getPolicy(db: Db, viewer: CustomerViewer, id: number): Pro
         number: applications.number,
         status: applications.status,
         channel: applications.channel,
+        policyholderType: applications.policyholderType,
         submittedAt: applications.submittedAt,
         ownerName: sql<string | null>`coalesce(${users.nickName}, ${users.username})`,
       })
@@ -177,9 +178,12 @@ export async function getPolicy(db: Db, viewer: CustomerViewer, id: number): Pro
       .where(eq(applications.id, row.applicationId)),
     applicationEventsOf(db, { ...viewer, staffScope: { all: true } }, row.applicationId),
   ]);
+  const person = app!.policyholderType === 2;
   return {
     ...toRow(row, shanghaiToday()),
-    insuredUscc: p!.insuredUscc,
+    // The policy stores either code in one column; the application's policyholder type says which it is.
+    insuredUscc: person ? null : p!.insuredUscc,
+    insuredIdNumber: person ? p!.insuredUscc : null,
     insuredAddress: p!.insuredAddress,
     preventionRatio: p!.preventionRatio,
     headcount: p!.headcount,

@@ -69,6 +69,9 @@ export function PolicyFacts({ policy }: { policy: PolicyDetail }) {
       {policy.insuredUscc ? (
         <Descriptions.Item label={T.insuredUscc}>{policy.insuredUscc}</Descriptions.Item>
       ) : null}
+      {policy.insuredIdNumber ? (
+        <Descriptions.Item label={T.insuredIdNumber}>{policy.insuredIdNumber}</Descriptions.Item>
+      ) : null}
       <Descriptions.Item label={T.insuredAddress}>{policy.insuredAddress ?? T.none}</Descriptions.Item>
       <Descriptions.Item label={T.period} span="filled">
         {periodText(policy.startDate, policy.endDate)}

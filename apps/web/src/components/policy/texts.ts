@@ -70,6 +70,7 @@ export const POLICY_TEXTS = Object.freeze({
   holderUscc: '投保人统一社会信用代码',
   insured: '被保险人',
   insuredUscc: '被保险人统一社会信用代码',
+  insuredIdNumber: '被保险人身份证号',
   insuredAddress: '被保险人地址',
   period: '保险期间',
   headcount: '参保人数',

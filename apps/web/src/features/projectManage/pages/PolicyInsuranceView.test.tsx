@@ -90,6 +90,26 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
     expect(await screen.findByText('不共保（本公司独家承保）')).toBeInTheDocument();
   });
 
+  it("an individual policyholder's policy labels the insured's number 被保险人身份证号", async () => {
+    api = mockApi({
+      'GET api/policies/9': {
+        data: policyDetail({
+          insuredName: '王小明',
+          insuredUscc: null,
+          insuredIdNumber: '11010519491231002X',
+        }),
+      },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+      'GET api/materials': {
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+      },
+    });
+    render();
+    expect(await screen.findByText('11010519491231002X')).toBeInTheDocument();
+    expect(screen.getByText('被保险人身份证号')).toBeInTheDocument();
+    expect(screen.queryByText('被保险人统一社会信用代码')).not.toBeInTheDocument();
+  });
+
   it('lists the endorsements (批单) of a project policy: what changed, the difference, the PDF', async () => {
     api = mockApi({
       'GET api/policies/9': { data: policyDetail() },
