@@ -4,7 +4,7 @@
 // `coinsureAndJoint`) and the agent's two-step wizard (`agent`).
 
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { content, type DemoUser, signInQuickly } from './support.ts';
+import { content, type DemoUser, pickOption, signInQuickly } from './support.ts';
 
 const WORK_SAFETY = '安全生产责任保险（工贸行业）';
 const CONSTRUCTION = '建筑施工安全生产责任保险';
@@ -14,15 +14,6 @@ async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<P
   const page = await context.newPage();
   await signInQuickly(page, user, path);
   return page;
-}
-
-/** Picks an option of the antd select labelled `label`, by its visible text. */
-async function pick(page: Page, scope: Locator, label: string, text: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
-    .first()
-    .click();
 }
 
 const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
@@ -79,7 +70,7 @@ test.describe('applications', () => {
     const main = content(ent);
 
     // stepOne: product, the enterprise itself as applicant, headcount; the premium follows the inputs.
-    await pick(ent, main, '险种', WORK_SAFETY);
+    await pickOption(ent, main, '险种', WORK_SAFETY);
     await main.getByLabel('参保人数').fill('120');
     const premium = main.getByTestId('live-quote').getByTestId('premium');
     await expect(premium).toHaveText(/¥[\d,]+\.\d{2}/);
@@ -101,9 +92,9 @@ test.describe('applications', () => {
 
     // stepThird: two insurers; the total must be exactly 100.
     await main.getByRole('switch').click();
-    await pick(ent, main, '共保公司1', '中国人民财产保险');
+    await pickOption(ent, main, '共保公司1', '中国人民财产保险');
     await main.getByLabel('共保份额1').fill('60');
-    await pick(ent, main, '共保公司2', '中国平安财产保险');
+    await pickOption(ent, main, '共保公司2', '中国平安财产保险');
     await main.getByLabel('共保份额2').fill('30');
     await expect(main.getByText('共保份额合计须为100%，当前合计为 90%')).toBeVisible();
     await main.getByLabel('共保份额2').fill('40');
@@ -156,7 +147,7 @@ test.describe('applications', () => {
     test.setTimeout(240_000);
     const agent = await pageOf(browser, 'agent', '/piibs/epinsure/stepOne/0/1');
     const main = content(agent);
-    await pick(agent, main, '险种', CONSTRUCTION);
+    await pickOption(agent, main, '险种', CONSTRUCTION);
     await expect(main.getByLabel('投保人（企业）', { exact: true })).toBeVisible();
     await next(agent, /\/piibs\/epinsure\/stepSecond\/\d+\/1$/);
     const id = /stepSecond\/(\d+)\//.exec(agent.url())![1]!;
@@ -192,7 +183,7 @@ test.describe('applications', () => {
     test.setTimeout(240_000);
     const agent = await pageOf(browser, 'agent', '/piibs/agent/stepOne/0/1');
     const main = content(agent);
-    await pick(agent, main, '险种', WORK_SAFETY);
+    await pickOption(agent, main, '险种', WORK_SAFETY);
     await main.getByLabel('参保人数').fill('80');
     await expect(main.getByTestId('live-quote').getByTestId('premium')).toHaveText(/¥/);
     await next(agent, /\/piibs\/agent\/stepSecond\/\d+\/1$/);

@@ -2,23 +2,13 @@
 // customer, an underwriter returns it with an opinion, the agent fixes it (which resubmits it), the
 // underwriter approves it.
 
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { content, type DemoUser, signInQuickly } from './support.ts';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { content, type DemoUser, pickOption, signInQuickly } from './support.ts';
 
 const stamp = Date.now().toString(36);
 const customerName = `镇江测试机械${stamp}有限公司`;
 /** A legacy 18-digit tax number (accepted beside GB 32100 codes), unique per run. */
 const taxNumber = `${Date.now()}${Math.floor(Math.random() * 100_000)}`.padEnd(18, '7').slice(0, 18);
-
-/** Picks an option of the antd select labelled `label` inside `scope`, by typing part of its text. */
-async function pick(page: Page, scope: Locator, label: string, text: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await scope.getByLabel(label, { exact: true }).fill(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
-    .first()
-    .click();
-}
 
 /** A page of its own (own storage) for a demo user, signed in at `path`. */
 async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
@@ -54,9 +44,9 @@ test.describe('customer review', () => {
     const form = content(agent);
     await form.getByLabel('统一社会信用代码').fill(taxNumber);
     await form.getByLabel('投保人名称').fill(customerName);
-    await pick(agent, form, '行业门类', '制造业');
-    await pick(agent, form, '行业大类', '通用设备');
-    await pick(agent, form, '所在地区', '京口区');
+    await pickOption(agent, form, '行业门类', '制造业', { type: true });
+    await pickOption(agent, form, '行业大类', '通用设备', { type: true });
+    await pickOption(agent, form, '所在地区', '京口区', { type: true });
     await form.getByLabel('详细地址').fill('镇江市京口区学府路 1 号');
     await form.getByLabel('法定代表人').fill('王五');
     await form.getByLabel('联系人').fill('赵六');

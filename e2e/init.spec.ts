@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -15,6 +15,7 @@ let dataDir: string;
 
 test.beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'piibs-e2e-init-'));
+  chmodSync(dataDir, 0o755); // as root, the postgres user can reach it, so the cluster stays inside and goes with it
   server = spawn(path.join(root, 'node_modules/.bin/node'), ['apps/server/src/main.ts'], {
     cwd: root,
     env: {

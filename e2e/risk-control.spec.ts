@@ -3,8 +3,8 @@
 // starts, records a finding with a hazard, uploads a site photo and submits → the enterprise confirms with a
 // rating → the underwriter sees the spending in the fund ledger.
 import zlib from 'node:zlib';
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { content, type DemoUser, signInQuickly } from './support.ts';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { content, type DemoUser, pickOption, signInQuickly } from './support.ts';
 
 const ENTERPRISE = '镇江示例安全科技有限公司';
 const ORG = '镇江安泰安全技术服务有限公司';
@@ -43,15 +43,6 @@ async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<P
   return page;
 }
 
-/** Picks an option of the antd select labelled `label`, by its visible text. */
-async function pick(page: Page, scope: Locator, label: string, text: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
-    .first()
-    .click();
-}
-
 /** Accepts the confirmation dialog the last click opened. */
 async function confirmDialog(page: Page): Promise<void> {
   const dialog = page.locator('.ant-modal-confirm:visible');
@@ -63,6 +54,11 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   browser,
 }) => {
   test.setTimeout(240_000);
+  // Unique per attempt, so a retry (or --repeat-each) finds its own item and order among earlier ones.
+  const run = Date.now().toString(36);
+  const fen = 10_000 + (Date.now() % 9_000);
+  const cost = `¥${(fen / 100).toFixed(2)}`;
+  const itemContent = `重点岗位安全风险评估（e2e ${run}）`;
 
   // ---- the underwriter plans a service item and dispatches it ----
   const uw = await pageOf(browser, 'underwriter', '/piibs/riskControl/prevention/serviceList?tab=plans');
@@ -77,25 +73,25 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
 
   await main.getByRole('button', { name: '新增服务项目' }).click();
   const itemDialog = uw.locator('.ant-modal:visible');
-  await pick(uw, itemDialog, '服务项目', '安全评估');
-  await itemDialog.getByLabel('服务内容').fill('重点岗位安全风险评估（e2e）');
-  await itemDialog.getByLabel('单次费用（元）').fill('120.50');
-  await pick(uw, itemDialog, '服务机构', ORG);
-  await pick(uw, itemDialog, '服务人员', EXPERT);
+  await pickOption(uw, itemDialog, '服务项目', '安全评估');
+  await itemDialog.getByLabel('服务内容').fill(itemContent);
+  await itemDialog.getByLabel('单次费用（元）').fill((fen / 100).toFixed(2));
+  await pickOption(uw, itemDialog, '服务机构', ORG);
+  await pickOption(uw, itemDialog, '服务人员', EXPERT);
   // A multiple select stays open: close it before reaching the dialog's buttons.
   await itemDialog.locator('.ant-modal-title').click();
   await itemDialog.getByRole('button', { name: spaced('确定') }).click();
   await expect(itemDialog).toBeHidden();
 
-  const itemRow = main.getByTestId('plan-items').getByRole('row').filter({ hasText: '重点岗位安全风险评估' });
-  await expect(itemRow).toContainText('¥120.50');
+  const itemRow = main.getByTestId('plan-items').getByRole('row').filter({ hasText: itemContent });
+  await expect(itemRow).toContainText(cost);
   await itemRow.getByRole('button', { name: spaced('派单') }).click();
   const dispatchDialog = uw.locator('.ant-modal:visible');
   await dispatchDialog.getByRole('button', { name: spaced('派单') }).click();
   await expect(dispatchDialog).toBeHidden();
   await expect(itemRow).toContainText('1 / 1');
 
-  const orderRow = main.getByRole('row').filter({ hasText: '安全评估' }).filter({ hasText: '已派单' });
+  const orderRow = main.getByRole('row').filter({ hasText: '已派单' }).filter({ hasText: cost });
   await expect(orderRow).toHaveCount(1);
   const number = (await orderRow.getByRole('link').first().textContent())!.trim();
   expect(number).toMatch(new RegExp(`^${seqNo}-\\d{3}$`));
@@ -122,7 +118,7 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   await main.getByRole('button', { name: '添加隐患' }).click();
   await main.getByLabel('隐患描述').fill('冲压车间安全光栅失效');
   await main.getByLabel('隐患部位').fill('冲压车间');
-  await pick(svc, main, '隐患等级 1', '较大');
+  await pickOption(svc, main, '隐患等级 1', '较大');
   await expect(main.getByLabel('姓名')).toHaveValue(EXPERT);
 
   await main.locator('input[type=file]').setInputFiles({
@@ -155,7 +151,7 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   await confirm.getByRole('button', { name: spaced('确定') }).click();
   await expect(ent).toHaveURL(/\/prevention\/success\//);
   await expect(main.getByText('服务已确认')).toBeVisible();
-  await expect(main.getByText(/本次服务费用 ¥120\.50 已计入支出/)).toBeVisible();
+  await expect(main.getByText(`本次服务费用 ${cost} 已计入支出`)).toBeVisible();
 
   // ---- the underwriter sees the spending in the ledger ----
   await uw.reload();
@@ -163,6 +159,6 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   const ledger = main.getByTestId('ledger');
   const spend = ledger.getByRole('row').filter({ hasText: '服务支出' }).filter({ hasText: number });
   await expect(spend).toHaveCount(1);
-  await expect(spend).toContainText('¥120.50');
+  await expect(spend).toContainText(cost);
   await expect(main.getByTestId('fund-spent')).not.toHaveText(spentBefore);
 });

@@ -202,8 +202,11 @@ test.describe('shell', () => {
     await signInQuickly(page, 'admin');
     await page.getByRole('button', { name: '搜索菜单' }).click();
     await page.getByRole('combobox', { name: '菜单搜索' }).fill('服务机');
-    await page.getByTitle('风险管控 > 服务机构').click();
-    await expect(page).toHaveURL(/\/piibs\/riskControl\/prevention\/expert$/);
+    // On a busy machine a click can land while the filtered list is still re-rendering: pick again until it takes.
+    await expect(async () => {
+      await page.locator('.ant-select-dropdown').getByTitle('风险管控 > 服务机构').click();
+      await expect(page).toHaveURL(/\/piibs\/riskControl\/prevention\/expert$/, { timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
     await expect(breadcrumb(page)).toContainText('服务机构');
   });
 

@@ -2,7 +2,7 @@
 // API), local storage, calls with the signed-in token, and the shell's landmarks.
 // The e2e server runs with PIIBS_DEMO=1 and PIIBS_CAPTCHA=off (see playwright.config.ts).
 import path from 'node:path';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'Demo@2026';
 /** Spec §9, as spelt. */
@@ -125,4 +125,29 @@ export function recordExternalRequests(page: Page, origin = 'http://127.0.0.1'):
     if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) external.push(url);
   });
   return external;
+}
+
+/**
+ * Picks an option of the antd select labelled `label` inside `scope`, by its text (typed into the select first
+ * when `type` is set). The option is looked up in that select's own dropdown, the one its aria-controls names:
+ * the dropdown of a select chosen a moment before may still be fading out, and holds the same options.
+ */
+export async function pickOption(
+  page: Page,
+  scope: Locator,
+  label: string,
+  text: string,
+  { type = false } = {},
+): Promise<void> {
+  const box = scope.getByLabel(label, { exact: true });
+  await box.click();
+  if (type) await box.fill(text);
+  await expect(box).toHaveAttribute('aria-controls', /_list$/);
+  const list = await box.getAttribute('aria-controls');
+  await page
+    .locator('.ant-select-dropdown')
+    .filter({ has: page.locator(`[id="${list}"]`) })
+    .locator('.ant-select-item-option', { hasText: text })
+    .first()
+    .click();
 }

@@ -1,23 +1,13 @@
 // System administration journeys against the demo-seeded server (PIIBS_DEMO=1, PIIBS_CAPTCHA=off).
 
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { content, fillSignIn, sidebar, signIn, signInQuickly } from './support.ts';
+import { content, fillSignIn, pickOption, sidebar, signIn, signInQuickly } from './support.ts';
 
 const stamp = Date.now().toString(36);
 
 /** The visible dialog whose title is `title` (antd keeps closed ones in the page, hidden). */
 const dialog = (page: Page, title: string) => page.getByRole('dialog').filter({ hasText: title });
-
-/** Picks an option of the antd select labelled `label` inside `scope`, by typing part of its text. */
-async function pick(page: Page, scope: Locator, label: string, text: string): Promise<void> {
-  await scope.getByLabel(label, { exact: true }).click();
-  await scope.getByLabel(label, { exact: true }).fill(text);
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text })
-    .first()
-    .click();
-}
 
 /** The sidebar's entries, top level first, as their titles. */
 const sidebarTitles = (page: Page) =>
@@ -66,7 +56,7 @@ test.describe('system administration', () => {
     await userForm.getByLabel('用户名').fill(username);
     await userForm.getByLabel('昵称').fill('端到端用户');
     await userForm.getByLabel('手机号').fill('13912345678');
-    await pick(page, userForm, '角色', roleName);
+    await pickOption(page, userForm, '角色', roleName, { type: true });
     await userForm.getByRole('button', { name: /确\s*定/ }).click();
 
     const oneTime = dialog(page, '一次性密码');
