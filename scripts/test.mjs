@@ -12,6 +12,8 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
 const results = [];
+/** Why tests failed, shown after the summary. */
+const failureDigest = [];
 let started = Date.now();
 const record = (suite, passed, failed, skipped = 0, note = '') => {
   results.push({ suite, passed, failed, skipped, note, seconds: Math.round((Date.now() - started) / 1000) });
@@ -86,7 +88,9 @@ if (!existsSync(chromium)) {
   });
   if (!existsSync(json)) record('e2e (Chromium)', 0, 1, 0, 'runner crashed');
   else {
-    const { stats } = JSON.parse(readFileSync(json, 'utf8'));
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    const { stats } = report;
+    failureDigest.push(...e2eFailures(report));
     record(
       'e2e (Chromium)',
       stats.expected + stats.flaky,
@@ -97,6 +101,31 @@ if (!existsSync(chromium)) {
   }
 }
 
+/**
+ * Each failed e2e attempt, as `file:line title (try N): the error's first lines`: printed again after the
+ * summary, so the end of a long CI log still says why a journey failed, and on which try.
+ */
+function e2eFailures(report) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        for (const r of t.results ?? []) {
+          if (r.status === 'passed' || r.status === 'skipped') continue;
+          const message = (r.errors ?? []).map((e) => e.message ?? '').join('\n') || r.status;
+          const lines = message
+            .replace(/\u001b\[[0-9;]*m/g, '')
+            .split('\n')
+            .filter((l) => l.trim())
+            .slice(0, 8);
+          out.push(`${spec.file}:${spec.line} ${spec.title} (try ${r.retry + 1})\n    ${lines.join('\n    ')}`);
+        }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return out;
+}
+
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 process.stdout.write('\n── summary ──\n');
 for (const r of results) {
@@ -104,6 +133,7 @@ for (const r of results) {
     `${r.failed ? 'FAIL' : 'ok  '}  ${r.suite}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? ` (${r.note})` : ''} [${r.seconds}s]\n`,
   );
 }
+if (failureDigest.length) process.stdout.write(`\nfailed attempts:\n${failureDigest.join('\n')}\n`);
 const skipped = sum('skipped');
 process.stdout.write(
   `\n${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
