@@ -50,7 +50,7 @@ export function orderRow(over: Partial<ServiceOrderRow> = {}): ServiceOrderRow {
     policyId: 1,
     policyNumber: 'PAZX202600000001',
     holderName: '镇江示范机械有限公司',
-    holderUscc: '91321100MA1AQFW3KX',
+    holderUscc: '91321100MA1AQFW3KP',
     planItemId: 5,
     itemType: 'HAZARD_INSPECTION',
     itemLabel: '隐患排查',
@@ -145,7 +145,7 @@ export function planDetail(over: Partial<PlanDetail> = {}): PlanDetail {
     policyNumber: 'PAZX202600000001',
     productName: '安全生产责任保险（工贸行业）',
     holderName: '镇江示范机械有限公司',
-    holderUscc: '91321100MA1AQFW3KX',
+    holderUscc: '91321100MA1AQFW3KP',
     startDate: '2026-05-01',
     endDate: '2027-04-30',
     preventionRatio: 15_000_000,
@@ -187,7 +187,7 @@ export function personRow(over: Partial<ServicePersonRow> = {}): ServicePersonRo
 export function orgRow(over: Partial<ServiceOrgRow> = {}): ServiceOrgRow {
   return {
     id: 3,
-    code: '91321100MA1AQFW3KX',
+    code: '91321100MA1AQFW3KP',
     name: '镇江安泰安全技术服务有限公司',
     address: '江苏省镇江市京口区解放路 168 号',
     qualifications: [

@@ -110,11 +110,11 @@ describe('我的服务单', { timeout: 40_000 }, () => {
     await user.click(screen.getByText('导出档案PDF'));
     const dialog = await screen.findByRole('dialog');
     // The only enterprise on screen is offered.
-    expect(within(dialog).getByRole('combobox')).toHaveValue('91321100MA1AQFW3KX');
+    expect(within(dialog).getByRole('combobox')).toHaveValue('91321100MA1AQFW3KP');
     await user.click(within(dialog).getByText('导出档案PDF'));
     await waitFor(() => expect(saved).toEqual([fileName]));
     const call = api.callsTo('GET api/prevention/archive/pdf')[0]!;
-    expect(call.params).toEqual({ uscc: '91321100MA1AQFW3KX' });
+    expect(call.params).toEqual({ uscc: '91321100MA1AQFW3KP' });
     expect(call.responseType).toBe('blob');
     expect(api.callsTo('GET api/prevention/archive/download')).toHaveLength(0);
     expect(await screen.findByText(`已导出 ${fileName}`)).toBeInTheDocument();
