@@ -207,9 +207,11 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
       highRisk: false,
       headcount: null,
     });
-    // The change's own page: the same form, its values, the originals beside them.
+    // The change's own page (once it is loaded: the draft's page is still there for a moment): the same form,
+    // its values, the originals beside them.
+    await waitFor(() => expect(api.callsTo('GET api/project-declarations/43')).not.toHaveLength(0));
     expect(await screen.findByTestId('before-projectCostFen')).toHaveTextContent('10,000,000.00 元');
-    expect(screen.getByLabelText('工程造价')).toHaveValue('12000000.00');
+    expect(await screen.findByLabelText('工程造价')).toHaveValue('12000000.00');
     expect(screen.getByRole('button', { name: '提交审核' })).toBeInTheDocument();
   });
 
