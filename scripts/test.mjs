@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { bin, ensureInstalled, ensureWebBuilt, onPinnedNode, root } from './ensure.mjs';
 
 ensureInstalled();
@@ -113,12 +114,13 @@ function e2eFailures(report) {
         for (const r of t.results ?? []) {
           if (r.status === 'passed' || r.status === 'skipped') continue;
           const message = (r.errors ?? []).map((e) => e.message ?? '').join('\n') || r.status;
-          const lines = message
-            .replace(/\u001b\[[0-9;]*m/g, '')
+          const lines = stripVTControlCharacters(message)
             .split('\n')
             .filter((l) => l.trim())
             .slice(0, 8);
-          out.push(`${spec.file}:${spec.line} ${spec.title} (try ${r.retry + 1})\n    ${lines.join('\n    ')}`);
+          out.push(
+            `${spec.file}:${spec.line} ${spec.title} (try ${r.retry + 1})\n    ${lines.join('\n    ')}`,
+          );
         }
     for (const child of suite.suites ?? []) walk(child);
   };
