@@ -3,18 +3,13 @@
 // underwriter approves (待支付). The same for the agent's project insurance (`epinsure`, with
 // `coinsureAndJoint`) and the agent's two-step wizard (`agent`).
 
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
-import { content, type DemoUser, pickOption, signInQuickly } from './support.ts';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { closeOwnContextsAfterEach, content, pageOf, pickOption } from './support.ts';
+
+closeOwnContextsAfterEach();
 
 const WORK_SAFETY = '安全生产责任保险（工贸行业）';
 const CONSTRUCTION = '建筑施工安全生产责任保险';
-
-async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInQuickly(page, user, path);
-  return page;
-}
 
 const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 

@@ -2,21 +2,15 @@
 // customer, an underwriter returns it with an opinion, the agent fixes it (which resubmits it), the
 // underwriter approves it.
 
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { content, type DemoUser, pickOption, signInQuickly } from './support.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { closeOwnContextsAfterEach, content, pageOf, pickOption } from './support.ts';
+
+closeOwnContextsAfterEach();
 
 const stamp = Date.now().toString(36);
 const customerName = `镇江测试机械${stamp}有限公司`;
 /** A legacy 18-digit tax number (accepted beside GB 32100 codes), unique per run. */
 const taxNumber = `${Date.now()}${Math.floor(Math.random() * 100_000)}`.padEnd(18, '7').slice(0, 18);
-
-/** A page of its own (own storage) for a demo user, signed in at `path`. */
-async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInQuickly(page, user, path);
-  return page;
-}
 
 /** The underwriter decides the open task of the customer from the task list. */
 async function decide(page: Page, decision: '通过' | '退回', opinion?: string): Promise<void> {

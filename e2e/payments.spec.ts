@@ -4,7 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { content, signInQuickly } from './support.ts';
+import { closeOwnContextsAfterEach, content, signInQuickly } from './support.ts';
+
+closeOwnContextsAfterEach();
 
 const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 

@@ -4,7 +4,9 @@
 // a higher cost), the underwriter approves the change, and its endorsement (批单) downloads.
 
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { bearer, content, type DemoUser, signInQuickly } from './support.ts';
+import { bearer, closeOwnContextsAfterEach, content, type DemoUser, signInQuickly } from './support.ts';
+
+closeOwnContextsAfterEach();
 
 const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 const project = `润州区学府路综合楼${Date.now().toString(36)}`;

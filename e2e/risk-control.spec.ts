@@ -3,8 +3,10 @@
 // starts, records a finding with a hazard, uploads a site photo and submits → the enterprise confirms with a
 // rating → the underwriter sees the spending in the fund ledger.
 import zlib from 'node:zlib';
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { content, type DemoUser, pickOption, signInQuickly } from './support.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { closeOwnContextsAfterEach, content, pageOf, pickOption } from './support.ts';
+
+closeOwnContextsAfterEach();
 
 const ENTERPRISE = '镇江示例安全科技有限公司';
 const ORG = '镇江安泰安全技术服务有限公司';
@@ -34,13 +36,6 @@ function tinyPng(): Buffer {
     chunk('IDAT', zlib.deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await signInQuickly(page, user, path);
-  return page;
 }
 
 /** Accepts the confirmation dialog the last click opened. */

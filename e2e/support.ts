@@ -2,7 +2,14 @@
 // API), local storage, calls with the signed-in token, and the shell's landmarks.
 // The e2e server runs with PIIBS_DEMO=1 and PIIBS_CAPTCHA=off (see playwright.config.ts).
 import path from 'node:path';
-import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type Browser,
+  expect,
+  type Locator,
+  type Page,
+  test,
+} from '@playwright/test';
 
 export const PASSWORD = 'Demo@2026';
 /** Spec §9, as spelt. */
@@ -129,8 +136,10 @@ export function recordExternalRequests(page: Page, origin = 'http://127.0.0.1'):
 
 /**
  * Picks an option of the antd select labelled `label` inside `scope`, by its text (typed into the select first
- * when `type` is set). The option is looked up in that select's own dropdown, the one its aria-controls names:
- * the dropdown of a select chosen a moment before may still be fading out, and holds the same options.
+ * when `type` is set), and waits until the select holds it. The option is looked up in that select's own
+ * dropdown, the one its aria-controls names: the dropdown of a select chosen a moment before may still be
+ * fading out, and holds the same options. A click that lands while the dropdown is still opening, or while its
+ * options arrive, can be lost: then the dropdown is opened again and the option clicked again.
  */
 export async function pickOption(
   page: Page,
@@ -144,10 +153,40 @@ export async function pickOption(
   if (type) await box.fill(text);
   await expect(box).toHaveAttribute('aria-controls', /_list$/);
   const list = await box.getAttribute('aria-controls');
-  await page
+  const option = page
     .locator('.ant-select-dropdown')
     .filter({ has: page.locator(`[id="${list}"]`) })
     .locator('.ant-select-item-option', { hasText: text })
-    .first()
-    .click();
+    .first();
+  const selected = /ant-select-item-option-selected/;
+  await expect(async () => {
+    // Never click a chosen option again: in a multiple select that would take it out.
+    if (selected.test((await option.getAttribute('class', { timeout: 1_000 }).catch(() => null)) ?? ''))
+      return;
+    if ((await box.getAttribute('aria-expanded')) !== 'true') {
+      await box.click();
+      if (type) await box.fill(text);
+    }
+    await option.click({ timeout: 5_000 });
+    await expect(option).toHaveClass(selected, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/** A page of its own (own storage) for a demo user, signed in at `path`. */
+export async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signInQuickly(page, user, path);
+  return page;
+}
+
+/**
+ * For a spec whose tests open contexts of their own: closes them after each passing test, so the pages of
+ * earlier journeys do not stay open (and busy) for the rest of the run. A failed test keeps them: its
+ * screenshots are taken of every open page.
+ */
+export function closeOwnContextsAfterEach(): void {
+  test.afterEach(async ({ browser }, info) => {
+    if (info.status !== info.expectedStatus) return;
+    await Promise.all(browser.contexts().map((context) => context.close()));
+  });
 }
