@@ -150,7 +150,7 @@ describe('查看完整号码 on the customer page', { timeout: 40_000 }, () => {
     renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/7/true');
     await screen.findByDisplayValue('镇江示范机械有限公司');
     expect(screen.getByLabelText('联系电话')).toHaveValue('138****5678');
-    await userEvent.setup().click(screen.getByRole('button', { name: '查看完整号码' }));
+    await userEvent.setup().click(await screen.findByRole('button', { name: '查看完整号码' }));
     await waitFor(() => expect(screen.getByLabelText('联系电话')).toHaveValue('13812345678'));
     expect(api.callsTo('POST api/customers/7/unmask')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: '查看完整号码' })).toBeNull();
