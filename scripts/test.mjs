@@ -13,7 +13,7 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
 const results = [];
-/** Why tests failed, shown after the summary. */
+/** Why tests failed (each failed test, each failed e2e attempt), repeated after the summary. */
 const failureDigest = [];
 let started = Date.now();
 const record = (suite, passed, failed, skipped = 0, note = '') => {
@@ -45,6 +45,14 @@ function vitest(suite, args, env = {}) {
   // A file that fails to load counts as a failure even though it has no tests.
   const broken = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
   const failed = r.numFailedTests + broken + (ok || r.numFailedTests + broken ? 0 : 1);
+  for (const file of r.testResults) {
+    const where = path.relative(root, file.name);
+    if (file.status === 'failed' && file.assertionResults.length === 0)
+      failureDigest.push(digest(where, file.message || 'failed to load'));
+    for (const t of file.assertionResults)
+      if (t.status === 'failed')
+        failureDigest.push(digest(`${where} › ${t.fullName}`, t.failureMessages.join('\n')));
+  }
   record(suite, r.numPassedTests, failed, r.numPendingTests + r.numTodoTests);
 }
 
@@ -102,6 +110,15 @@ if (!existsSync(chromium)) {
   }
 }
 
+/** A failure in a few lines: where, then the message's first non-empty lines without terminal colours. */
+function digest(where, message) {
+  const lines = stripVTControlCharacters(message)
+    .split('\n')
+    .filter((l) => l.trim())
+    .slice(0, 8);
+  return `${where}\n    ${lines.join('\n    ')}`;
+}
+
 /**
  * Each failed e2e attempt, as `file:line title (try N): the error's first lines`: printed again after the
  * summary, so the end of a long CI log still says why a journey failed, and on which try.
@@ -114,13 +131,7 @@ function e2eFailures(report) {
         for (const r of t.results ?? []) {
           if (r.status === 'passed' || r.status === 'skipped') continue;
           const message = (r.errors ?? []).map((e) => e.message ?? '').join('\n') || r.status;
-          const lines = stripVTControlCharacters(message)
-            .split('\n')
-            .filter((l) => l.trim())
-            .slice(0, 8);
-          out.push(
-            `${spec.file}:${spec.line} ${spec.title} (try ${r.retry + 1})\n    ${lines.join('\n    ')}`,
-          );
+          out.push(digest(`${spec.file}:${spec.line} ${spec.title} (try ${r.retry + 1})`, message));
         }
     for (const child of suite.suites ?? []) walk(child);
   };
@@ -135,7 +146,7 @@ for (const r of results) {
     `${r.failed ? 'FAIL' : 'ok  '}  ${r.suite}: ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? ` (${r.note})` : ''} [${r.seconds}s]\n`,
   );
 }
-if (failureDigest.length) process.stdout.write(`\nfailed attempts:\n${failureDigest.join('\n')}\n`);
+if (failureDigest.length) process.stdout.write(`\nwhat failed:\n${failureDigest.join('\n')}\n`);
 const skipped = sum('skipped');
 process.stdout.write(
   `\n${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
