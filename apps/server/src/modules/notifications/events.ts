@@ -107,6 +107,29 @@ export async function notifyTaskAssigned(
   });
 }
 
+/** A held task went to someone else: its former holder is told they need not go on with it. */
+export async function notifyTaskReassigned(
+  tx: Tx,
+  task: {
+    id: number;
+    kind: TaskKind;
+    title: string;
+    formerId: number;
+    assigneeName: string;
+    assignedBy: string;
+    version: number;
+  },
+): Promise<void> {
+  await notify(tx, {
+    userIds: [task.formerId],
+    kind: 'task.assigned',
+    title: `${TASK_KIND_LABELS[task.kind]}任务已改派`,
+    body: `${task.assignedBy} 已将「${task.title}」改派给 ${task.assigneeName}，您无需再处理。`,
+    link: task.kind === 'tender' ? tenderAuditPath(task.id, false) : `/piibs/task/audit/${task.id}/false`,
+    eventKey: `task:${task.id}:former:${task.formerId}:${task.version}`,
+  });
+}
+
 const DECIDED: Record<ReviewDecision, { key: string; word: string }> = {
   approve: { key: 'approved', word: '已审核通过' },
   return: { key: 'returned', word: '已被退回' },

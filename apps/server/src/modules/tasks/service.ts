@@ -45,7 +45,7 @@ import {
 } from '../applications/service.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
-import { notifyReviewDecision, notifyTaskAssigned } from '../notifications/events.ts';
+import { notifyReviewDecision, notifyTaskAssigned, notifyTaskReassigned } from '../notifications/events.ts';
 import type { BusinessContext } from '../payments/context.ts';
 import { tenderTasksVisibleTo } from '../project-orders/access.ts';
 import {
@@ -405,7 +405,10 @@ export function claimTask(db: Db, reviewer: Reviewer, id: number, version: numbe
   });
 }
 
-/** 指派 (task:assign): hands the open task to one of its reviewers, who is told (unless it is the caller). */
+/**
+ * 指派 (task:assign): hands the open task to one of its reviewers, who is told (unless it is the caller), as is
+ * the reviewer who held it before (unless the caller).
+ */
 export function assignTask(db: Db, reviewer: Reviewer, id: number, form: AssignForm): Promise<TaskRow> {
   return changeHolder(
     db,
@@ -424,15 +427,17 @@ export function assignTask(db: Db, reviewer: Reviewer, id: number, form: AssignF
       return form.assigneeId;
     },
     async (tx, task, assigneeId) => {
-      if (assigneeId === null || assigneeId === reviewer.user.id) return;
-      await notifyTaskAssigned(tx, {
-        id: task.id,
-        kind: task.kind as TaskKind,
-        title: task.title,
-        assigneeId,
-        assignedBy: await userName(tx, reviewer.user.id),
-        version: task.version + 1,
-      });
+      if (assigneeId === null) return;
+      const told = { id: task.id, kind: task.kind as TaskKind, title: task.title, version: task.version + 1 };
+      const assignedBy = await userName(tx, reviewer.user.id);
+      if (assigneeId !== reviewer.user.id) await notifyTaskAssigned(tx, { ...told, assigneeId, assignedBy });
+      if (task.assigneeId !== null && task.assigneeId !== reviewer.user.id)
+        await notifyTaskReassigned(tx, {
+          ...told,
+          formerId: task.assigneeId,
+          assigneeName: await userName(tx, assigneeId),
+          assignedBy,
+        });
     },
   );
 }

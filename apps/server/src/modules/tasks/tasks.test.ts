@@ -371,6 +371,15 @@ describe('holding a task: 领取 / 指派 / 释放', () => {
     expect((await assign(lead, task, w.ids.underwriter)).statusCode).toBe(409);
     const moved = await assign(lead, res.json(), w.ids.underwriter);
     expect(moved.json().assignee).toEqual({ id: w.ids.underwriter, name: 'uw' });
+    // …and the reviewer who held it is told it went to someone else, with a link to view it.
+    const former = await w.t.database.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, uw2Id), eq(notifications.title, '投保人信息审核任务已改派')));
+    expect(former.map((n) => n.body)).toEqual([
+      expect.stringMatching(/^lead 已将「.+」改派给 uw，您无需再处理。$/),
+    ]);
+    expect(former[0]!.link).toBe(`/piibs/task/audit/${task.id}/false`);
     // The administrator holds task:assign without a grant.
     expect((await assign(w.admin, moved.json(), uw2Id)).json().assignee.id).toBe(uw2Id);
   });
