@@ -242,6 +242,32 @@ describe('rate-table versions', { timeout: 60_000 }, () => {
     expect(second.rows[2].rate).toBe(1_200);
   });
 
+  it('closing an editor with changes asks first; 继续编辑 keeps them, 放弃修改 closes; untouched it just closes', async () => {
+    render([table()]);
+    const user = userEvent.setup();
+    const open = async () => {
+      await user.click(await screen.findByRole('button', { name: /新建版本/ }));
+      return editor('新建费率表版本（复制自 V1）');
+    };
+    let drawer = await open();
+    await user.click(within(drawer).getByRole('button', { name: /取\s*消/ }));
+    await waitFor(() => expect(screen.queryByText('新建费率表版本（复制自 V1）')).toBeNull());
+
+    drawer = await open();
+    const rate = await within(drawer).findByLabelText('第 1 行费率');
+    await user.clear(rate);
+    await user.type(rate, '0.38');
+    await user.click(within(drawer).getByRole('button', { name: /取\s*消/ }));
+    await user.click(await screen.findByRole('button', { name: '继续编辑' }));
+    expect(within(drawer).getByLabelText('第 1 行费率')).toHaveValue('0.38');
+
+    await user.click(within(drawer).getByRole('button', { name: /取\s*消/ }));
+    // The first confirmation may still be in the document, closing: the newest is the last.
+    await user.click((await screen.findAllByRole('button', { name: '放弃修改' })).at(-1)!);
+    await waitFor(() => expect(screen.queryByText('新建费率表版本（复制自 V1）')).toBeNull());
+    expect(api.callsTo('POST api/products/1/rateTables')).toHaveLength(0);
+  });
+
   it('shows an active version read-only, with its rows and factors; 复制为新版本 starts a draft from it', async () => {
     render([table()]);
     const user = userEvent.setup();

@@ -212,7 +212,7 @@ export function RateTableDrawer({
   target: RateTableTarget;
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const client = useQueryClient();
   const canEdit = useCanDo('product:edit');
   // The form of the current session (SessionForm owns it: a new session starts from a new store).
@@ -316,6 +316,18 @@ export function RateTableDrawer({
     }
   };
 
+  // Closing an editor with changes in it asks first: a rate table is long, and its edits are not kept.
+  const dismiss = () => {
+    if (!editable || !formRef.current?.isFieldsTouched()) return onClose();
+    modal.confirm({
+      title: '放弃未保存的修改？',
+      content: '关闭后，本次对费率表所做的修改不会保存。',
+      okText: '放弃修改',
+      cancelText: '继续编辑',
+      onOk: onClose,
+    });
+  };
+
   const title = creating
     ? `新建费率表版本${table ? `（复制自 V${table.versionNo}）` : ''}`
     : table
@@ -324,7 +336,7 @@ export function RateTableDrawer({
 
   const footer = editable ? (
     <Space style={{ display: 'flex', justifyContent: 'flex-end' }}>
-      <Button onClick={onClose}>{T.cancel}</Button>
+      <Button onClick={dismiss}>{T.cancel}</Button>
       <Button type="primary" loading={saving} disabled={!ready} onClick={() => void save()}>
         {creating ? '保存为草稿' : '保存'}
       </Button>
@@ -391,7 +403,7 @@ export function RateTableDrawer({
   }
 
   return (
-    <Drawer open title={title} size={1100} onClose={onClose} destroyOnHidden footer={footer}>
+    <Drawer open title={title} size={1100} onClose={dismiss} destroyOnHidden footer={footer}>
       {body}
     </Drawer>
   );
