@@ -1,9 +1,10 @@
+import { formatTime } from '@piibs/shared/constants';
 import type { CustomerRow } from '@piibs/shared/customer';
 import { CUSTOMER_DOC_TYPES } from '@piibs/shared/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Form, Result, Space, Spin } from 'antd';
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { MATERIAL_TEXTS, MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { Auth } from '@/lib/permission.tsx';
@@ -43,13 +44,15 @@ function toBody(values: CustomerValues) {
 
 /**
  * 客户信息 (applicant/ApplicantEdit, agent/ApplicantEdit): route params `id` (0 or absent: a new customer;
- * 'mine': the enterprise account's own record, 企业信息) and `detail` ('true': read-only). Saves with the loaded
+ * 'mine', also as the static menu path …/mine/false: the enterprise account's own record, 企业信息) and `detail` ('true': read-only). Saves with the loaded
  * version; a 409 loads what the server holds now. After a save the user goes to the customer list when their
  * menus have it; an enterprise (no list) stays on its record.
  */
 export default function CustomerEditPage() {
   const params = useParams();
-  const mine = params.id === MINE_ID;
+  const { pathname } = useLocation();
+  // 企业信息 is a menu page at the static path …/newUpdate/mine/false, where there are no route params.
+  const mine = (params.id ?? pathname.split('/').at(-2)) === MINE_ID;
   const id = mine ? 0 : Number(params.id ?? 0) || 0;
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -185,7 +188,9 @@ export default function CustomerEditPage() {
             <Descriptions.Item label={T.reviewStatus}>
               <ReviewStatusTag status={customer.reviewStatus} />
             </Descriptions.Item>
-            <Descriptions.Item label={T.reviewedAt}>{customer.reviewedAt ?? T.none}</Descriptions.Item>
+            <Descriptions.Item label={T.reviewedAt}>
+              {customer.reviewedAt ? formatTime(customer.reviewedAt) : T.none}
+            </Descriptions.Item>
             {customer.reviewOpinion ? (
               <Descriptions.Item label={T.lastOpinion} span={2}>
                 {customer.reviewOpinion}

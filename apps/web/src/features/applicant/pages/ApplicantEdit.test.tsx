@@ -10,6 +10,7 @@ import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import ApplicantEdit from './ApplicantEdit.tsx';
 
 const PATTERN = '/piibs/applicant/newUpdate/:id/:detail';
+// 企业信息 as the menus register it: a static path, so the page gets no route params there.
 const MINE = '/piibs/applicant/newUpdate/mine/false';
 const OWN_USCC = '91440300708461136T';
 let api: MockApi;
@@ -56,7 +57,7 @@ describe('客户信息', { timeout: 40_000 }, () => {
         data: customerRow({
           reviewStatus: 'returned',
           reviewOpinion: '营业执照已过期',
-          reviewedAt: '2026-11-21 10:00:00',
+          reviewedAt: '2026-11-21T02:00:00.000Z',
         }),
       },
       'GET api/dictDetail': dictAnswer,
@@ -65,6 +66,7 @@ describe('客户信息', { timeout: 40_000 }, () => {
     expect(await screen.findByDisplayValue('镇江示范机械有限公司')).toHaveAttribute('readonly');
     expect(screen.getByLabelText('联系电话')).toHaveValue('138****5678');
     expect(screen.getByText('营业执照已过期')).toBeInTheDocument();
+    expect(screen.getByText('2026-11-21 10:00:00')).toBeInTheDocument(); // Asia/Shanghai
     expect(screen.getAllByText('已退回').length).toBeGreaterThan(0);
     expect(screen.queryByRole('button', { name: /保\s*存/ })).toBeNull();
     expect(screen.queryByRole('button', { name: '重新提交审核' })).toBeNull();
@@ -170,7 +172,7 @@ describe('企业信息: the enterprise keeps its own record', { timeout: 40_000 
         return { data: held };
       },
     });
-    const { router } = renderRoute(<ApplicantEdit />, PATTERN, MINE);
+    const { router } = renderRoute(<ApplicantEdit />, MINE, MINE);
     expect(await screen.findByDisplayValue('镇江示范机械有限公司')).not.toHaveAttribute('readonly');
     expect(screen.getByText('企业信息')).toBeInTheDocument();
     expect(screen.getByLabelText('统一社会信用代码')).toHaveAttribute('readonly');
@@ -205,7 +207,7 @@ describe('企业信息: the enterprise keeps its own record', { timeout: 40_000 
         return { data: customerRow({ uscc: OWN_USCC, id: 9, version: 0 }) };
       },
     });
-    const { router } = renderRoute(<ApplicantEdit />, PATTERN, MINE);
+    const { router } = renderRoute(<ApplicantEdit />, MINE, MINE);
     expect(await screen.findByText('本企业尚未登记投保人信息，请填写后保存，提交审核')).toBeInTheDocument();
     const code = screen.getByLabelText('统一社会信用代码');
     expect(code).toHaveValue(OWN_USCC);
@@ -239,7 +241,7 @@ describe('企业信息: the enterprise keeps its own record', { timeout: 40_000 
       'GET api/customers/mine': { status: 404, data: { status: 404, message: '当前账号未关联企业' } },
       'GET api/dictDetail': dictAnswer,
     });
-    renderRoute(<ApplicantEdit />, PATTERN, MINE);
+    renderRoute(<ApplicantEdit />, MINE, MINE);
     expect(
       await screen.findByText('当前账号未关联企业（统一社会信用代码），无法维护企业信息'),
     ).toBeInTheDocument();
