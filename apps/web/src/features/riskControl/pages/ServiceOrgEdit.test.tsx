@@ -140,17 +140,20 @@ describe('服务机构', { timeout: 60_000 }, () => {
     });
   });
 
+  /** Organisation 3 loaded with its masked contact, saved as version 2; its unmask answers the full number. */
+  const savedOrg3 = () => ({
+    'GET api/dictDetail': dictAnswer,
+    'GET api/service-orgs/3': { data: org() },
+    'GET api/service-orgs/3/members': { data: [] },
+    'GET api/service-orgs/3/member-candidates': { data: [] },
+    'POST api/service-orgs/update': { data: org({ version: 2 }) },
+    'POST api/service-orgs/3/unmask': {
+      data: { contacts: [{ name: '周建华', phone: '13900000001', position: '技术负责人' }] },
+    },
+  });
+
   it('sends the masked phone back as loaded (the server keeps the stored number)', async () => {
-    api = mockApi({
-      'GET api/dictDetail': dictAnswer,
-      'GET api/service-orgs/3': { data: org() },
-      'GET api/service-orgs/3/members': { data: [] },
-      'GET api/service-orgs/3/member-candidates': { data: [] },
-      'POST api/service-orgs/update': { data: org({ version: 2 }) },
-      'POST api/service-orgs/3/unmask': {
-        data: { contacts: [{ name: '周建华', phone: '13900000001', position: '技术负责人' }] },
-      },
-    });
+    api = mockApi(savedOrg3());
     renderRoute(<ServiceOrgEdit />, PATTERN, url(3));
     await screen.findByDisplayValue('139****0001');
     const user = userEvent.setup();
@@ -162,16 +165,7 @@ describe('服务机构', { timeout: 60_000 }, () => {
   });
 
   it('shows the full phone on 查看完整号码 and saves it', async () => {
-    api = mockApi({
-      'GET api/dictDetail': dictAnswer,
-      'GET api/service-orgs/3': { data: org() },
-      'GET api/service-orgs/3/members': { data: [] },
-      'GET api/service-orgs/3/member-candidates': { data: [] },
-      'POST api/service-orgs/update': { data: org({ version: 2 }) },
-      'POST api/service-orgs/3/unmask': {
-        data: { contacts: [{ name: '周建华', phone: '13900000001', position: '技术负责人' }] },
-      },
-    });
+    api = mockApi(savedOrg3());
     renderRoute(<ServiceOrgEdit />, PATTERN, url(3));
     await screen.findByDisplayValue('139****0001');
     const user = userEvent.setup();
