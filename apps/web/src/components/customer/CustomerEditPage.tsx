@@ -44,9 +44,9 @@ function toBody(values: CustomerValues) {
 
 /**
  * 客户信息 (applicant/ApplicantEdit, agent/ApplicantEdit): route params `id` (0 or absent: a new customer;
- * 'mine', also as the static menu path …/mine/false: the enterprise account's own record, 企业信息) and `detail` ('true': read-only). Saves with the loaded
- * version; a 409 loads what the server holds now. After a save the user goes to the customer list when their
- * menus have it; an enterprise (no list) stays on its record.
+ * 'mine', also as the static menu path …/mine/false: the enterprise account's own record, 企业信息) and
+ * `detail` ('true': read-only). Saves with the loaded version; a 409 loads what the server holds now. After a
+ * save the user goes to the customer list when their menus have it; an enterprise (no list) stays on its record.
  */
 export default function CustomerEditPage() {
   const params = useParams();
