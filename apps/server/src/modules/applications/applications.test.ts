@@ -26,6 +26,17 @@ beforeAll(async () => {
 });
 afterAll(() => w.t.close());
 
+/** The application's audit entry for `action` (the first, if several). */
+async function auditEntry(id: number, action: string) {
+  const [entry] = await w.t.database.db
+    .select()
+    .from(auditLog)
+    .where(
+      and(eq(auditLog.entity, 'application'), eq(auditLog.entityId, String(id)), eq(auditLog.action, action)),
+    );
+  return entry;
+}
+
 type App = {
   id: number;
   number: string;
@@ -292,16 +303,7 @@ describe('state machine', () => {
     expect(again.json().openTaskId).not.toBe(a.openTaskId);
     const events = (await w.ent.get(`/api/applications/${a.id}/events`)).json();
     expect(events[2]).toMatchObject({ action: 'return', opinion: '请核实参保人数', actor: 'uw' });
-    const [entry] = await w.t.database.db
-      .select()
-      .from(auditLog)
-      .where(
-        and(
-          eq(auditLog.entity, 'application'),
-          eq(auditLog.entityId, String(a.id)),
-          eq(auditLog.action, 'review_return'),
-        ),
-      );
+    const entry = await auditEntry(a.id, 'review_return');
     expect(entry).toMatchObject({ actorName: 'uw', detail: { opinion: '请核实参保人数' } });
   });
 
@@ -716,16 +718,7 @@ describe('re-pricing at submit', () => {
       ['PAIC', 1_118_333, 167_749],
       ['CPIC', 1_118_333, 167_749],
     ]);
-    const [entry] = await w.t.database.db
-      .select()
-      .from(auditLog)
-      .where(
-        and(
-          eq(auditLog.entity, 'application'),
-          eq(auditLog.entityId, String(a.id)),
-          eq(auditLog.action, 'submit'),
-        ),
-      );
+    const entry = await auditEntry(a.id, 'submit');
     expect(entry?.detail).toEqual({
       before: { status: 'DRAFT', premiumFen: 3_050_000 },
       after: {
