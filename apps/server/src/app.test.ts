@@ -56,14 +56,22 @@ describe('error envelope { status, message }', () => {
       payload: { phone: '123', count: 1 },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ status: 400, message: '手机号：请输入正确的11位手机号码' });
+    expect(bad.json()).toEqual({
+      status: 400,
+      message: '手机号：请输入正确的11位手机号码',
+      errors: [{ field: 'phone', message: '请输入正确的11位手机号码' }],
+    });
 
     const missing = await t.app.inject({
       method: 'POST',
       url: '/api/__test/echo',
       payload: { phone: '13800138000' },
     });
-    expect(missing.json()).toEqual({ status: 400, message: '数量：不能为空' });
+    expect(missing.json()).toEqual({
+      status: 400,
+      message: '数量：不能为空',
+      errors: [{ field: 'count', message: '不能为空' }],
+    });
 
     const malformed = await t.app.inject({
       method: 'POST',

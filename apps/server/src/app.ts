@@ -13,7 +13,7 @@ import type { Database } from './db/client.ts';
 import { jobsPlugin } from './jobs/boss.ts';
 import { HttpError } from './lib/errors.ts';
 import { registerMetrics } from './lib/metrics.ts';
-import { RequestValidationError, validatorCompiler } from './lib/validation.ts';
+import { validatorCompiler } from './lib/validation.ts';
 import { applicationRoutes } from './modules/applications/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
@@ -75,12 +75,13 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // The one error policy: `{ status, message }` with a Chinese message; 5xx details never leak.
+  // The one error policy: `{ status, message }` with a Chinese message (and the refused fields, `errors`, when
+  // known); 5xx details never leak.
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
-    if (err instanceof HttpError)
-      return reply.status(err.status).send({ status: err.status, message: err.message });
-    if (err instanceof RequestValidationError)
-      return reply.status(400).send({ status: 400, message: err.message });
+    if (err instanceof HttpError) {
+      const { status, message, errors } = err;
+      return reply.status(status).send(errors ? { status, message, errors } : { status, message });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       req.log.error({ err }, 'request failed');

@@ -1,13 +1,30 @@
-/** An error with an HTTP status and a Chinese, human-readable message that is safe to show the user. */
+/** A refused field: its request path ("insured.contactPhone", "items.0.amount"; a query or path parameter's name) and the message to show beside it. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * An error with an HTTP status and a Chinese, human-readable message that is safe to show the user. `errors`
+ * names the refused fields, for a form to show each message beside its field.
+ */
 export class HttpError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  readonly errors: readonly FieldError[] | undefined;
+  constructor(status: number, message: string, errors?: readonly FieldError[]) {
     super(message);
     this.status = status;
+    this.errors = errors;
   }
 }
 
 export const badRequest = (message: string) => new HttpError(400, message);
+/**
+ * A 400 about one field of the request, checked by hand (a business rule): the notice reads "label：message"
+ * as a validation failure's does, and `errors` puts `message` on `field`.
+ */
+export const fieldError = (field: string, label: string, message: string) =>
+  new HttpError(400, `${label}：${message}`, [{ field, message }]);
 export const unauthorized = (message = '未登录或登录状态已过期') => new HttpError(401, message);
 export const forbidden = (message = '没有权限执行此操作') => new HttpError(403, message);
 export const notFound = (message = '记录不存在') => new HttpError(404, message);

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
-/** The error envelope every non-2xx answer carries. */
-export const errorBody = z.object({ status: z.number().int(), message: z.string() });
+/**
+ * The error envelope every non-2xx answer carries. A refused request (400) also lists the refused fields by
+ * request path (`insured.contactPhone`, `items.0.amount`, a query parameter's name) with the message for each.
+ */
+export const errorBody = z.object({
+  status: z.number().int(),
+  message: z.string(),
+  errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
 
 /** `{ ok: true }` for calls that have nothing else to say. */
 export const okBody = z.object({ ok: z.literal(true) });

@@ -1,5 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
+import { type FieldError, HttpError } from './errors.ts';
 
 z.config(z.locales.zhCN());
 
@@ -58,15 +59,47 @@ const where: Record<string, string> = {
   headers: '请求头',
 };
 
-/** One Chinese sentence for the first issue, naming the field: "手机号：请输入正确的11位手机号码". */
-export function issueMessage(schema: AnyZod, issue: z.core.$ZodIssue, httpPart: string | undefined): string {
-  const label = fieldLabel(schema, issue.path) ?? where[httpPart ?? ''] ?? '请求';
-  const missing = issue.code === 'invalid_type' && issue.input === undefined;
-  return `${label}：${missing ? '不能为空' : issue.message}`;
+/** What to show beside the field an issue points at: "不能为空" for a missing value, else zod's Chinese message. */
+function issueText(issue: z.core.$ZodIssue): string {
+  return issue.code === 'invalid_type' && issue.input === undefined ? '不能为空' : issue.message;
 }
 
-export class RequestValidationError extends Error {
-  readonly status = 400;
+/** One Chinese sentence for an issue, naming the field: "手机号：请输入正确的11位手机号码". */
+export function issueMessage(schema: AnyZod, issue: z.core.$ZodIssue, httpPart: string | undefined): string {
+  const label = fieldLabel(schema, issue.path) ?? where[httpPart ?? ''] ?? '请求';
+  return `${label}：${issueText(issue)}`;
+}
+
+/** The request paths an issue refuses: its own path, or one per unknown key; none for the whole value. */
+function issueFields(issue: z.core.$ZodIssue): string[] {
+  const base = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => [...base, key].join('.'));
+  return base.length ? [base.join('.')] : [];
+}
+
+/**
+ * A request refused by its schema: a 400 whose message names the field of the first issue (the notice) and
+ * whose `errors` hold every refused field once, with its message.
+ */
+export class RequestValidationError extends HttpError {
+  constructor(message: string, errors: readonly FieldError[] = []) {
+    super(400, message, errors);
+  }
+}
+
+/** The 400 for a failed zod parse of one part of the request (body, querystring, params, headers). */
+export function validationFailure(
+  schema: AnyZod,
+  issues: readonly z.core.$ZodIssue[],
+  httpPart: string | undefined,
+): RequestValidationError {
+  const errors = new Map<string, FieldError>();
+  for (const issue of issues) {
+    for (const field of issueFields(issue)) {
+      if (!errors.has(field)) errors.set(field, { field, message: issueText(issue) });
+    }
+  }
+  return new RequestValidationError(issueMessage(schema, issues[0]!, httpPart), [...errors.values()]);
 }
 
 /** True when a string (or an object key) anywhere in the value holds U+0000, which PostgreSQL text refuses. */
@@ -76,7 +109,7 @@ export function hasNul(value: unknown, depth = 0): boolean {
   return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v, depth + 1));
 }
 
-/** Validates with zod and reports the first issue with the field's Chinese label. */
+/** Validates with zod; a failure names the first issue's field in Chinese and lists every refused field. */
 export const validatorCompiler: FastifySchemaCompiler<AnyZod> =
   ({ schema, httpPart }) =>
   (data) => {
@@ -91,6 +124,5 @@ export const validatorCompiler: FastifySchemaCompiler<AnyZod> =
       return { error: new RequestValidationError(`${where[httpPart ?? ''] ?? '请求'}：格式不正确`) };
     }
     if (result.success) return { value: result.data };
-    const first = result.error.issues[0]!;
-    return { error: new RequestValidationError(issueMessage(schema, first, httpPart)) };
+    return { error: validationFailure(schema, result.error.issues, httpPart) };
   };
