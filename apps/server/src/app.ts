@@ -8,8 +8,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import type { AppDeps } from './app-types.ts';
 import { jobsPlugin } from './jobs/boss.ts';
 import { HttpError } from './lib/errors.ts';
 import { registerMetrics } from './lib/metrics.ts';
@@ -40,18 +39,6 @@ import { userAdminRoutes } from './modules/users/admin-routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { zhenjiangRoutes } from './modules/zhenjiang/routes.ts';
 import { registerAuth } from './plugins/auth.ts';
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  embedded: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: AppDeps;
-  }
-}
 
 export type App = FastifyInstance;
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from './config-error.ts';
 import { type BusinessSettings, businessSettingsFrom } from './modules/payments/settings.ts';
 
 export interface Config {
@@ -18,8 +19,6 @@ export interface Config {
   /** Payments, pg-boss jobs, the public URL (PIIBS_PAYMENT_PROVIDER, PIIBS_SANDBOX_PAY_KEY, PIIBS_JOBS …). */
   business: BusinessSettings;
 }
-
-export class ConfigError extends Error {}
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, loadSecrets } from './config.ts';
+import { loadConfig, loadSecrets } from './config.ts';
+import { ConfigError } from './config-error.ts';
 import { connect, runMigrations } from './db/client.ts';
 import { type EmbeddedPostgres, lockDataDir, StartupError, startEmbeddedPostgres } from './db/embedded.ts';
 import { onStart } from './startup.ts';

@@ -15,8 +15,8 @@
 // the handlers directly) unless PIIBS_JOBS=off, and stops when the app closes (Ctrl-C, tests' close()).
 import type { FastifyInstance } from 'fastify';
 import { PgBoss } from 'pg-boss';
+import type { BusinessContext, IssueQueue } from '../app-types.ts';
 import { notifyExpiringPolicies } from '../modules/notifications/expiring.ts';
-import type { BusinessContext, IssueQueue } from '../modules/payments/context.ts';
 import { businessContext } from '../modules/payments/context.ts';
 import { expireOverdueOrders } from '../modules/payments/service.ts';
 import { issuePendingPolicies, issuePolicy } from '../modules/policies/issue.ts';

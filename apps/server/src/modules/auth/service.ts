@@ -6,7 +6,7 @@ import {
   type TokenResult,
 } from '@piibs/shared';
 import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import { customers, loginAttempts, oneTimeTokens, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';

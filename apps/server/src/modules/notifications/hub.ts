@@ -19,11 +19,11 @@ import {
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { WebSocket } from 'ws';
+import type { Log } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { SESSION_EXPIRED } from '../../plugins/auth.ts';
 import { resolveSession } from '../auth/sessions.ts';
-import type { Log } from '../payments/context.ts';
 import { NOTIFY_CHANNEL, notificationsAfter, unreadCountOf } from './service.ts';
 
 const BATCH = 200;

@@ -9,8 +9,8 @@ import WebSocket from 'ws';
 import { client, giveRole, roleWith } from '../../../test/admin.ts';
 import { bearer, createUser, tokenFor, userId } from '../../../test/auth.ts';
 import { customerForm, newUscc } from '../../../test/business.ts';
+import type { IssueQueue } from '../../app-types.ts';
 import { notifications, policies, products, reviewTasks, users } from '../../db/schema.ts';
-import type { IssueQueue } from '../payments/context.ts';
 import {
   approvedCustomer,
   cashier,

@@ -1,35 +1,12 @@
-// What the payment and policy services (and their background jobs) work with: the database, the settings, the
-// payment provider and, while the pg-boss queue runs, the queue that retries issuance. One per app instance.
+// Makes the BusinessContext (app-types.ts) the payment and policy services and their background jobs work with:
+// the database, the settings, the payment providers and, while the pg-boss queue runs, the queue that retries
+// issuance. One per app instance.
+import type { BusinessContext, Log } from '../../app-types.ts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { PaymentProvider } from './provider.ts';
 import { SandboxProvider } from './sandbox.ts';
 import { sandboxKey } from './settings.ts';
-
-/** The few log calls the services make (Fastify's pino logger fits). */
-export interface Log {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-/** Hands work to the background queue (see jobs/boss.ts). */
-export interface IssueQueue {
-  /** Queues issuance of a paid application's policy, retried with back-off until it succeeds. */
-  sendIssue(applicationId: number): Promise<void>;
-}
-
-export interface BusinessContext {
-  db: Db;
-  config: Config;
-  log: Log;
-  /** The configured provider (new charges). */
-  provider: PaymentProvider;
-  /** Every provider by name (orders made under an earlier setting keep theirs). */
-  providers: Record<string, PaymentProvider>;
-  /** Set while the pg-boss queue runs; null: failed issuance waits for the next sweep. */
-  queue: IssueQueue | null;
-}
 
 export interface ContextDeps {
   db: Db;

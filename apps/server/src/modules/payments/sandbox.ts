@@ -13,9 +13,9 @@ import { randomBytes } from 'node:crypto';
 import { formatTime } from '@piibs/shared/constants';
 import { type SandboxNotification, sandboxNotification } from '@piibs/shared/payment';
 import { and, eq, sql } from 'drizzle-orm';
+import type { Log } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import { sandboxCharges } from '../../db/schema.ts';
-import type { Log } from './context.ts';
 import {
   type Charge,
   type ChargeRequest,

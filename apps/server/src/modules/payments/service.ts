@@ -22,6 +22,7 @@ import {
   type PayStartResult,
 } from '@piibs/shared/payment';
 import { and, asc, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import type { BusinessContext } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import {
   applicationEvents,
@@ -40,7 +41,6 @@ import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/service.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { notifyPaymentReceived } from '../notifications/events.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
-import type { BusinessContext } from './context.ts';
 import type { ChargeStatus, NotificationHeaders, PaymentProvider } from './provider.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from '@piibs/shared/payment';
-import { ConfigError } from '../../config.ts';
+import { ConfigError } from '../../config-error.ts';
 
 export interface BusinessSettings {
   paymentProvider: PaymentProviderName;

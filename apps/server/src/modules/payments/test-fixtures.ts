@@ -2,8 +2,9 @@
 // brought to PENDING_PAYMENT through the real API, and the sandbox cashier driven as a browser would.
 import { eq } from 'drizzle-orm';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
+import type { BusinessContext } from '../../app-types.ts';
 import { products } from '../../db/schema.ts';
-import { type BusinessContext, businessContext } from './context.ts';
+import { businessContext } from './context.ts';
 import { SandboxProvider } from './sandbox.ts';
 import { sandboxKey } from './settings.ts';
 

@@ -16,6 +16,7 @@ import { microPercentText } from '@piibs/shared/money';
 import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { BusinessContext } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import {
   applicationCoinsurers,
@@ -33,7 +34,6 @@ import {
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
-import type { BusinessContext } from '../payments/context.ts';
 import { renderPolicyPdf } from './pdf.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -18,13 +18,13 @@ import {
 } from '@piibs/shared/project-order';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { BusinessContext } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import { endorsementDocuments, endorsements, policies, products, secondaryOrders } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
-import type { BusinessContext } from '../payments/context.ts';
 import { insurerName, prefixOf } from '../policies/issue.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
 import { renderEndorsementPdf } from './endorsement-pdf.ts';

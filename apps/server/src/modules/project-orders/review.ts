@@ -19,6 +19,7 @@ import {
 } from '@piibs/shared/project-order';
 import type { ReviewStatus } from '@piibs/shared/review';
 import { and, eq, sql } from 'drizzle-orm';
+import type { BusinessContext } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import {
   annualOrders,
@@ -31,7 +32,6 @@ import {
 import { type Actor, writeAudit } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
-import type { BusinessContext } from '../payments/context.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
 import { declarationsVisibleTo, reviewerProjectViewer } from './access.ts';
 import { issueEndorsement } from './endorsements.ts';

@@ -31,6 +31,7 @@ import type {
 } from '@piibs/shared/task';
 import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { BusinessContext } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import { auditLog, reviewTasks } from '../../db/schema.ts';
 import { type Actor, writeAudit } from '../../lib/audit.ts';
@@ -46,7 +47,6 @@ import {
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
 import { notifyReviewDecision, notifyTaskAssigned, notifyTaskReassigned } from '../notifications/events.ts';
-import type { BusinessContext } from '../payments/context.ts';
 import { tenderTasksVisibleTo } from '../project-orders/access.ts';
 import {
   applyTenderReview,
