@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   amountShortText,
   fenToYuanText,
+  formatFen,
   formatYuan,
   microPercentText,
   multiplierText,
@@ -22,6 +23,29 @@ describe('money and ratios as integers, converted through decimal text (never fl
   ])('%i fen → %s / %s', (fen, plain, grouped) => {
     expect(fenToYuanText(fen)).toBe(plain);
     expect(formatYuan(fen)).toBe(grouped);
+  });
+
+  it.each([
+    [0, '¥0.00'],
+    [5, '¥0.05'],
+    [2_676_000, '¥26,760.00'],
+    [123_456_789, '¥1,234,567.89'],
+    [-150, '-¥1.50'],
+    [-100_000_000, '-¥1,000,000.00'],
+    [null, '—'],
+    [undefined, '—'],
+  ])('shows %s fen as %s', (fen, shown) => {
+    expect(formatFen(fen)).toBe(shown);
+  });
+
+  it('shows any amount as ¥, thousands grouped, exactly two decimals, reading back to the same fen', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (fen) => {
+        const shown = formatFen(fen);
+        expect(shown).toMatch(/^-?¥\d{1,3}(,\d{3})*\.\d{2}$/);
+        expect(yuanTextToFen(shown.replace(/^-?¥/, '').replaceAll(',', ''))).toBe(Math.abs(fen));
+      }),
+    );
   });
 
   it.each([

@@ -52,6 +52,16 @@ export function formatYuan(fen: number): string {
   return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
 }
 
+/**
+ * The one way an amount is shown, on screens, in messages, PDFs and notifications: 2_676_000 → '¥26,760.00',
+ * -150 → '-¥1.50'; no amount → '—'. (Inputs and spreadsheet cells take the plain `fenToYuanText`.)
+ */
+export function formatFen(fen: number | null | undefined): string {
+  if (fen === null || fen === undefined) return '—';
+  const [whole, frac] = fenToYuanText(Math.abs(fen)).split('.');
+  return `${fen < 0 ? '-' : ''}¥${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+}
+
 /** '1234.5' → 123450 fen; null unless a non-negative amount with at most two decimals. */
 export function yuanTextToFen(text: string): number | null {
   return parseScaled(text, 2);
