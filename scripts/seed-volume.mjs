@@ -1,5 +1,5 @@
 // `npm run seed:volume [-- <applications>]`: the volume data set (default 100,000 applications, see
-// apps/server/src/db/volume.ts) on top of the demo data, reproducibly, in one transaction. Idempotent.
+// apps/server/src/demo/volume.ts) on top of the demo data, reproducibly, in one transaction. Idempotent.
 //
 // Database: DATABASE_URL when set (the server may keep running), otherwise the embedded PostgreSQL under
 // DATA_DIR (default ./data), started here the way the server starts it — so stop the server on that DATA_DIR
@@ -21,7 +21,7 @@ const { loadConfig, loadSecrets } = await import('../apps/server/src/config.ts')
 const { connect, runMigrations } = await import('../apps/server/src/db/client.ts');
 const { lockDataDir, startEmbeddedPostgres } = await import('../apps/server/src/db/embedded.ts');
 const { onStart } = await import('../apps/server/src/startup.ts');
-const { seedVolume, volumeSeeded } = await import('../apps/server/src/db/volume.ts');
+const { seedVolume, volumeSeeded } = await import('../apps/server/src/demo/volume.ts');
 
 const say = (line) => process.stdout.write(`[piibs] ${line}\n`);
 let config;

@@ -69,7 +69,7 @@ vitest('unit + integration (embedded PostgreSQL)', []);
 // would cost CI about five minutes for route logic that does not depend on the server.)
 const externalSuite = [
   'apps/server/src/app.test.ts',
-  'apps/server/src/db',
+  'apps/server/src/demo',
   'apps/server/src/lib',
   'apps/server/src/jobs',
   ...['applications', 'payments', 'policies', 'project-orders', 'risk-control', 'notifications'].map(

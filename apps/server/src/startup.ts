@@ -1,12 +1,12 @@
 import { ensureDemoCa } from './ca/demo-ca.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './db/demo.ts';
-import { seedDemoApplications } from './db/demo-applications.ts';
-import { seedDemoNotifications } from './db/demo-notifications.ts';
-import { seedDemoPolicies } from './db/demo-policies.ts';
-import { seedDemoProjects } from './db/demo-projects.ts';
-import { seedDemoRiskControl } from './db/demo-risk-control.ts';
+import { seedDemoApplications } from './demo/applications.ts';
+import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './demo/base.ts';
+import { seedDemoNotifications } from './demo/notifications.ts';
+import { seedDemoPolicies } from './demo/policies.ts';
+import { seedDemoProjects } from './demo/projects.ts';
+import { seedDemoRiskControl } from './demo/risk-control.ts';
 import { seedDictionaries } from './modules/dicts/seed.ts';
 import { syncSeedMenus } from './modules/menus/seed.ts';
 import { seedProducts } from './modules/products/seed.ts';

@@ -3,7 +3,7 @@
 //   demo-root.key.pem             its private key (kept, so later runs issue under the same root)
 //   enterprise-<uscc>.p12         the enterprise's key and certificate, password Demo@2026 (re-issued each run)
 import path from 'node:path';
-import { DEMO_ENTERPRISE } from '../db/demo.ts';
+import { DEMO_ENTERPRISE } from '../demo/base.ts';
 import { DEMO_P12_PASSWORD, ensureDemoCa } from './demo-ca.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');

@@ -1,14 +1,14 @@
 // insureList at depth: keyset (cursor) pages against offset pages, ties, the cached count and data scope, on a
-// small volume data set (apps/server/src/db/volume.ts).
+// small volume data set (apps/server/src/demo/volume.ts).
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../../test/admin.ts';
 import { tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, type World } from '../../../test/business.ts';
-import { DEMO_PASSWORD } from '../../db/demo.ts';
-import { demoUser } from '../../db/demo-user.ts';
 import { applications, customers, products, users } from '../../db/schema.ts';
-import { seedVolume } from '../../db/volume.ts';
+import { DEMO_PASSWORD } from '../../demo/base.ts';
+import { demoUser } from '../../demo/user.ts';
+import { seedVolume } from '../../demo/volume.ts';
 import { CountCache, CURSOR_INVALID } from '../../lib/paging.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { listApplications } from './service.ts';

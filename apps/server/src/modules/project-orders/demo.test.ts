@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { DEMO_PASSWORD } from '../../db/demo.ts';
-import { seedDemoProjects } from '../../db/demo-projects.ts';
+import { DEMO_PASSWORD } from '../../demo/base.ts';
+import { seedDemoProjects } from '../../demo/projects.ts';
 import { onStart } from '../../startup.ts';
 
 let t: TestContext;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { DEMO_PASSWORD } from '../../db/demo.ts';
-import { seedDemoRiskControl } from '../../db/demo-risk-control.ts';
+import { DEMO_PASSWORD } from '../../demo/base.ts';
+import { seedDemoRiskControl } from '../../demo/risk-control.ts';
 import { onStart } from '../../startup.ts';
 import { grantRiskPermissions } from './test-fixtures.ts';
 

@@ -1,8 +1,8 @@
 // The demo seeds act through the real services, as a signed-in demo account would.
 import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { roles, userRoles, users } from '../db/schema.ts';
 import type { RequestUser } from '../modules/auth/sessions.ts';
-import type { Db } from './client.ts';
-import { roles, userRoles, users } from './schema.ts';
 
 /** A demo account as the services see a signed-in caller (full scope, password sign-in), or null if missing. */
 export async function demoUser(db: Db, username: string): Promise<RequestUser | null> {

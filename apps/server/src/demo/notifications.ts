@@ -5,14 +5,14 @@
 // idempotent, every start.
 import type { ReviewDecision, TaskKind } from '@piibs/shared/review';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { applications, customers, notifications, policies, reviewTasks } from '../db/schema.ts';
 import {
   notifyPolicyIssued,
   notifyReviewDecision,
   notifyTaskOpened,
 } from '../modules/notifications/events.ts';
-import type { Db } from './client.ts';
-import { DEMO_CUSTOMERS } from './demo.ts';
-import { applications, customers, notifications, policies, reviewTasks } from './schema.ts';
+import { DEMO_CUSTOMERS } from './base.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 

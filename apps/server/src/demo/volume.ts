@@ -15,15 +15,15 @@
 import { ROLE_CODES, usccCheckChar } from '@piibs/shared';
 import type { QuoteResult } from '@piibs/shared/product';
 import { asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { customers, departments, products, roles, systemSettings, userRoles, users } from '../db/schema.ts';
 import { writeAudit } from '../lib/audit.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import type { RequestUser } from '../modules/auth/sessions.ts';
 import type { CustomerViewer } from '../modules/customers/access.ts';
 import { isInitialized } from '../modules/init/service.ts';
 import { quoteProduct } from '../modules/products/quote.ts';
-import type { Db } from './client.ts';
-import { DEMO_PASSWORD } from './demo.ts';
-import { customers, departments, products, roles, systemSettings, userRoles, users } from './schema.ts';
+import { DEMO_PASSWORD } from './base.ts';
 
 export const VOLUME_KEY = 'seed.volume';
 

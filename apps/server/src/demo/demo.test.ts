@@ -7,9 +7,9 @@ import { bearer, login } from '../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { demoCaPaths } from '../ca/demo-ca.ts';
 import { onStart } from '../startup.ts';
-import { DEMO_CUSTOMERS, DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo, seedDemoCustomers } from './demo.ts';
-import { seedDemoApplications } from './demo-applications.ts';
-import { seedDemoNotifications } from './demo-notifications.ts';
+import { seedDemoApplications } from './applications.ts';
+import { DEMO_CUSTOMERS, DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo, seedDemoCustomers } from './base.ts';
+import { seedDemoNotifications } from './notifications.ts';
 
 let t: TestContext;
 const lines: string[] = [];
@@ -169,7 +169,7 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
     const ent = (await (await as('enterprise'))('/api/applications?sort=id,asc')).json().content as Row[];
     expect(ent.map((a) => a.status)).toEqual(['DRAFT', 'PENDING_REVIEW', 'PENDING_PAYMENT', 'ISSUED']);
     // 86 heads at 500,000 yuan (C): 86 × (50,000,000 × 0.38‰ + 5,000,000 × 0.6‰) + 60,000 = 1,952,000;
-    // the draft has ×0.9 × ×0.95 → 1,668,960; the fourth is paid and issued (demo-policies.ts)
+    // the draft has ×0.9 × ×0.95 → 1,668,960; the fourth is paid and issued (demo/policies.ts)
     expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000, 1_952_000]);
     const agent = (await (await as('agent'))('/api/applications?sort=id,asc')).json().content as Row[];
     expect(agent.map((a) => a.status)).toEqual(['RETURNED', 'DECLINED', 'CANCELLED', 'DRAFT']);

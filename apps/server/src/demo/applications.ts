@@ -5,6 +5,8 @@
 //   the demo agent       RETURNED (with an opinion) · DECLINED · CANCELLED · a construction DRAFT
 // Idempotent: nothing is written once the demo accounts own an application (one server per DATA_DIR).
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { applications, customers, products, reviewTasks } from '../db/schema.ts';
 import type { ApplicationActor } from '../modules/applications/service.ts';
 import {
   cancelApplication,
@@ -15,10 +17,8 @@ import {
 } from '../modules/applications/service.ts';
 import { customerViewerOf } from '../modules/customers/access.ts';
 import { decideTask } from '../modules/tasks/service.ts';
-import type { Db } from './client.ts';
-import { DEMO_CUSTOMERS, DEMO_ENTERPRISE } from './demo.ts';
-import { demoUser } from './demo-user.ts';
-import { applications, customers, products, reviewTasks } from './schema.ts';
+import { DEMO_CUSTOMERS, DEMO_ENTERPRISE } from './base.ts';
+import { demoUser } from './user.ts';
 
 async function actorFor(db: Db, username: string): Promise<ApplicationActor | null> {
   const user = await demoUser(db, username);

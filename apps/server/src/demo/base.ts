@@ -3,10 +3,10 @@
 import { ROLE_CODES, usccCheckChar } from '@piibs/shared';
 import type { ReviewDecision, ReviewStatus } from '@piibs/shared/review';
 import { inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { customers, reviewTasks, users } from '../db/schema.ts';
 import { taskTitle } from '../modules/customers/service.ts';
 import { initialise, isInitialized, type NewUser } from '../modules/init/service.ts';
-import type { Db } from './client.ts';
-import { customers, reviewTasks, users } from './schema.ts';
 
 export const DEMO_PASSWORD = 'Demo@2026';
 export const DEMO_ORGANISATION = '示例财产保险股份有限公司';

@@ -4,6 +4,8 @@
 // (as the result page does), issued. Idempotent: nothing is written once the demo enterprise has a policy.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { customers, policies, products, reviewTasks } from '../db/schema.ts';
 import {
   type ApplicationActor,
   createApplication,
@@ -15,10 +17,8 @@ import { createBusinessContext } from '../modules/payments/context.ts';
 import { SandboxProvider } from '../modules/payments/sandbox.ts';
 import { paymentResult, startPayment } from '../modules/payments/service.ts';
 import { decideTask } from '../modules/tasks/service.ts';
-import type { Db } from './client.ts';
-import { DEMO_ENTERPRISE } from './demo.ts';
-import { demoUser } from './demo-user.ts';
-import { customers, policies, products, reviewTasks } from './schema.ts';
+import { DEMO_ENTERPRISE } from './base.ts';
+import { demoUser } from './user.ts';
 
 async function actorFor(db: Db, username: string): Promise<ApplicationActor | null> {
   const user = await demoUser(db, username);

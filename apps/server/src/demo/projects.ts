@@ -9,6 +9,8 @@ import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { yuan } from '@piibs/shared/money';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { annualOrders, customers, products, reviewTasks, roles, userRoles, users } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { createBusinessContext } from '../modules/payments/context.ts';
 import { projectViewerOf } from '../modules/project-orders/access.ts';
@@ -19,10 +21,8 @@ import {
   submitDeclaration,
 } from '../modules/project-orders/service.ts';
 import { decideTask } from '../modules/tasks/service.ts';
-import type { Db } from './client.ts';
-import { DEMO_PASSWORD } from './demo.ts';
-import { demoUser } from './demo-user.ts';
-import { annualOrders, customers, products, reviewTasks, roles, userRoles, users } from './schema.ts';
+import { DEMO_PASSWORD } from './base.ts';
+import { demoUser } from './user.ts';
 
 const body = '91321102MA1JZ7SG3';
 /** The demo construction company (Zhenjiang, 321102); its code passes the GB 32100 check. */

@@ -9,6 +9,8 @@ import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { policyStatusOn } from '@piibs/shared/policy';
 import { preventionSeqNo } from '@piibs/shared/risk-control';
 import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { policies, serviceOrgs } from '../db/schema.ts';
 import { preventionViewerFor } from '../modules/risk-control/access.ts';
 import {
   acceptOrder,
@@ -23,10 +25,8 @@ import {
 } from '../modules/risk-control/orders.ts';
 import { createOrg, createPerson, setOrgMembers } from '../modules/risk-control/orgs.ts';
 import { addPlanItem } from '../modules/risk-control/plans.ts';
-import type { Db } from './client.ts';
-import { DEMO_ENTERPRISE } from './demo.ts';
-import { demoUser } from './demo-user.ts';
-import { policies, serviceOrgs } from './schema.ts';
+import { DEMO_ENTERPRISE } from './base.ts';
+import { demoUser } from './user.ts';
 
 const body = '91321100MA1AQFW3K';
 /** The demo service organisation's code (passes the GB 32100 check). */
