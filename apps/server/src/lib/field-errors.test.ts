@@ -43,7 +43,7 @@ beforeAll(async () => {
       async () => ({ ok: true }),
     );
     app.post('/api/__test/rule', { config: { auth: 'public' } }, async () => {
-      throw fieldError('parentId', '上级部门', '不能选择自己');
+      throw fieldError('parentId', '不能选择自己', '上级部门');
     });
   });
   await initSystem(t);
