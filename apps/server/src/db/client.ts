@@ -6,6 +6,10 @@ import * as schema from './schema.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 
+/** An open transaction: what `db.transaction(async (tx) => …)` hands its callback. Helpers that work in and out of
+ * one take `Db | Tx`. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 export interface Database {
   db: Db;
   pool: pg.Pool;

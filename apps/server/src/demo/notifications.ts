@@ -5,7 +5,7 @@
 // idempotent, every start.
 import type { ReviewDecision, TaskKind } from '@piibs/shared/review';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { applications, customers, notifications, policies, reviewTasks } from '../db/schema.ts';
 import {
   notifyPolicyIssued,
@@ -13,8 +13,6 @@ import {
   notifyTaskOpened,
 } from '../modules/notifications/events.ts';
 import { DEMO_CUSTOMERS } from './base.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Runs `each` over the items in transactions of 500 (one per item made a volume-seeded demo start slow). */
 async function inBatches<T>(db: Db, items: readonly T[], each: (tx: Tx, item: T) => Promise<unknown>) {

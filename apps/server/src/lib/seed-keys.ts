@@ -2,10 +2,8 @@
 // menu, button, grant or dictionary) to a database set up by an older one, without bringing back what an
 // administrator has since removed. Kept in system_setting under `seed.<scope>`.
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { systemSettings } from '../db/schema.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const keyOf = (scope: string) => `seed.${scope}`;
 

@@ -51,7 +51,7 @@ import {
 } from 'drizzle-orm';
 import { type AnyPgColumn, alias, PgDialect, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   applicationCoinsurers,
   applicationEvents,
@@ -89,7 +89,6 @@ import { openReviewTask } from '../tasks/queue.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Application = typeof applications.$inferSelect;
 
 export const APPLICATION_NOT_FOUND = '投保单不存在';

@@ -23,7 +23,7 @@ import {
 import { and, count, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { customers, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditChange, writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -33,8 +33,6 @@ import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { openReviewTask } from '../tasks/queue.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { type CustomerViewer, customersVisibleTo } from './access.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const CUSTOMER_NOT_FOUND = '投保人不存在';
 export const USCC_TAKEN = '统一社会信用代码已存在：该投保人已登记';

@@ -3,14 +3,12 @@
 import type { DeptNode, deptCreateForm, deptUpdateForm } from '@piibs/shared/admin';
 import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { departments, users } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import type { DataScope } from '../../lib/data-scope.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const DEPT_NOT_FOUND = '部门不存在';
 

@@ -11,15 +11,13 @@ import type {
 } from '@piibs/shared/admin';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { dictDetails, dicts } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const DICT_NOT_FOUND = '字典不存在';
 const DETAIL_NOT_FOUND = '字典详情不存在';

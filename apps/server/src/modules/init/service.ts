@@ -1,6 +1,6 @@
 import { type Channel, type InitForm, ROLE_CODES } from '@piibs/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { departments, roles, systemSettings, userRoles, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { conflict } from '../../lib/errors.ts';
@@ -65,8 +65,6 @@ export interface NewUser {
   phone?: string;
   email?: string;
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function insertUser(
   tx: Tx,

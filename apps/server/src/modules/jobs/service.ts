@@ -2,15 +2,13 @@
 import type { JobRow, jobCreateForm, jobUpdateForm, SORT_FIELDS } from '@piibs/shared/admin';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { jobs, userJobs } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns, timeRange } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const JOB_NOT_FOUND = '岗位不存在';
 const NAME_TAKEN = '岗位名称已存在';

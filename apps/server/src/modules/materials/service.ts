@@ -37,7 +37,7 @@ import {
   sniffMaterialMime,
 } from '@piibs/shared/material';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, materials, users } from '../../db/schema.ts';
 import { type Actor, writeAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
@@ -49,8 +49,6 @@ import { CUSTOMER_NOT_FOUND } from '../customers/service.ts';
 import { dictLabel } from '../dicts/codes.ts';
 import { serviceOrderMaterialAccess } from '../risk-control/materials.ts';
 import { type MaterialStorage, newStorageKey } from './storage.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const MATERIAL_NOT_FOUND = '影像资料不存在';
 

@@ -2,7 +2,7 @@ import { MENU_ICON_NAMES, type MenuRoute, menuRouteSchema } from '@piibs/shared/
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { menus } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
@@ -261,8 +261,6 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function mustExist(tx: Tx, id: number, message: string) {
   const [row] = await tx.select({ id: menus.id }).from(menus).where(eq(menus.id, id));

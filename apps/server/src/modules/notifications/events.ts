@@ -8,12 +8,10 @@ import { applyPath, tenderAuditPath } from '@piibs/shared/project-order';
 import { type ReviewDecision, TASK_KIND_LABELS, type TaskKind } from '@piibs/shared/review';
 import { SERVICE_ITEM_LABELS, type ServiceItemType } from '@piibs/shared/risk-control';
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, policies, preventionFunds, secondaryOrders } from '../../db/schema.ts';
 import { taskReviewers, userName } from '../tasks/reviewers.ts';
 import { notify } from './service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const ids = (rows: { id: number | string | null }[]) =>
   rows.filter((r) => r.id != null).map((r) => Number(r.id));

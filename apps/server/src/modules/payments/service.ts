@@ -23,7 +23,7 @@ import {
 } from '@piibs/shared/payment';
 import { and, asc, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   applicationEvents,
   applications,
@@ -43,7 +43,6 @@ import { notifyPaymentReceived } from '../notifications/events.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
 import type { ChargeStatus, NotificationHeaders, PaymentProvider } from './provider.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Order = typeof paymentOrders.$inferSelect;
 
 /** The actor name of what the system does on its own (events and audit). */

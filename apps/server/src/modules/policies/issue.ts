@@ -17,7 +17,7 @@ import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/sh
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   applicationCoinsurers,
   applicationEvents,
@@ -35,8 +35,6 @@ import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
 import { renderPolicyPdf } from './pdf.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const ISSUER = 'system';
 

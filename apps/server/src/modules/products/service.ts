@@ -21,7 +21,7 @@ import {
 import { COVERAGE_LABELS, type CoverageType, type FactorDef, type ProductClass } from '@piibs/shared/rating';
 import { and, asc, count, desc, eq, gte, inArray, lte, max, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { coverages, products, rateTableRows, rateTables } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -29,8 +29,6 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes } from '../dicts/codes.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const PRODUCT_NOT_FOUND = '险种不存在';
 export const RATE_TABLE_NOT_FOUND = '费率表不存在';

@@ -21,7 +21,7 @@ import {
 import { MESSAGES } from '@piibs/shared/validators';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { annualOrders, applications, customers, products, secondaryOrders } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -38,7 +38,6 @@ import {
   lockAnnualOrder,
   ORDER_NOT_FOUND,
   type ProjectActor,
-  type Tx,
 } from './service.ts';
 
 /** The application states in which the framework is settled: paid (issuing) or issued. */

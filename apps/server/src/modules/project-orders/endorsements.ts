@@ -19,7 +19,7 @@ import {
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { BusinessContext } from '../../app-types.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { endorsementDocuments, endorsements, policies, products, secondaryOrders } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -28,8 +28,6 @@ import type { CustomerViewer } from '../customers/access.ts';
 import { insurerName, prefixOf } from '../policies/issue.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
 import { renderEndorsementPdf } from './endorsement-pdf.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const ISSUER = 'system';
 export const ENDORSEMENT_NOT_FOUND = '批单不存在';

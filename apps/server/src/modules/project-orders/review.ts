@@ -20,7 +20,7 @@ import {
 import type { ReviewStatus } from '@piibs/shared/review';
 import { and, eq, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   annualOrders,
   applicationEvents,
@@ -36,8 +36,6 @@ import { issueAfterPayment } from '../policies/issue.ts';
 import { declarationsVisibleTo, reviewerProjectViewer } from './access.ts';
 import { issueEndorsement } from './endorsements.ts';
 import { DECLARATION_NOT_FOUND, lockAnnualOrder, moveQuota } from './service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Locks the secondary order under review; its status as the review machine sees it (pending or not). */
 export async function lockTenderForReview(

@@ -55,7 +55,7 @@ import {
 import { and, asc, count, desc, eq, getTableColumns, gte, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   annualOrders,
   auditLog,
@@ -84,8 +84,6 @@ import {
 } from './access.ts';
 import { endorsementOfChange, endorsementsOfProject } from './endorsements.ts';
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type DbOrTx = Db | Tx;
 type Declaration = typeof secondaryOrders.$inferSelect;
 
 export const ORDER_NOT_FOUND = '年度订单不存在';
@@ -130,7 +128,7 @@ const orderColumns = {
     where p.application_id = "annual_order"."application_id")`,
 };
 
-const selectOrders = (db: DbOrTx) =>
+const selectOrders = (db: Db | Tx) =>
   db
     .select(orderColumns)
     .from(annualOrders)
@@ -173,7 +171,7 @@ function toOrderRow(r: RawOrder, day = today()): AnnualOrderRow {
   };
 }
 
-export async function loadOrder(db: DbOrTx, p: ProjectViewer, id: number): Promise<RawOrder> {
+export async function loadOrder(db: Db | Tx, p: ProjectViewer, id: number): Promise<RawOrder> {
   const [row] = await selectOrders(db).where(
     and(eq(annualOrders.id, id), annualOrdersVisibleTo(db as Db, p)),
   );
@@ -182,7 +180,7 @@ export async function loadOrder(db: DbOrTx, p: ProjectViewer, id: number): Promi
 }
 
 /** The policies issued under an annual order, newest first. */
-async function policiesOf(db: DbOrTx, orderId: number): Promise<ProjectPolicyRow[]> {
+async function policiesOf(db: Db | Tx, orderId: number): Promise<ProjectPolicyRow[]> {
   const rows = await db
     .select({
       policyId: policies.id,
@@ -282,7 +280,7 @@ export async function serial(tx: Tx, sequence: string): Promise<string> {
 }
 
 /** The product an annual order may be opened on: enabled, construction, with an active rate table (400). */
-export async function checkOrderProduct(db: DbOrTx, productId: number): Promise<void> {
+export async function checkOrderProduct(db: Db | Tx, productId: number): Promise<void> {
   const product = await getProduct(db as Db, productId);
   if (product.productClass !== 'construction') throw badRequest('险种：年度订单须选择建筑工程类险种');
   if (!product.enabled) throw badRequest('险种：险种已停用');
@@ -391,7 +389,7 @@ const declarationColumns = {
 };
 
 /** Declarations with their order, contractor and policy (a change shows its project's policy). */
-const selectDeclarations = (db: DbOrTx) =>
+const selectDeclarations = (db: Db | Tx) =>
   db
     .select(declarationColumns)
     .from(secondaryOrders)
@@ -465,7 +463,7 @@ function toDeclarationRow(r: RawDeclaration, p: ProjectViewer): DeclarationRow {
 }
 
 /** The declaration's history from the audit trail (and its policy's issue), oldest first. */
-async function eventsOf(db: DbOrTx, r: RawDeclaration): Promise<DeclarationEvent[]> {
+async function eventsOf(db: Db | Tx, r: RawDeclaration): Promise<DeclarationEvent[]> {
   const rows = await db
     .select({
       at: auditLog.createdAt,
@@ -500,7 +498,7 @@ async function eventsOf(db: DbOrTx, r: RawDeclaration): Promise<DeclarationEvent
 }
 
 /** One secondary order the viewer may see (404 otherwise), with its quote, annual order and history. */
-export async function getDeclaration(db: DbOrTx, p: ProjectViewer, id: number): Promise<DeclarationDetail> {
+export async function getDeclaration(db: Db | Tx, p: ProjectViewer, id: number): Promise<DeclarationDetail> {
   const [r] = await selectDeclarations(db).where(
     and(eq(secondaryOrders.id, id), declarationsVisibleTo(db as Db, p)),
   );

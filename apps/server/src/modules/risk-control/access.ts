@@ -11,7 +11,7 @@
 import { ROLE_CODES } from '@piibs/shared';
 import { type AnyColumn, and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   policies,
   preventionFunds,
@@ -26,9 +26,6 @@ import { forbidden } from '../../lib/errors.ts';
 import type { RequestUser } from '../auth/sessions.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
 
 /** The caller of a risk-control call: who, from where, and on which side(s) of the business. */
 export interface PreventionViewer extends Actor {
@@ -81,28 +78,28 @@ export async function preventionViewerFor(db: Db, user: RequestUser, ip: string)
 }
 
 /** A subquery of the ids of the policies a customer viewer sees, or null for "all". */
-function policyIdsSeenBy(db: DbOrTx, v: CustomerViewer) {
+function policyIdsSeenBy(db: Db | Tx, v: CustomerViewer) {
   const c = policiesVisibleTo(db as Db, v);
   if (!c) return null;
   return db.select({ id: policies.id }).from(policies).where(c);
 }
 
 /** The condition: the policy in `column` is seen by the caller as insurer staff (sql`false` if not staff). */
-export function insurerSeesPolicy(db: DbOrTx, v: PreventionViewer, column: AnyColumn): SQL {
+export function insurerSeesPolicy(db: Db | Tx, v: PreventionViewer, column: AnyColumn): SQL {
   if (!v.insurer) return sql`false`;
   const ids = policyIdsSeenBy(db, v.insurer);
   return ids ? inArray(column, ids) : sql`true`;
 }
 
 /** The condition: the policy in `column` is the caller's own enterprise's. */
-export function enterpriseSeesPolicy(db: DbOrTx, v: PreventionViewer, column: AnyColumn): SQL {
+export function enterpriseSeesPolicy(db: Db | Tx, v: PreventionViewer, column: AnyColumn): SQL {
   if (!v.enterprise) return sql`false`;
   const ids = policyIdsSeenBy(db, v.enterprise);
   return ids ? inArray(column, ids) : sql`true`;
 }
 
 /** The policies whose prevention record the caller may see: as staff, as the enterprise, or as a serving org. */
-export function plansVisibleTo(db: DbOrTx, v: PreventionViewer): SQL {
+export function plansVisibleTo(db: Db | Tx, v: PreventionViewer): SQL {
   const parts: SQL[] = [insurerSeesPolicy(db, v, policies.id), enterpriseSeesPolicy(db, v, policies.id)];
   if (v.orgId != null)
     parts.push(
@@ -123,7 +120,7 @@ export function plansVisibleTo(db: DbOrTx, v: PreventionViewer): SQL {
 }
 
 /** The service orders the caller may see: of policies seen as staff or enterprise, or its organisation's. */
-export function ordersVisibleTo(db: DbOrTx, v: PreventionViewer): SQL {
+export function ordersVisibleTo(db: Db | Tx, v: PreventionViewer): SQL {
   const parts: SQL[] = [
     insurerSeesPolicy(db, v, serviceOrders.policyId),
     enterpriseSeesPolicy(db, v, serviceOrders.policyId),
@@ -134,7 +131,7 @@ export function ordersVisibleTo(db: DbOrTx, v: PreventionViewer): SQL {
 
 /** True when the caller sees the policy as staff / as its enterprise. */
 export async function sidesOnPolicy(
-  db: DbOrTx,
+  db: Db | Tx,
   v: PreventionViewer,
   policyId: number,
 ): Promise<{ insurer: boolean; enterprise: boolean }> {

@@ -7,11 +7,11 @@ import {
   type ServiceOrderStatus,
 } from '@piibs/shared/risk-control';
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { serviceOrders } from '../../db/schema.ts';
 import { conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../auth/sessions.ts';
-import { type DbOrTx, ONLY_ORG, ordersVisibleTo, preventionViewerFor } from './access.ts';
+import { ONLY_ORG, ordersVisibleTo, preventionViewerFor } from './access.ts';
 import { ORDER_NOT_FOUND } from './orders.ts';
 
 /**
@@ -20,7 +20,7 @@ import { ORDER_NOT_FOUND } from './orders.ts';
  * service is under way (IN_SERVICE). `lock` takes a share lock on the order so a submission waits for the upload.
  */
 export async function serviceOrderMaterialAccess(
-  db: DbOrTx,
+  db: Db | Tx,
   actor: { user: RequestUser; ip: string; can(code: string): Promise<boolean> },
   id: number,
   opts: { lock?: boolean; notFoundMessage?: string } = {},

@@ -53,7 +53,7 @@ import {
 import { and, asc, count, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   policies,
   preventionFunds,
@@ -70,7 +70,6 @@ import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { notifyServiceConfirmed, notifyServiceDispatched } from '../notifications/events.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import {
-  type DbOrTx,
   enterpriseSeesPolicy,
   ONLY_ENTERPRISE,
   ONLY_INSURER,
@@ -82,7 +81,6 @@ import {
 import { checkPersons, orgQualifiedOn, personNames } from './orgs.ts';
 import { auditRisk, fundSummaryOf, ITEM_NOT_FOUND, lockFund, moveFund, visiblePolicy } from './plans.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Order = typeof serviceOrders.$inferSelect;
 
 export const ORDER_NOT_FOUND = '服务单不存在';
@@ -101,7 +99,7 @@ function refCondition(ref: string): SQL {
 
 // ---- reading ----
 
-const selectOrders = (db: DbOrTx, v: PreventionViewer) =>
+const selectOrders = (db: Db | Tx, v: PreventionViewer) =>
   db
     .select({
       order: serviceOrders,
@@ -162,7 +160,7 @@ function toOrderRow(v: PreventionViewer, r: OrderRaw, names: Map<number, string>
   };
 }
 
-async function toOrderRows(db: DbOrTx, v: PreventionViewer, raws: OrderRaw[]): Promise<ServiceOrderRow[]> {
+async function toOrderRows(db: Db | Tx, v: PreventionViewer, raws: OrderRaw[]): Promise<ServiceOrderRow[]> {
   const names = await personNames(
     db,
     raws.flatMap((r) => r.order.personIds as number[]),
@@ -236,7 +234,7 @@ export function orderListSpec(
   };
 }
 
-async function hazardsOf(db: DbOrTx, orderIds: number[]): Promise<Map<number, HazardRow[]>> {
+async function hazardsOf(db: Db | Tx, orderIds: number[]): Promise<Map<number, HazardRow[]>> {
   const out = new Map<number, HazardRow[]>();
   if (orderIds.length === 0) return out;
   const today = shanghaiToday();
@@ -267,7 +265,7 @@ async function hazardsOf(db: DbOrTx, orderIds: number[]): Promise<Map<number, Ha
   return out;
 }
 
-async function complaintsOf(db: DbOrTx, orderIds: number[]): Promise<Map<number, ComplaintRow[]>> {
+async function complaintsOf(db: Db | Tx, orderIds: number[]): Promise<Map<number, ComplaintRow[]>> {
   const out = new Map<number, ComplaintRow[]>();
   if (orderIds.length === 0) return out;
   const today = shanghaiToday();
@@ -296,7 +294,7 @@ async function complaintsOf(db: DbOrTx, orderIds: number[]): Promise<Map<number,
   return out;
 }
 
-async function eventsOf(db: DbOrTx, orderId: number): Promise<OrderEventRow[]> {
+async function eventsOf(db: Db | Tx, orderId: number): Promise<OrderEventRow[]> {
   const rows = await db
     .select()
     .from(serviceOrderEvents)
@@ -314,7 +312,7 @@ async function eventsOf(db: DbOrTx, orderId: number): Promise<OrderEventRow[]> {
 }
 
 /** GET /api/prevention/orders/:ref: the order with its record, hazards, complaints, timeline and fund. */
-export async function getOrder(db: DbOrTx, v: PreventionViewer, ref: string): Promise<ServiceOrderDetail> {
+export async function getOrder(db: Db | Tx, v: PreventionViewer, ref: string): Promise<ServiceOrderDetail> {
   const [raw] = await selectOrders(db, v).where(and(refCondition(ref), ordersVisibleTo(db, v)));
   if (!raw) throw notFound(ORDER_NOT_FOUND);
   const o = raw.order;

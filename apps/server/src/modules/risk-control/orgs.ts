@@ -19,7 +19,7 @@ import type {
 } from '@piibs/shared/risk-control';
 import { and, count, eq, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   dictDetails,
   dicts,
@@ -37,7 +37,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-import { type DbOrTx, type PreventionViewer, requireInsurer } from './access.ts';
+import { type PreventionViewer, requireInsurer } from './access.ts';
 
 export const ORG_NOT_FOUND = '服务机构不存在';
 export const PERSON_NOT_FOUND = '服务人员不存在';
@@ -69,7 +69,7 @@ function personsVisibleTo(v: PreventionViewer): SQL | undefined {
 }
 
 /** One organisation the caller may see (404 otherwise). */
-async function visibleOrg(db: DbOrTx, v: PreventionViewer, id: number, lock = false): Promise<OrgRecord> {
+async function visibleOrg(db: Db | Tx, v: PreventionViewer, id: number, lock = false): Promise<OrgRecord> {
   const q = db
     .select()
     .from(serviceOrgs)
@@ -86,7 +86,7 @@ interface Labels {
   industry: Map<string, string>;
 }
 
-async function labelsOf(db: DbOrTx, regions: string[], industries: string[]): Promise<Labels> {
+async function labelsOf(db: Db | Tx, regions: string[], industries: string[]): Promise<Labels> {
   const out: Labels = { region: new Map(), industry: new Map() };
   const codes = [...new Set([...regions, ...industries])];
   if (codes.length === 0) return out;
@@ -107,7 +107,7 @@ async function labelsOf(db: DbOrTx, regions: string[], industries: string[]): Pr
   return out;
 }
 
-async function checkOrgCodes(db: DbOrTx, regions: string[], industries: string[]): Promise<void> {
+async function checkOrgCodes(db: Db | Tx, regions: string[], industries: string[]): Promise<void> {
   const labels = await labelsOf(db, regions, industries);
   const badRegion = regions.find((r) => !labels.region.has(r));
   if (badRegion) throw badRequest(`服务地区：字典中没有代码 ${badRegion}`);
@@ -142,7 +142,7 @@ type OrgRaw = { org: OrgRecord; personCount: number; memberCount: number };
 
 const uniqueList = <T>(rows: T[][]) => [...new Set(rows.flat())];
 
-async function toOrgRows(db: DbOrTx, raws: OrgRaw[]): Promise<ServiceOrgRow[]> {
+async function toOrgRows(db: Db | Tx, raws: OrgRaw[]): Promise<ServiceOrgRow[]> {
   const labels = await labelsOf(
     db,
     uniqueList(raws.map((r) => r.org.regions as string[])),
@@ -230,7 +230,7 @@ export function orgListSpec(
   };
 }
 
-export async function getOrg(db: DbOrTx, v: PreventionViewer, id: number): Promise<ServiceOrgRow> {
+export async function getOrg(db: Db | Tx, v: PreventionViewer, id: number): Promise<ServiceOrgRow> {
   const raws = await db
     .select(orgColumns)
     .from(serviceOrgs)
@@ -579,7 +579,7 @@ export function personListSpec(
   };
 }
 
-async function visiblePerson(db: DbOrTx, v: PreventionViewer, id: number, lock = false) {
+async function visiblePerson(db: Db | Tx, v: PreventionViewer, id: number, lock = false) {
   const q = db
     .select(personColumns)
     .from(servicePersons)
@@ -590,7 +590,7 @@ async function visiblePerson(db: DbOrTx, v: PreventionViewer, id: number, lock =
   return row;
 }
 
-export async function getPerson(db: DbOrTx, v: PreventionViewer, id: number): Promise<ServicePersonRow> {
+export async function getPerson(db: Db | Tx, v: PreventionViewer, id: number): Promise<ServicePersonRow> {
   return toPersonRow(await visiblePerson(db, v, id));
 }
 
@@ -632,7 +632,7 @@ function personValues(form: PersonCreate, phone: string) {
 }
 
 /** The organisation a person is put in must be one the caller sees (and manages). */
-async function orgForPerson(db: DbOrTx, v: PreventionViewer, orgId: number): Promise<void> {
+async function orgForPerson(db: Db | Tx, v: PreventionViewer, orgId: number): Promise<void> {
   const [org] = await db
     .select({ id: serviceOrgs.id })
     .from(serviceOrgs)
@@ -740,7 +740,7 @@ export async function unmaskPerson(db: Db, v: PreventionViewer, id: number): Pro
 }
 
 /** Names of persons by id (for plan items and orders). */
-export async function personNames(db: DbOrTx, ids: number[]): Promise<Map<number, string>> {
+export async function personNames(db: Db | Tx, ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
   const rows = await db
@@ -755,7 +755,7 @@ export async function personNames(db: DbOrTx, ids: number[]): Promise<Map<number
  * on that day. 400 naming the person otherwise.
  */
 export async function checkPersons(
-  db: DbOrTx,
+  db: Db | Tx,
   orgId: number,
   ids: number[],
   day: string | null,

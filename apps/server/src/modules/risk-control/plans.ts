@@ -34,7 +34,7 @@ import {
 } from '@piibs/shared/risk-control';
 import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   customers,
   policies,
@@ -49,10 +49,9 @@ import { writeAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-import { type DbOrTx, ONLY_INSURER, type PreventionViewer, plansVisibleTo, sidesOnPolicy } from './access.ts';
+import { ONLY_INSURER, type PreventionViewer, plansVisibleTo, sidesOnPolicy } from './access.ts';
 import { checkPersons, personNames, servesRegion } from './orgs.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Fund = typeof preventionFunds.$inferSelect;
 export type PlanItem = typeof preventionPlanItems.$inferSelect;
 type Policy = typeof policies.$inferSelect;
@@ -85,7 +84,7 @@ export async function auditRisk(
 // ---- the policy and its fund ----
 
 /** The policy of a record number the caller may see (404 otherwise). */
-export async function visiblePolicy(db: DbOrTx, v: PreventionViewer, seqNo: string): Promise<Policy> {
+export async function visiblePolicy(db: Db | Tx, v: PreventionViewer, seqNo: string): Promise<Policy> {
   const number = policyNumberOfSeqNo(seqNo);
   if (!number) throw notFound(PLAN_NOT_FOUND);
   const [row] = await db
@@ -97,7 +96,7 @@ export async function visiblePolicy(db: DbOrTx, v: PreventionViewer, seqNo: stri
 }
 
 /** The side the caller acts on for a policy's record: staff first, then the enterprise, then the organisation. */
-async function planParty(db: DbOrTx, v: PreventionViewer, policyId: number): Promise<Party> {
+async function planParty(db: Db | Tx, v: PreventionViewer, policyId: number): Promise<Party> {
   const sides = await sidesOnPolicy(db, v, policyId);
   return sides.insurer ? 'insurer' : sides.enterprise ? 'enterprise' : 'org';
 }
@@ -169,7 +168,7 @@ const summaryOf = (f: { totalFen: number; plannedFen: number; spentFen: number }
 });
 
 /** The fund of a policy (a virtual one before the first plan item). */
-export async function fundSummaryOf(db: DbOrTx, policy: Pick<Policy, 'id' | 'preventionFeeFen'>) {
+export async function fundSummaryOf(db: Db | Tx, policy: Pick<Policy, 'id' | 'preventionFeeFen'>) {
   const [fund] = await db.select().from(preventionFunds).where(eq(preventionFunds.policyId, policy.id));
   return {
     fund: fund ?? null,
@@ -197,7 +196,7 @@ const planColumns = {
   orderCount: sql<number>`(select count(*)::int from service_order o where o.policy_id = "policy"."id")`,
 };
 
-const selectPlans = (db: DbOrTx) =>
+const selectPlans = (db: Db | Tx) =>
   db
     .select(planColumns)
     .from(policies)
@@ -273,7 +272,7 @@ export function planListSpec(db: Db, v: PreventionViewer, f: PlanFilter): ListSp
   };
 }
 
-async function itemRows(db: DbOrTx, fundId: number, orgId: number | null): Promise<PlanItemRow[]> {
+async function itemRows(db: Db | Tx, fundId: number, orgId: number | null): Promise<PlanItemRow[]> {
   const rows = await db
     .select({
       item: preventionPlanItems,
@@ -323,7 +322,7 @@ async function itemRows(db: DbOrTx, fundId: number, orgId: number | null): Promi
 }
 
 /** GET /api/prevention/plans/:seqNo: the fund, the plan (an organisation sees only its own items). */
-export async function getPlan(db: DbOrTx, v: PreventionViewer, seqNo: string): Promise<PlanDetail> {
+export async function getPlan(db: Db | Tx, v: PreventionViewer, seqNo: string): Promise<PlanDetail> {
   const policy = await visiblePolicy(db, v, seqNo);
   const party = await planParty(db, v, policy.id);
   const [raw] = await selectPlans(db).where(eq(policies.id, policy.id));

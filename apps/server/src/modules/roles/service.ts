@@ -5,7 +5,7 @@ import { ROLE_CODES } from '@piibs/shared';
 import type { RoleDetail, RoleRow, roleCreateForm, roleUpdateForm, SORT_FIELDS } from '@piibs/shared/admin';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { departments, menus, roleDepts, roleMenus, roles, userRoles } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -14,8 +14,6 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns, timeRange } from '../../lib/paging.ts';
 import { bumpMenuVersion } from '../menus/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const ROLE_NOT_FOUND = '角色不存在';
 const BUILTIN_CODES = new Set<string>(Object.values(ROLE_CODES));

@@ -21,7 +21,7 @@ import {
 } from '@piibs/shared/sales';
 import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   applicationCoinsurers,
   applicationEvents,
@@ -38,7 +38,6 @@ import { policiesVisibleTo } from '../policies/service.ts';
 import { quoteProduct } from '../products/quote.ts';
 import { getProduct } from '../products/service.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Application = typeof applications.$inferSelect;
 
 export interface RenewalActor extends Actor {

@@ -32,7 +32,7 @@ import {
 import { and, count, desc, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   applications,
   dictDetails,
@@ -54,7 +54,6 @@ import { dictLabel } from '../dicts/codes.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Supplement = typeof salesSupplements.$inferSelect;
 
 /** The caller of a change: who, from where and what they may see. */

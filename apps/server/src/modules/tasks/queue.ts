@@ -3,11 +3,9 @@
 import type { TaskKind } from '@piibs/shared/review';
 import type { TaskRow } from '@piibs/shared/task';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { reviewTasks } from '../../db/schema.ts';
 import { notifyTaskOpened } from '../notifications/events.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * Puts a record in the queue: opens a task, or — when one is open already — bumps its version (a reviewer

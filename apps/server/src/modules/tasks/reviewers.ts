@@ -3,14 +3,12 @@
 import { ROLE_CODES } from '@piibs/shared/auth';
 import { TASK_KIND_PERMISSIONS, type TaskKind } from '@piibs/shared/review';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, secondaryOrders } from '../../db/schema.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
 import type { RequestUser } from '../auth/sessions.ts';
 import { customersVisibleTo, customerViewerOf } from '../customers/access.ts';
 import { declarationsVisibleTo, reviewerProjectViewer } from '../project-orders/access.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface TaskReviewer {
   id: number;

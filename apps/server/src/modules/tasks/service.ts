@@ -32,7 +32,7 @@ import type {
 import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { BusinessContext } from '../../app-types.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { auditLog, reviewTasks } from '../../db/schema.ts';
 import { type Actor, writeAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -57,8 +57,6 @@ import {
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { taskColumns, toTaskRow } from './queue.ts';
 import { taskReviewers, userName } from './reviewers.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const TASK_NOT_FOUND = '审核任务不存在';
 export const TASK_DONE = '该任务已被处理，请刷新后查看';

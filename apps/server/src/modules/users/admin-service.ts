@@ -8,7 +8,7 @@ import { MASKED_MOBILE, maskPhone, passwordStrength } from '@piibs/shared';
 import type { SORT_FIELDS, UserRow, userCreateForm, userUpdateForm } from '@piibs/shared/admin';
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { departments, jobs, roles, userJobs, userRoles, users } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
@@ -19,8 +19,6 @@ import { blurry, type ListSpec, type SortColumns, timeRange } from '../../lib/pa
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { setUserEnabled } from './service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const STALE_VERSION = '数据已被他人修改，请刷新后重试';
 export const USER_NOT_FOUND = '用户不存在';

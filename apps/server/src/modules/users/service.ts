@@ -9,7 +9,7 @@ import {
   passwordStrength,
 } from '@piibs/shared';
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
@@ -20,8 +20,6 @@ interface Actor {
   user: RequestUser;
   ip: string;
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Updates the caller's own nick name, phone, email and gender. The masked phone as shown keeps the number. */
 export async function updateProfile(db: Db, actor: Actor, form: ProfileForm): Promise<void> {
