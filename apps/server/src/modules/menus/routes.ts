@@ -2,7 +2,7 @@ import { MENU_ICON_NAMES, type MenuRoute, menuRouteSchema } from '@piibs/shared/
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { menus } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';

@@ -17,7 +17,7 @@ import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/sh
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import {
   applicationCoinsurers,
   applicationEvents,

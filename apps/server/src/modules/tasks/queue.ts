@@ -3,7 +3,7 @@
 import type { TaskKind } from '@piibs/shared/review';
 import type { TaskRow } from '@piibs/shared/task';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { reviewTasks } from '../../db/schema.ts';
 import { notifyTaskOpened } from '../notifications/events.ts';
 
