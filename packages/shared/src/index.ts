@@ -2,3 +2,4 @@ export * from './auth.ts';
 export * from './constants.ts';
 export * from './uscc.ts';
 export * from './validators.ts';
+export * from './views.ts';

@@ -1,33 +1,24 @@
+import { VIEW_NAMES } from '@piibs/shared/views';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ViewRoute } from './menu-routes.tsx';
-import { normalizeViewName, resolveView, viewFile } from './view-registry.ts';
+import { normalizeViewName, resolveView, VIEW_PAGES } from './view-registry.ts';
 
-describe('view names (naming rule)', () => {
-  it("maps 'area/Page' to src/features/area/pages/Page.tsx", () => {
-    expect(viewFile('epinsure/InsureList')).toBe('/src/features/epinsure/pages/InsureList.tsx');
+describe('the view table', () => {
+  it('every view name resolves to a page', () => {
+    for (const name of VIEW_NAMES) expect(resolveView(name), name).not.toBeNull();
   });
 
-  it('accepts eladmin-style names', () => {
-    expect(normalizeViewName('/epinsure/stepOne/index')).toBe('epinsure/stepOne');
-    expect(normalizeViewName('system/user/index.vue')).toBe('system/user');
-    expect(viewFile('/riskControl/expert/index')).toBe('/src/features/riskControl/pages/expert.tsx');
+  it("every view name's page loads as a component", { timeout: 120_000 }, async () => {
+    const pages = await Promise.all(
+      VIEW_NAMES.map(async (name) => [name, await VIEW_PAGES[name]()] as const),
+    );
+    for (const [name, page] of pages) expect(typeof page.default, name).toBe('function');
   });
 
-  it('a name without an area maps to no file', () => {
-    expect(viewFile('Orphan')).toBeUndefined();
-  });
-});
-
-describe('resolveView', () => {
-  it('knows the dashboard', () => {
-    expect(resolveView('Dashboard')).not.toBeNull();
-  });
-
-  it('knows the error pages', () => {
-    expect(resolveView('404')).not.toBeNull();
-    expect(resolveView('401')).not.toBeNull();
+  it('the table holds no name the shared list lacks', () => {
+    expect(Object.keys(VIEW_PAGES).sort()).toEqual([...VIEW_NAMES].sort());
   });
 
   it('returns the same component for a name every time (no remounts)', () => {
@@ -37,6 +28,25 @@ describe('resolveView', () => {
   it('knows nothing of an unknown name', () => {
     expect(resolveView('nope/Missing')).toBeNull();
     expect(resolveView('Orphan')).toBeNull();
+    expect(resolveView('Layout')).toBeNull();
+    expect(resolveView('')).toBeNull();
+    expect(resolveView('hasOwnProperty')).toBeNull();
+  });
+});
+
+describe('eladmin-style names', () => {
+  it('are normalised: no leading slash, trailing /index or file extension', () => {
+    expect(normalizeViewName('/epinsure/stepOne/index')).toBe('epinsure/stepOne');
+    expect(normalizeViewName('system/user/index.vue')).toBe('system/user');
+    expect(normalizeViewName(' /riskControl/Expert.tsx ')).toBe('riskControl/Expert');
+  });
+
+  it('resolve to the same page as the plain name', () => {
+    const plain = resolveView('epinsure/InsureList');
+    expect(plain).not.toBeNull();
+    expect(resolveView('/epinsure/InsureList/index')).toBe(plain);
+    expect(resolveView('epinsure/InsureList.vue')).toBe(plain);
+    expect(resolveView('/system/Users/index.vue')).toBe(resolveView('system/Users'));
   });
 });
 

@@ -1,40 +1,103 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ViewName } from '@piibs/shared/views';
+import { type ComponentType, createElement, type LazyExoticComponent, lazy } from 'react';
+import type { FlowName } from '@/features/application/flows.ts';
+import type { SalesListProps } from '@/components/sales/SalesList.tsx';
 
 type PageModule = { default: ComponentType };
 type PageLoader = () => Promise<PageModule>;
 
-/*
- * Maps the server's view names (a menu route's `component`) to lazily loaded pages.
- *
- * Naming rule: the view name 'area/Page' is the default export of src/features/area/pages/Page.tsx.
- * A later issue adds a page by dropping that file in and naming it in the menu data; nothing to register.
- * Names are normalised first, so eladmin-style names work too: a leading '/', a trailing '/index' and a
- * file extension are ignored ('/epinsure/stepOne/index.vue' → 'epinsure/stepOne').
- * 'Layout' (and 'ParentView') are directories, handled by menu-routes.tsx, not pages.
+/** A step of an application wizard: one page, told its flow and step. */
+const wizardStep =
+  (flow: FlowName, step: string): PageLoader =>
+  () =>
+    import('@/features/application/pages/ApplicationWizard.tsx').then(({ ApplicationWizard }) => ({
+      default: () => createElement(ApplicationWizard, { flow, step }),
+    }));
+
+/** One of the sales lists of 保单管理: one page, told its mode. */
+const salesList =
+  (props: SalesListProps): PageLoader =>
+  () =>
+    import('@/components/sales/SalesList.tsx').then(({ SalesList }) => ({
+      default: () => createElement(SalesList, props),
+    }));
+
+/**
+ * The server's view names (a menu route's `component`) and the page each one opens. 'Layout' and 'ParentView'
+ * are directories, handled by menu-routes.tsx, not pages.
  */
-const featurePages = import.meta.glob<PageModule>([
-  '/src/features/*/pages/*.tsx',
-  '!/src/features/*/pages/*.test.tsx',
-]);
-
-// The personal center belongs to the identity feature; any of these files provides it, and while none
-// exists the name falls through to the "missing view" page.
-const userCenterPages = import.meta.glob<PageModule>([
-  '/src/features/user-center/pages/UserCenter.tsx',
-  '/src/features/user-center/UserCenterPage.tsx',
-  '/src/features/user-center/pages/index.tsx',
-]);
-
-/** Names that do not follow the rule: pages that existed before it, and the error pages. */
-const ALIASES: Readonly<Record<string, PageLoader | undefined>> = {
+export const VIEW_PAGES = {
   Dashboard: () => import('@/features/dashboard/DashboardPage.tsx'),
-  UserCenter: Object.values(userCenterPages)[0],
+  UserCenter: () => import('@/features/user-center/UserCenterPage.tsx'),
   '404': () => import('@/features/error-pages/NotFoundPage.tsx'),
-  NotFound: () => import('@/features/error-pages/NotFoundPage.tsx'),
   '401': () => import('@/features/error-pages/ForbiddenPage.tsx'),
-  Forbidden: () => import('@/features/error-pages/ForbiddenPage.tsx'),
-};
 
+  'insured/StepOne': wizardStep('insured', 'stepOne'),
+  'insured/StepSecond': wizardStep('insured', 'stepSecond'),
+  'insured/StepThird': wizardStep('insured', 'stepThird'),
+  'insured/StepForth': wizardStep('insured', 'stepForth'),
+  'insured/StepSuccess': wizardStep('insured', 'stepSuccess'),
+  'insured/ViewInsurance': () => import('@/features/application/pages/ApplicationViewPage.tsx'),
+  'insured/ViewInsuranceCA': () => import('@/features/insured/pages/ViewInsuranceCA.tsx'),
+  'insured/ImageData': () => import('@/features/application/pages/ImageData.tsx'),
+  'insured/PaymentWebResult': () => import('@/features/insured/pages/PaymentWebResult.tsx'),
+
+  'epinsure/InsureList': () => import('@/features/application/pages/InsureList.tsx'),
+  'epinsure/StepOne': wizardStep('epinsure', 'stepOne'),
+  'epinsure/StepSecond': wizardStep('epinsure', 'stepSecond'),
+  'epinsure/StepThird': wizardStep('epinsure', 'stepThird'),
+  'epinsure/CoinsureAndJoint': wizardStep('epinsure', 'coinsureAndJoint'),
+  'epinsure/StepSuccess': wizardStep('epinsure', 'stepSuccess'),
+
+  'agent/StepOne': wizardStep('agent', 'stepOne'),
+  'agent/StepSecond': wizardStep('agent', 'stepSecond'),
+  'agent/StepSuccess': wizardStep('agent', 'stepSuccess'),
+  'agent/ViewInsurance': () => import('@/features/application/pages/ApplicationViewPage.tsx'),
+  'agent/ApplicantEdit': () => import('@/components/customer/CustomerEditPage.tsx'),
+
+  'applicant/CustomerList': () => import('@/features/applicant/pages/CustomerList.tsx'),
+  'applicant/ApplicantEdit': () => import('@/components/customer/CustomerEditPage.tsx'),
+
+  'task/TaskList': () => import('@/features/task/pages/TaskList.tsx'),
+  'task/CustomerAudit': () => import('@/features/task/pages/CustomerAudit.tsx'),
+  'task/TenderAudit': () => import('@/features/task/pages/TenderAudit.tsx'),
+
+  'projectManage/OrderDetail': () => import('@/features/projectManage/pages/OrderDetail.tsx'),
+  'projectManage/Apply': () => import('@/features/projectManage/pages/Apply.tsx'),
+  'projectManage/PolicyInsuranceView': () => import('@/features/projectManage/pages/PolicyInsuranceView.tsx'),
+
+  'policy/MargeXxt': salesList({ mode: 'supplement' }),
+  'policy/MargeNbnmg': salesList({ mode: 'supplement', variant: 'NBNMG' }),
+  'policy/UpdateSale': salesList({ mode: 'updateSale' }),
+  'policy/Marge': () => import('@/components/sales/SupplementPage.tsx'),
+
+  'riskControl/ServiceList': () => import('@/features/riskControl/pages/ServiceList.tsx'),
+  'riskControl/Expert': () => import('@/features/riskControl/pages/Expert.tsx'),
+  'riskControl/Prevention': () => import('@/features/riskControl/pages/Prevention.tsx'),
+  'riskControl/ServicePersonEdit': () => import('@/features/riskControl/pages/ServicePersonEdit.tsx'),
+  'riskControl/ServiceOrgEdit': () => import('@/features/riskControl/pages/ServiceOrgEdit.tsx'),
+  'riskControl/ServiceRecord': () => import('@/features/riskControl/pages/ServiceRecord.tsx'),
+  'riskControl/ServiceSuccess': () => import('@/features/riskControl/pages/ServiceSuccess.tsx'),
+  'riskControl/ServiceView': () => import('@/features/riskControl/pages/ServiceView.tsx'),
+
+  'product/Risk': () => import('@/features/product/pages/Risk.tsx'),
+
+  'system/Users': () => import('@/features/system/pages/Users.tsx'),
+  'system/Roles': () => import('@/features/system/pages/Roles.tsx'),
+  'system/Menus': () => import('@/features/system/pages/Menus.tsx'),
+  'system/Depts': () => import('@/features/system/pages/Depts.tsx'),
+  'system/Jobs': () => import('@/features/system/pages/Jobs.tsx'),
+  'system/Dicts': () => import('@/features/system/pages/Dicts.tsx'),
+  'system/Logs': () => import('@/features/system/pages/Logs.tsx'),
+  'system/LoginLogs': () => import('@/features/system/pages/LoginLogs.tsx'),
+  'system/Online': () => import('@/features/system/pages/Online.tsx'),
+  'system/Monitor': () => import('@/features/system/pages/Monitor.tsx'),
+} satisfies Record<ViewName, PageLoader>;
+
+/**
+ * A view name as the table spells it. Menus an administrator creates may use eladmin's forms: a leading '/',
+ * a trailing '/index' and a file extension are ignored ('/insured/StepOne/index.vue' → 'insured/StepOne').
+ */
 export function normalizeViewName(name: string): string {
   return name
     .trim()
@@ -43,31 +106,21 @@ export function normalizeViewName(name: string): string {
     .replace(/\/index$/, '');
 }
 
-/** The file a view name maps to under the naming rule, or undefined when the name cannot map to one. */
-export function viewFile(name: string): string | undefined {
-  const normalized = normalizeViewName(name);
-  const slash = normalized.indexOf('/');
-  if (slash <= 0 || slash === normalized.length - 1) return undefined;
-  return `/src/features/${normalized.slice(0, slash)}/pages/${normalized.slice(slash + 1)}.tsx`;
+function isViewName(name: string): name is ViewName {
+  return Object.hasOwn(VIEW_PAGES, name);
 }
 
-function findLoader(name: string): PageLoader | undefined {
-  const normalized = normalizeViewName(name);
-  if (Object.hasOwn(ALIASES, normalized)) return ALIASES[normalized];
-  const file = viewFile(normalized);
-  return file ? featurePages[file] : undefined;
-}
-
-// One lazy component per name: a new one on every render would remount the page each time.
-const resolved = new Map<string, LazyExoticComponent<ComponentType> | null>();
+// One lazy component per page name: a new one on every render would remount the page each time.
+const resolved = new Map<ViewName, LazyExoticComponent<ComponentType>>();
 
 /** The lazily loaded page for a view name, or null when no page has that name. */
 export function resolveView(name: string): LazyExoticComponent<ComponentType> | null {
-  let view = resolved.get(name);
-  if (view === undefined) {
-    const loader = findLoader(name);
-    view = loader ? lazy(loader) : null;
-    resolved.set(name, view);
+  const normalized = normalizeViewName(name);
+  if (!isViewName(normalized)) return null;
+  let view = resolved.get(normalized);
+  if (!view) {
+    view = lazy(VIEW_PAGES[normalized]);
+    resolved.set(normalized, view);
   }
   return view;
 }

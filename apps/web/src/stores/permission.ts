@@ -1,9 +1,10 @@
 import type { MenuRoute } from '@piibs/shared/menu';
+import { CONTAINER_VIEWS } from '@piibs/shared/views';
 import { create } from 'zustand';
 import { request } from '@/lib/http.ts';
 
 /** View names that only group children: the main layout and eladmin's nested-directory view. */
-const CONTAINER_VIEWS = new Set(['Layout', 'ParentView']);
+const CONTAINER_VIEW_NAMES: ReadonlySet<string> = new Set(CONTAINER_VIEWS);
 /**
  * eladmin's marker for "this directory has no page of its own" (no breadcrumb link). The server spells it
  * 'noredirect' (as eladmin's back end does), vue-element-admin 'noRedirect': either is the marker, never a
@@ -41,7 +42,7 @@ export function isExternal(path: string): boolean {
 }
 
 export function isContainer(node: MenuNode): boolean {
-  return CONTAINER_VIEWS.has(node.view);
+  return CONTAINER_VIEW_NAMES.has(node.view);
 }
 
 /** A path the user can be sent to as it is: no ':param' or '*' to fill in. */

@@ -1,4 +1,5 @@
 import type { MenuIconName } from '@piibs/shared/menu';
+import type { ViewName } from '@piibs/shared/views';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { menus, roleMenus, roles } from '../../db/schema.ts';
@@ -17,8 +18,8 @@ const CONTRACTOR = 'contractor';
 interface SeedMenu {
   title: string;
   path?: string;
-  /** View name: `<area>/<Page>` → apps/web/src/features/<area>/pages/<Page>.tsx */
-  view?: string;
+  /** The page's view name (the web app's view table maps each to a page). */
+  view?: ViewName;
   permission?: string;
   hidden?: boolean;
   cache?: boolean;
@@ -30,7 +31,7 @@ interface SeedMenu {
 const page = (
   title: string,
   path: string,
-  view: string,
+  view: ViewName,
   roles: string[],
   extra: Partial<SeedMenu> = {},
 ): SeedMenu => ({
@@ -56,7 +57,7 @@ type ButtonKind = keyof typeof BUTTON_TITLES;
 const systemPage = (
   title: string,
   path: string,
-  view: string,
+  view: ViewName,
   icon: MenuIconName,
   code: string,
   noun: string,

@@ -5,7 +5,7 @@ import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { renderRoute } from '@/components/customer/test-render.tsx';
 import { policySales, salesDictAnswer, supplement } from '@/components/sales/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import Marge from './Marge.tsx';
+import SupplementPage from './SupplementPage.tsx';
 
 const PATTERN = '/piibs/policy/marge/:id/:detail';
 let api: MockApi;
@@ -33,7 +33,7 @@ describe('补录资料详情', { timeout: 40_000 }, () => {
         data: { status: 400, message: '手续费比例：不能超过该险种的上限 3%' },
       },
     });
-    renderRoute(<Marge />, PATTERN, '/piibs/policy/marge/11/false');
+    renderRoute(<SupplementPage />, PATTERN, '/piibs/policy/marge/11/false');
     const user = userEvent.setup();
     expect(await screen.findByTestId('marge-policy-number')).toHaveTextContent('PAZX202600000011');
     await user.type(screen.getByLabelText('销售人员姓名'), '王销售');
@@ -66,7 +66,7 @@ describe('补录资料详情', { timeout: 40_000 }, () => {
       },
       'GET api/dictDetail': salesDictAnswer,
     });
-    renderRoute(<Marge />, PATTERN, '/piibs/policy/marge/11/false');
+    renderRoute(<SupplementPage />, PATTERN, '/piibs/policy/marge/11/false');
     const user = userEvent.setup();
     expect(await screen.findByText('该险种手续费上限 3%')).toBeInTheDocument();
     await user.type(screen.getByLabelText('手续费比例'), '4');
@@ -81,7 +81,7 @@ describe('补录资料详情', { timeout: 40_000 }, () => {
       'GET api/dictDetail': salesDictAnswer,
       'PUT api/policies/11/sales': { data: policySales({ supplement: supplement({ version: 3 }) }) },
     });
-    const { router } = renderRoute(<Marge />, PATTERN, '/piibs/policy/marge/11/false?variant=NBNMG');
+    const { router } = renderRoute(<SupplementPage />, PATTERN, '/piibs/policy/marge/11/false?variant=NBNMG');
     const user = userEvent.setup();
     expect(await screen.findByDisplayValue('王销售')).toBeInTheDocument();
     // The saved supplement's own variant wins; switching shows the extra fields.
@@ -126,7 +126,7 @@ describe('补录资料详情', { timeout: 40_000 }, () => {
       },
       'GET api/dictDetail': salesDictAnswer,
     });
-    renderRoute(<Marge />, PATTERN, '/piibs/policy/marge/11/true');
+    renderRoute(<SupplementPage />, PATTERN, '/piibs/policy/marge/11/true');
     expect(await screen.findByDisplayValue('李销售')).toBeDisabled();
     expect(screen.getByText('王销售（S0001） → 李销售（S0002）')).toBeInTheDocument();
     expect(screen.getByText('岗位调整')).toBeInTheDocument();

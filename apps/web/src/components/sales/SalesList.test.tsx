@@ -4,9 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { pageOf, policySales, salesDictAnswer, salesRow, supplement } from '@/components/sales/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import MargeNbnmg from './MargeNbnmg.tsx';
-import MargeXxt from './MargeXxt.tsx';
-import UpdateSale from './UpdateSale.tsx';
+import { SalesList } from './SalesList.tsx';
 
 let api: MockApi;
 
@@ -34,7 +32,7 @@ const done = salesRow({
 describe('补录资料 lists', { timeout: 40_000 }, () => {
   it('shows 未补录 / 已补录; 补录 opens the form, 查看 the read-only one', async () => {
     api = mockApi({ 'GET api/sales': pageOf([salesRow(), done]), 'GET api/dictDetail': salesDictAnswer });
-    const { router } = renderWithProviders(<MargeXxt />, '/piibs/policy/marge/xxt');
+    const { router } = renderWithProviders(<SalesList mode="supplement" />, '/piibs/policy/marge/xxt');
     const fresh = (await screen.findByText('镇江示范机械有限公司')).closest('tr')!;
     expect(within(fresh).getByText('未补录')).toBeInTheDocument();
     const supplemented = screen.getByText('已补录的公司').closest('tr')!;
@@ -57,14 +55,17 @@ describe('补录资料 lists', { timeout: 40_000 }, () => {
 
   it('filters by supplement status', async () => {
     api = mockApi({ 'GET api/sales': pageOf([salesRow()]), 'GET api/dictDetail': salesDictAnswer });
-    renderWithProviders(<MargeXxt />, '/piibs/policy/marge/xxt?status=NONE');
+    renderWithProviders(<SalesList mode="supplement" />, '/piibs/policy/marge/xxt?status=NONE');
     await screen.findByText('镇江示范机械有限公司');
     expect(api.callsTo('GET api/sales')[0]?.params).toMatchObject({ status: 'NONE' });
   });
 
   it('the NBNMG list opens the form with ?variant=NBNMG', async () => {
     api = mockApi({ 'GET api/sales': pageOf([salesRow()]), 'GET api/dictDetail': salesDictAnswer });
-    const { router } = renderWithProviders(<MargeNbnmg />, '/piibs/policy/marge/NBNMG');
+    const { router } = renderWithProviders(
+      <SalesList mode="supplement" variant="NBNMG" />,
+      '/piibs/policy/marge/NBNMG',
+    );
     const row = (await screen.findByText('镇江示范机械有限公司')).closest('tr')!;
     await userEvent.setup().click(within(row).getByRole('button', { name: /补\s*录/ }));
     expect(router.state.location.pathname).toBe('/piibs/policy/marge/11/false');
@@ -74,7 +75,7 @@ describe('补录资料 lists', { timeout: 40_000 }, () => {
   it('without sales:edit there is no 补录 button', async () => {
     signInAs(['underwriter'], ['sales:list']);
     api = mockApi({ 'GET api/sales': pageOf([salesRow()]), 'GET api/dictDetail': salesDictAnswer });
-    renderWithProviders(<MargeXxt />, '/piibs/policy/marge/xxt');
+    renderWithProviders(<SalesList mode="supplement" />, '/piibs/policy/marge/xxt');
     const row = (await screen.findByText('镇江示范机械有限公司')).closest('tr')!;
     expect(within(row).queryByRole('button', { name: /补\s*录/ })).toBeNull();
   });
@@ -91,7 +92,7 @@ describe('修改销售信息', { timeout: 40_000 }, () => {
         data: { status: 400, message: '变更原因：不能超过 200 个字符' },
       },
     });
-    renderWithProviders(<UpdateSale />, '/piibs/policy/marge/updateSale');
+    renderWithProviders(<SalesList mode="updateSale" />, '/piibs/policy/marge/updateSale');
     const row = (await screen.findByText('已补录的公司')).closest('tr')!;
     expect(api.callsTo('GET api/sales')[0]?.params).toMatchObject({ status: 'DONE' });
     const user = userEvent.setup();

@@ -7,7 +7,7 @@ import { renderRoute } from '@/components/customer/test-render.tsx';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import ApplicantEdit from './ApplicantEdit.tsx';
+import CustomerEditPage from './CustomerEditPage.tsx';
 
 const PATTERN = '/piibs/applicant/newUpdate/:id/:detail';
 // 企业信息 as the menus register it: a static path, so the page gets no route params there.
@@ -62,7 +62,7 @@ describe('客户信息', { timeout: 40_000 }, () => {
       },
       'GET api/dictDetail': dictAnswer,
     });
-    renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/7/true');
+    renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/7/true');
     expect(await screen.findByDisplayValue('镇江示范机械有限公司')).toHaveAttribute('readonly');
     expect(screen.getByLabelText('联系电话')).toHaveValue('138****5678');
     expect(screen.getByText('营业执照已过期')).toBeInTheDocument();
@@ -77,7 +77,7 @@ describe('客户信息', { timeout: 40_000 }, () => {
       'GET api/dictDetail': dictAnswer,
       'POST api/customers': { status: 400, data: { status: 400, message: '详细地址：不能超过 200 个字符' } },
     });
-    renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/0/false');
+    renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/0/false');
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('统一社会信用代码'), '12345');
     await user.type(screen.getByLabelText('联系电话'), '12345');
@@ -99,7 +99,7 @@ describe('客户信息', { timeout: 40_000 }, () => {
       },
       'POST api/customers/7/resubmit': { data: customerRow({ reviewStatus: 'pending', version: 4 }) },
     });
-    const { router } = renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/7/false');
+    const { router } = renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/7/false');
     const user = userEvent.setup();
     await screen.findByDisplayValue('镇江示范机械有限公司');
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
@@ -127,7 +127,7 @@ describe('客户信息', { timeout: 40_000 }, () => {
       'GET api/dictDetail': dictAnswer,
       'POST api/customers/update': { status: 409, data: { status: 409, message: '该客户已被他人修改' } },
     });
-    renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/7/false');
+    renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/7/false');
     const user = userEvent.setup();
     await screen.findByDisplayValue('镇江示范机械有限公司');
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
@@ -143,13 +143,13 @@ describe('查看完整号码 on the customer page', { timeout: 40_000 }, () => {
       'GET api/dictDetail': dictAnswer,
       'POST api/customers/7/unmask': { data: { phone: '13812345678' } },
     });
-    const first = renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/7/true');
+    const first = renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/7/true');
     await screen.findByDisplayValue('镇江示范机械有限公司');
     expect(screen.queryByRole('button', { name: '查看完整号码' })).toBeNull();
     first.unmount();
 
     signInAs(['underwriter'], ['customer:list', 'customer:edit', 'customer:unmask']);
-    renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/7/true');
+    renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/7/true');
     await screen.findByDisplayValue('镇江示范机械有限公司');
     expect(screen.getByLabelText('联系电话')).toHaveValue('138****5678');
     await userEvent.setup().click(await screen.findByRole('button', { name: '查看完整号码' }));
@@ -172,7 +172,7 @@ describe('企业信息: the enterprise keeps its own record', { timeout: 40_000 
         return { data: held };
       },
     });
-    const { router } = renderRoute(<ApplicantEdit />, MINE, MINE);
+    const { router } = renderRoute(<CustomerEditPage />, MINE, MINE);
     expect(await screen.findByDisplayValue('镇江示范机械有限公司')).not.toHaveAttribute('readonly');
     expect(screen.getByText('企业信息')).toBeInTheDocument();
     expect(screen.getByLabelText('统一社会信用代码')).toHaveAttribute('readonly');
@@ -207,7 +207,7 @@ describe('企业信息: the enterprise keeps its own record', { timeout: 40_000 
         return { data: customerRow({ uscc: OWN_USCC, id: 9, version: 0 }) };
       },
     });
-    const { router } = renderRoute(<ApplicantEdit />, MINE, MINE);
+    const { router } = renderRoute(<CustomerEditPage />, MINE, MINE);
     expect(await screen.findByText('本企业尚未登记投保人信息，请填写后保存，提交审核')).toBeInTheDocument();
     const code = screen.getByLabelText('统一社会信用代码');
     expect(code).toHaveValue(OWN_USCC);
@@ -241,7 +241,7 @@ describe('企业信息: the enterprise keeps its own record', { timeout: 40_000 
       'GET api/customers/mine': { status: 404, data: { status: 404, message: '当前账号未关联企业' } },
       'GET api/dictDetail': dictAnswer,
     });
-    renderRoute(<ApplicantEdit />, MINE, MINE);
+    renderRoute(<CustomerEditPage />, MINE, MINE);
     expect(
       await screen.findByText('当前账号未关联企业（统一社会信用代码），无法维护企业信息'),
     ).toBeInTheDocument();
@@ -256,7 +256,7 @@ describe('企业信息: the enterprise keeps its own record', { timeout: 40_000 
         data: customerRow({ uscc: OWN_USCC, reviewStatus: 'pending', version: 4 }),
       },
     });
-    const { router } = renderRoute(<ApplicantEdit />, PATTERN, '/piibs/applicant/newUpdate/7/false');
+    const { router } = renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/7/false');
     await screen.findByDisplayValue('镇江示范机械有限公司');
     await userEvent.setup().click(screen.getByRole('button', { name: /保\s*存/ }));
     expect(await screen.findByText('保存成功，已提交审核')).toBeInTheDocument();
