@@ -37,6 +37,30 @@ export const actorOf = (req: { user: { id: number; username: string }; ip: strin
   ip: req.ip,
 });
 
+/** Records what an actor did to one entity: the actor's id, name and IP go with the entry. */
+export async function auditAction(
+  db: Pick<Db, 'insert'>,
+  actor: Actor,
+  entry: Omit<AuditEntry, 'actorId' | 'actorName' | 'ip'>,
+): Promise<void> {
+  await writeAudit(db, { ...entry, actorId: actor.user.id, actorName: actor.user.username, ip: actor.ip });
+}
+
+/**
+ * The audit writer of one kind of entity, for the modules that record many actions on it:
+ * `const audit = entityAudit('application')`, then `audit(tx, actor, 'submit', id, detail)`.
+ */
+export const entityAudit =
+  (entity: string) =>
+  (
+    db: Pick<Db, 'insert'>,
+    actor: Actor,
+    action: string,
+    entityId: string | number,
+    detail: Record<string, unknown>,
+  ): Promise<void> =>
+    auditAction(db, actor, { action, entity, entityId, detail });
+
 type Snapshot = Record<string, unknown>;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
@@ -66,13 +90,10 @@ export async function auditChange(
     change.before && change.after
       ? diff(change.before, change.after)
       : { before: change.before ?? null, after: change.after ?? null };
-  await writeAudit(db, {
-    actorId: actor.user.id,
-    actorName: actor.user.username,
+  await auditAction(db, actor, {
     action: change.action,
     entity: change.entity,
     entityId: change.entityId,
     detail,
-    ip: actor.ip,
   });
 }

@@ -65,7 +65,7 @@ import {
   products,
   users,
 } from '../../db/schema.ts';
-import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { type Actor, entityAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/errors.ts';
 import {
   blurry,
@@ -545,23 +545,7 @@ async function addEvent(
   });
 }
 
-async function audit(
-  tx: Tx,
-  actor: Actor,
-  action: string,
-  id: number,
-  detail: Record<string, unknown>,
-): Promise<void> {
-  await writeAudit(tx, {
-    actorId: actor.user.id,
-    actorName: actor.user.username,
-    action,
-    entity: 'application',
-    entityId: id,
-    detail,
-    ip: actor.ip,
-  });
-}
+const audit = entityAudit('application');
 
 /** The number prefix of a product: the letters of its code before the first '_' (AZX_GM_2025 → AZX). */
 const prefixOf = (productCode: string) =>

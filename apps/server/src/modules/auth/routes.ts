@@ -18,7 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { departments, loginAttempts, sessions, users } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { blurry, likePattern, pageQuery, paginate } from '../../lib/paging.ts';
 import { errorBody } from '../../lib/schemas.ts';
 import { browserOf } from '../../lib/user-agent.ts';
@@ -162,13 +162,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       await revokeSession(db, req.user.sessionId, 'logout');
-      await writeAudit(db, {
-        actorId: req.user.id,
-        actorName: req.user.username,
+      await auditAction(db, req, {
         action: 'logout',
         entity: 'session',
         entityId: req.user.sessionId,
-        ip: req.ip,
       });
       return { jumpUrl: req.user.method === 'ca' ? JUMP_URLS.ca : JUMP_URLS.password };
     },
@@ -269,14 +266,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const revoked = await revokeUserSessions(db, req.user.id, 'revoke_others', req.user.sessionId);
-      await writeAudit(db, {
-        actorId: req.user.id,
-        actorName: req.user.username,
+      await auditAction(db, req, {
         action: 'session_revoke',
         entity: 'user',
         entityId: req.user.id,
         detail: { scope: 'others', revoked },
-        ip: req.ip,
       });
       return { revoked };
     },
@@ -404,9 +398,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         .set({ revokedAt: sql`now()`, revokedReason: 'force_logout' })
         .where(and(inArray(sessions.id, req.body.ids), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id, userId: sessions.userId });
-      await writeAudit(db, {
-        actorId: req.user.id,
-        actorName: req.user.username,
+      await auditAction(db, req, {
         action: 'session_revoke',
         entity: 'session',
         detail: {
@@ -414,7 +406,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           sessions: rows.map((r) => r.id),
           users: [...new Set(rows.map((r) => r.userId))],
         },
-        ip: req.ip,
       });
       return { revoked: rows.length };
     },

@@ -25,7 +25,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { customers, reviewTasks, users } from '../../db/schema.ts';
-import { type Actor, auditChange, writeAudit } from '../../lib/audit.ts';
+import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns, timeRange } from '../../lib/paging.ts';
@@ -408,9 +408,7 @@ export async function resubmitCustomer(
       title: taskTitle(before),
       submittedBy: actor.user.id,
     });
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: 'resubmit',
       entity: 'customer',
       entityId: id,
@@ -420,7 +418,6 @@ export async function resubmitCustomer(
         taskId,
         note: form.note ?? null,
       },
-      ip: actor.ip,
     });
     return loadRow(tx, id);
   });
@@ -433,14 +430,11 @@ export async function unmaskCustomer(db: Db, actor: CustomerActor, id: number): 
     .from(customers)
     .where(and(eq(customers.id, id), customersVisibleTo(db, actor.viewer)));
   if (!row) throw notFound(CUSTOMER_NOT_FOUND);
-  await writeAudit(db, {
-    actorId: actor.user.id,
-    actorName: actor.user.username,
+  await auditAction(db, actor, {
     action: 'unmask',
     entity: 'customer',
     entityId: id,
     detail: { field: 'phone' },
-    ip: actor.ip,
   });
   return { phone: row.phone };
 }

@@ -39,7 +39,7 @@ import {
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, materials, users } from '../../db/schema.ts';
-import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { type Actor, auditAction } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/service.ts';
@@ -247,9 +247,7 @@ export async function uploadMaterial(
         })
         .returning({ id: materials.id });
       const id = row!.id;
-      await writeAudit(tx, {
-        actorId: actor.user.id,
-        actorName: actor.user.username,
+      await auditAction(tx, actor, {
         action: 'upload',
         entity: 'material',
         entityId: id,
@@ -262,7 +260,6 @@ export async function uploadMaterial(
           sizeBytes: file.bytes.length,
           sha256,
         },
-        ip: actor.ip,
       });
       const [created] = await selectRows(tx).where(eq(materials.id, id));
       return toRow(created!);
@@ -288,9 +285,7 @@ export async function deleteMaterial(db: Db, actor: MaterialActor, id: number): 
       .where(and(eq(materials.id, id), isNull(materials.deletedAt)))
       .returning({ id: materials.id });
     if (done.length === 0) throw notFound(MATERIAL_NOT_FOUND);
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: 'delete',
       entity: 'material',
       entityId: id,
@@ -301,7 +296,6 @@ export async function deleteMaterial(db: Db, actor: MaterialActor, id: number): 
         originalName: m.originalName,
         sha256: m.sha256,
       },
-      ip: actor.ip,
     });
   });
 }

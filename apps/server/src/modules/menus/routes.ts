@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Tx } from '../../db/client.ts';
 import { menus } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
@@ -157,14 +157,11 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
         if (req.body.parentId != null) await mustExist(tx, req.body.parentId, '上级菜单：不存在');
         const [row] = await tx.insert(menus).values(req.body).returning();
         await bumpMenuVersion(tx);
-        await writeAudit(tx, {
-          actorId: req.user.id,
-          actorName: req.user.username,
+        await auditAction(tx, req, {
           action: 'create',
           entity: 'menu',
           entityId: row!.id,
           detail: { title: row!.title },
-          ip: req.ip,
         });
         return { ...pick(row!), hasChildren: false };
       });
@@ -203,14 +200,11 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
           .where(eq(menus.id, id))
           .returning();
         await bumpMenuVersion(tx);
-        await writeAudit(tx, {
-          actorId: req.user.id,
-          actorName: req.user.username,
+        await auditAction(tx, req, {
           action: 'update',
           entity: 'menu',
           entityId: id,
           detail: { title: row!.title },
-          ip: req.ip,
         });
         const [kids] = await tx
           .select({ n: sql<number>`count(*)::int` })
@@ -247,14 +241,11 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
         const allIds = all.rows.map((r) => Number(r.id));
         await tx.delete(menus).where(inArray(menus.id, allIds));
         await bumpMenuVersion(tx);
-        await writeAudit(tx, {
-          actorId: req.user.id,
-          actorName: req.user.username,
+        await auditAction(tx, req, {
           action: 'delete',
           entity: 'menu',
           entityId: ids.join(','),
           detail: { ids: allIds },
-          ip: req.ip,
         });
         return { deleted: allIds.length };
       });

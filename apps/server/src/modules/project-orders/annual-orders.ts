@@ -23,7 +23,7 @@ import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { annualOrders, applications, customers, products, secondaryOrders } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
@@ -161,9 +161,7 @@ export async function updateAnnualOrder(
       .update(annualOrders)
       .set({ ...after, version: sql`${annualOrders.version} + 1`, updatedAt: sql`now()` })
       .where(eq(annualOrders.id, id));
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: 'update',
       entity: 'annual_order',
       entityId: id,
@@ -176,7 +174,6 @@ export async function updateAnnualOrder(
         },
         after: { ...after, contactPhone: maskPhone(after.contactPhone) },
       },
-      ip: actor.ip,
     });
   });
   return getAnnualOrder(db, actor.project, id, canApply);
@@ -210,14 +207,11 @@ export async function closeAnnualOrder(
       .update(annualOrders)
       .set({ closedAt: sql`now()`, version: sql`${annualOrders.version} + 1`, updatedAt: sql`now()` })
       .where(eq(annualOrders.id, id));
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: 'close',
       entity: 'annual_order',
       entityId: id,
       detail: { number: o.number, quotaFen: o.quotaFen, consumedFen: o.consumedFen },
-      ip: actor.ip,
     });
   });
   return getAnnualOrder(db, actor.project, id, canApply);

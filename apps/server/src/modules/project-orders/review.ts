@@ -29,7 +29,7 @@ import {
   products,
   secondaryOrders,
 } from '../../db/schema.ts';
-import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { type Actor, auditAction } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
@@ -207,9 +207,7 @@ async function approveChange(
       updatedAt: sql`now()`,
     })
     .where(eq(secondaryOrders.id, d.id));
-  await writeAudit(tx, {
-    actorId: actor.user.id,
-    actorName: actor.user.username,
+  await auditAction(tx, actor, {
     action: 'endorse',
     entity: 'secondary_order',
     entityId: d.baseId!,
@@ -227,7 +225,6 @@ async function approveChange(
       premiumFen: d.premiumFen,
       premiumDiffFen: diff,
     },
-    ip: actor.ip,
   });
 }
 

@@ -66,7 +66,7 @@ import {
   secondaryOrders,
   users,
 } from '../../db/schema.ts';
-import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { type Actor, auditAction, entityAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { getCustomer } from '../customers/service.ts';
@@ -313,9 +313,7 @@ export async function insertAnnualOrder(tx: Tx, actor: Actor, o: NewAnnualOrder)
       createdBy: actor.user.id,
     })
     .returning();
-  await writeAudit(tx, {
-    actorId: actor.user.id,
-    actorName: actor.user.username,
+  await auditAction(tx, actor, {
     action: 'create',
     entity: 'annual_order',
     entityId: row!.id,
@@ -327,7 +325,6 @@ export async function insertAnnualOrder(tx: Tx, actor: Actor, o: NewAnnualOrder)
       quotaFen: o.quotaFen,
       ...(o.applicationId ? { applicationId: o.applicationId } : {}),
     },
-    ip: actor.ip,
   });
   return row!.id;
 }
@@ -652,23 +649,7 @@ function checkDeclaration(d: Declaration, f: ProjectInput, order: { startDate: s
   else checkPeriod(f, order);
 }
 
-export async function auditDeclaration(
-  tx: Tx,
-  actor: Actor,
-  action: string,
-  id: number,
-  detail: Record<string, unknown>,
-): Promise<void> {
-  await writeAudit(tx, {
-    actorId: actor.user.id,
-    actorName: actor.user.username,
-    action,
-    entity: 'secondary_order',
-    entityId: id,
-    detail,
-    ip: actor.ip,
-  });
-}
+export const auditDeclaration = entityAudit('secondary_order');
 
 /**
  * Inside a declaration's insert: the order re-read under a share lock, so a close in progress is waited for and

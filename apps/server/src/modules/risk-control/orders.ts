@@ -64,6 +64,7 @@ import {
   serviceOrders,
   serviceOrgs,
 } from '../../db/schema.ts';
+import { entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
@@ -79,7 +80,7 @@ import {
   sidesOnPolicy,
 } from './access.ts';
 import { checkPersons, orgQualifiedOn, personNames } from './orgs.ts';
-import { auditRisk, fundSummaryOf, ITEM_NOT_FOUND, lockFund, moveFund, visiblePolicy } from './plans.ts';
+import { fundSummaryOf, ITEM_NOT_FOUND, lockFund, moveFund, visiblePolicy } from './plans.ts';
 
 type Order = typeof serviceOrders.$inferSelect;
 
@@ -400,6 +401,8 @@ async function addEvent(
   });
 }
 
+const auditOrder = entityAudit('service_order');
+
 const bump = { version: sql`${serviceOrders.version} + 1`, updatedAt: sql`now()` };
 
 /** Closes a confirmed order once none of its hazards is open. Answers whether it closed. */
@@ -420,7 +423,7 @@ async function closeIfRectified(tx: Tx, v: PreventionViewer, o: Order): Promise<
     to: 'CLOSED',
     opinion: '隐患已全部整改，服务单关闭',
   });
-  await auditRisk(tx, v, 'close', 'service_order', o.id, { number: o.number });
+  await auditOrder(tx, v, 'close', o.id, { number: o.number });
   return true;
 }
 
@@ -504,7 +507,7 @@ export async function dispatchOrder(
       to: 'DISPATCHED',
       opinion: form.note,
     });
-    await auditRisk(tx, v, 'dispatch', 'service_order', o!.id, {
+    await auditOrder(tx, v, 'dispatch', o!.id, {
       number: o!.number,
       seqNo,
       planItemId: item.id,
@@ -553,7 +556,7 @@ async function transition(
       .set({ ...set, status: next, ...bump })
       .where(eq(serviceOrders.id, o.id));
     await addEvent(tx, v, { orderId: o.id, action, from: o.status, to: next, opinion: input.opinion });
-    await auditRisk(tx, v, action, 'service_order', o.id, {
+    await auditOrder(tx, v, action, o.id, {
       number: o.number,
       before: { status: o.status },
       after: { status: next },
@@ -698,7 +701,7 @@ export async function saveRecord(
         ...bump,
       })
       .where(eq(serviceOrders.id, o.id));
-    await auditRisk(tx, v, 'record', 'service_order', o.id, {
+    await auditOrder(tx, v, 'record', o.id, {
       number: o.number,
       serviceDate: form.serviceDate,
       hazards: form.hazards.map((h) => ({ level: h.level, deadline: h.deadline })),
@@ -751,7 +754,7 @@ export async function rectifyHazard(
       to: o.status,
       opinion: `隐患 ${h.seq}（${HAZARD_LEVEL_LABELS[h.level as HazardLevel] ?? h.level}）已整改${form.note ? `：${form.note}` : ''}`,
     });
-    await auditRisk(tx, v, 'rectify', 'service_order', o.id, {
+    await auditOrder(tx, v, 'rectify', o.id, {
       number: o.number,
       hazardId: h.id,
       rectifiedDate: form.rectifiedDate,
@@ -793,7 +796,7 @@ export async function rateOrder(
       to: o.status,
       opinion: `满意度 ${form.satisfaction} 分${form.comment ? `：${form.comment}` : ''}`,
     });
-    await auditRisk(tx, v, 'rate', 'service_order', o.id, {
+    await auditOrder(tx, v, 'rate', o.id, {
       number: o.number,
       satisfaction: form.satisfaction,
     });
@@ -834,7 +837,7 @@ export async function complain(
         to: o.status,
         opinion: form.content,
       });
-      await auditRisk(tx, v, 'complain', 'service_order', o.id, {
+      await auditOrder(tx, v, 'complain', o.id, {
         number: o.number,
         complaintId: c!.id,
         deadline,
@@ -879,7 +882,7 @@ export async function replyComplaint(
       })
       .where(eq(serviceComplaints.id, c.id));
     await addEvent(tx, v, { orderId: o.id, action: 'reply', from: o.status, to: o.status, opinion: reply });
-    await auditRisk(tx, v, 'reply', 'service_order', o.id, {
+    await auditOrder(tx, v, 'reply', o.id, {
       number: o.number,
       complaintId: c.id,
       overdue: shanghaiToday() > c.deadline,

@@ -32,7 +32,7 @@ import {
   userRoles,
   users,
 } from '../../db/schema.ts';
-import { auditChange, writeAudit } from '../../lib/audit.ts';
+import { auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
@@ -383,14 +383,11 @@ export async function deleteOrgs(db: Db, v: PreventionViewer, ids: number[]): Pr
 /** POST /api/service-orgs/:id/unmask: the contacts' full phones (audited). */
 export async function unmaskOrg(db: Db, v: PreventionViewer, id: number): Promise<{ contacts: Contact[] }> {
   const org = await visibleOrg(db, v, id);
-  await writeAudit(db, {
-    actorId: v.user.id,
-    actorName: v.user.username,
+  await auditAction(db, v, {
     action: 'unmask',
     entity: 'service_org',
     entityId: id,
     detail: { field: 'contacts.phone' },
-    ip: v.ip,
   });
   return { contacts: (org.contacts as Contact[]).map((c) => ({ ...c, position: c.position ?? null })) };
 }
@@ -727,14 +724,11 @@ export async function deletePersons(
 /** POST /api/service-persons/:id/unmask: the full phone (audited). */
 export async function unmaskPerson(db: Db, v: PreventionViewer, id: number): Promise<{ phone: string }> {
   const { person } = await visiblePerson(db, v, id);
-  await writeAudit(db, {
-    actorId: v.user.id,
-    actorName: v.user.username,
+  await auditAction(db, v, {
     action: 'unmask',
     entity: 'service_person',
     entityId: id,
     detail: { field: 'phone' },
-    ip: v.ip,
   });
   return { phone: person.phone };
 }

@@ -45,7 +45,7 @@ import {
   serviceOrders,
   serviceOrgs,
 } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { entityAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -60,26 +60,7 @@ export const PLAN_NOT_FOUND = '事故预防记录不存在';
 export const ITEM_NOT_FOUND = '服务项目不存在';
 const POLICY_EXPIRED = '保单已到期，不能再安排事故预防服务';
 
-// ---- audit ----
-
-export async function auditRisk(
-  tx: Pick<Db, 'insert'>,
-  v: PreventionViewer,
-  action: string,
-  entity: string,
-  id: number,
-  detail: Record<string, unknown>,
-): Promise<void> {
-  await writeAudit(tx, {
-    actorId: v.user.id,
-    actorName: v.user.username,
-    action,
-    entity,
-    entityId: id,
-    detail,
-    ip: v.ip,
-  });
-}
+const auditPlanItem = entityAudit('prevention_plan_item');
 
 // ---- the policy and its fund ----
 
@@ -450,7 +431,7 @@ export async function addPlanItem(
         planItemId: item!.id,
         note: itemNote(values),
       });
-    await auditRisk(tx, v, 'create', 'prevention_plan_item', item!.id, { seqNo, ...values });
+    await auditPlanItem(tx, v, 'create', item!.id, { seqNo, ...values });
   });
   return getPlan(db, v, seqNo);
 }
@@ -520,7 +501,7 @@ export async function updatePlanItem(
         planItemId: itemId,
         note: `调整计划：${itemNote(values)}`,
       });
-    await auditRisk(tx, v, 'update', 'prevention_plan_item', itemId, {
+    await auditPlanItem(tx, v, 'update', itemId, {
       seqNo,
       before: {
         times: item.times,
@@ -575,7 +556,7 @@ export async function deletePlanItem(
         planItemId: itemId,
         note: `删除计划：${itemNote(item)}`,
       });
-    await auditRisk(tx, v, 'delete', 'prevention_plan_item', itemId, {
+    await auditPlanItem(tx, v, 'delete', itemId, {
       seqNo,
       reservedFen: item.reservedFen,
     });

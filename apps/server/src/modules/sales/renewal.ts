@@ -29,7 +29,7 @@ import {
   customers,
   policies,
 } from '../../db/schema.ts';
-import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { type Actor, auditAction } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, forbidden, HttpError, notFound } from '../../lib/errors.ts';
 import { isApplicationOwner } from '../applications/access.ts';
@@ -265,9 +265,7 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
         actorName: actor.user.username,
         opinion: `续保：原保单 ${policy.number}`,
       });
-      await writeAudit(tx, {
-        actorId: actor.user.id,
-        actorName: actor.user.username,
+      await auditAction(tx, actor, {
         action: 'renew',
         entity: 'application',
         entityId: a.id,
@@ -287,7 +285,6 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
           coinsurers: shares.length,
           quoteProblem,
         },
-        ip: actor.ip,
       });
       return { id: a.id, quoteProblem };
     });

@@ -45,7 +45,7 @@ import {
   userRoles,
   users,
 } from '../../db/schema.ts';
-import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { type Actor, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
@@ -411,34 +411,7 @@ const auditSnapshot = (s: Partial<Supplement>) => ({
   remark: s.remark,
 });
 
-function changed(before: Record<string, unknown>, after: Record<string, unknown>) {
-  const b: Record<string, unknown> = {};
-  const a: Record<string, unknown> = {};
-  for (const key of Object.keys(after)) {
-    if (JSON.stringify(before[key] ?? null) === JSON.stringify(after[key] ?? null)) continue;
-    b[key] = before[key] ?? null;
-    a[key] = after[key] ?? null;
-  }
-  return { before: b, after: a };
-}
-
-async function audit(
-  tx: Tx,
-  actor: Actor,
-  action: string,
-  policyId: number,
-  detail: Record<string, unknown>,
-) {
-  await writeAudit(tx, {
-    actorId: actor.user.id,
-    actorName: actor.user.username,
-    action,
-    entity: 'sales_supplement',
-    entityId: policyId,
-    detail,
-    ip: actor.ip,
-  });
-}
+const audit = entityAudit('sales_supplement');
 
 /**
  * PUT /api/policies/:id/sales: creates the supplement (version null) or updates it (the version as loaded; 409
@@ -506,7 +479,7 @@ export async function saveSupplement(
         .where(eq(salesSupplements.id, existing.id));
       await audit(tx, actor, 'update', policyId, {
         policyNumber: p.number,
-        ...changed(auditSnapshot(existing), auditSnapshot({ ...existing, ...values })),
+        ...diff(auditSnapshot(existing), auditSnapshot({ ...existing, ...values })),
       });
     });
   } catch (err) {

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { systemSettings } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 
@@ -105,13 +105,10 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
             target: systemSettings.key,
             set: { value: req.body, updatedAt: sql`now()` },
           });
-        await writeAudit(tx, {
-          actorId: req.user.id,
-          actorName: req.user.username,
+        await auditAction(tx, req, {
           action: 'update',
           entity: 'site_settings',
           detail: { before, after: req.body },
-          ip: req.ip,
         });
       });
       return readSite();

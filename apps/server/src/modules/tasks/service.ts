@@ -34,7 +34,7 @@ import type { z } from 'zod';
 import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { auditLog, reviewTasks } from '../../db/schema.ts';
-import { type Actor, writeAudit } from '../../lib/audit.ts';
+import { type Actor, auditAction } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { applicationTasksVisibleTo } from '../applications/access.ts';
@@ -278,9 +278,7 @@ export async function decideTask(
       submittedBy: task.submittedBy,
       deciderId: reviewer.user.id,
     });
-    await writeAudit(tx, {
-      actorId: reviewer.user.id,
-      actorName: reviewer.user.username,
+    await auditAction(tx, reviewer, {
       action: `review_${form.decision}`,
       entity: subject.entity,
       entityId: peek.subjectId,
@@ -291,7 +289,6 @@ export async function decideTask(
         before: { reviewStatus: record.status },
         after: { reviewStatus: next },
       },
-      ip: reviewer.ip,
     });
     return loadTask(tx, { ...reviewer, viewer: { ...reviewer.viewer, staffScope: { all: true } } }, id);
   });
@@ -375,9 +372,7 @@ async function changeHolder(
       .update(reviewTasks)
       .set({ assigneeId: next, version: sql`${reviewTasks.version} + 1`, updatedAt: sql`now()` })
       .where(eq(reviewTasks.id, id));
-    await writeAudit(tx, {
-      actorId: reviewer.user.id,
-      actorName: reviewer.user.username,
+    await auditAction(tx, reviewer, {
       action,
       entity: 'review_task',
       entityId: id,
@@ -387,7 +382,6 @@ async function changeHolder(
         before: { assigneeId: task.assigneeId },
         after: { assigneeId: next },
       },
-      ip: reviewer.ip,
     });
     await after?.(tx, task, next);
     return loadTask(tx, everyTask, id);

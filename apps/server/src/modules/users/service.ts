@@ -11,7 +11,7 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
+import { auditAction } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { type RequestUser, revokeUserSessions } from '../auth/sessions.ts';
@@ -50,15 +50,12 @@ export async function updateProfile(db: Db, actor: Actor, form: ProfileForm): Pr
       .update(users)
       .set({ ...next, updatedAt: sql`now()`, version: sql`${users.version} + 1` })
       .where(eq(users.id, actor.user.id));
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: 'profile_change',
       entity: 'user',
       entityId: actor.user.id,
       // Field names only, and the phone masked: the audit trail must not become a copy of personal data.
       detail: { changed, ...(changed.includes('phone') ? { phone: maskPhone(phone) } : {}) },
-      ip: actor.ip,
     });
   });
 }
@@ -96,14 +93,11 @@ export async function changePassword(
       .where(eq(users.id, actor.user.id));
     await tx.update(sessions).set({ scope: 'full' }).where(eq(sessions.id, actor.user.sessionId));
     const revoked = await revokeUserSessions(tx, actor.user.id, 'password_change', actor.user.sessionId);
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: 'password_change',
       entity: 'user',
       entityId: actor.user.id,
       detail: { revokedSessions: revoked },
-      ip: actor.ip,
     });
     return { psPower, revoked };
   });
@@ -133,14 +127,11 @@ export async function setUserEnabled(
       .set({ enabled, updatedAt: sql`now()`, version: sql`${users.version} + 1` })
       .where(eq(users.id, userId));
     const revoked = enabled ? 0 : await revokeUserSessions(tx, userId, 'disabled');
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: enabled ? 'user_enable' : 'user_disable',
       entity: 'user',
       entityId: userId,
       detail: { before: { enabled: before.enabled }, after: { enabled }, revokedSessions: revoked },
-      ip: actor.ip,
     });
   });
 }
@@ -180,14 +171,11 @@ export async function saveAvatar(db: Db, dataDir: string, actor: Actor, data: Bu
   const [old] = await db.select({ avatar: users.avatar }).from(users).where(eq(users.id, actor.user.id));
   await db.transaction(async (tx) => {
     await tx.update(users).set({ avatar: name, updatedAt: sql`now()` }).where(eq(users.id, actor.user.id));
-    await writeAudit(tx, {
-      actorId: actor.user.id,
-      actorName: actor.user.username,
+    await auditAction(tx, actor, {
       action: 'avatar_change',
       entity: 'user',
       entityId: actor.user.id,
       detail: { avatar: name, bytes: data.length, type },
-      ip: actor.ip,
     });
   });
   if (old?.avatar && AVATAR_NAME.test(old.avatar)) await unlink(path.join(dir, old.avatar)).catch(() => {});
