@@ -1,7 +1,7 @@
 import type { ViewName } from '@piibs/shared/views';
 import { type ComponentType, createElement, type LazyExoticComponent, lazy } from 'react';
-import type { FlowName } from '@/features/application/flows.ts';
 import type { SalesListProps } from '@/components/sales/SalesList.tsx';
+import type { FlowName } from '@/features/application/flows.ts';
 
 type PageModule = { default: ComponentType };
 type PageLoader = () => Promise<PageModule>;

@@ -16,8 +16,8 @@ import {
 import { COVERAGE_LABELS } from '@piibs/shared/rating';
 import { Button, type ButtonProps, Descriptions, Empty, Table, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
-import { ApplicationStatusTag } from '@/components/application/ApplicationSummary.tsx';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { ApplicationStatusTag } from '@/features/application/components/ApplicationSummary.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { downloadPolicyPdf } from './api.ts';
 import { POLICY_TEXTS as T } from './texts.ts';
 

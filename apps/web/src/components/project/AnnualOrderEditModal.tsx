@@ -4,8 +4,8 @@ import { yuanTextToFen } from '@piibs/shared/money';
 import type { AnnualOrderDetail } from '@piibs/shared/project-order';
 import { useQueryClient } from '@tanstack/react-query';
 import { Form, Input, InputNumber } from 'antd';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { annualOrderQuery, updateAnnualOrder } from './api.ts';
 
 interface EditValues {

@@ -7,8 +7,8 @@ import { useQuery } from '@tanstack/react-query';
 import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { approvedCustomersQuery, availableProductsQuery } from '@/components/application/api.ts';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
+import { approvedCustomersQuery, availableProductsQuery } from '@/features/application/api.ts';
 import { createAnnualOrder } from './api.ts';
 
 interface OrderValues {

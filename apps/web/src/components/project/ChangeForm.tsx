@@ -25,7 +25,7 @@ import {
   Typography,
 } from 'antd';
 import type { ReactNode } from 'react';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import {
   type DeclarationValues,
   FORMAT,

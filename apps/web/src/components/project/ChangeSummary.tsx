@@ -11,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { downloadEndorsementPdf, policyEndorsementsQuery } from './api.ts';
 
 /** What a change changes: each changed field before → after, and the premium before, after and the difference. */

@@ -20,8 +20,8 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
-import { availableProductsQuery } from '@/components/application/api.ts';
-import { QuoteBreakdown, yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { availableProductsQuery } from '@/features/application/api.ts';
+import { QuoteBreakdown, yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { HighRiskField, ProjectFields } from './ProjectFields.tsx';
 
 export interface DeclarationValues {

@@ -2,7 +2,7 @@
 // green part is what was spent and whose blue part also counts what is reserved.
 import type { FundSummary as Fund } from '@piibs/shared/risk-control';
 import { Col, Progress, Row, Statistic } from 'antd';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { RISK_TEXTS as T } from './texts.ts';
 
 /** Percentages of the total, one decimal: spent, and spent + planned (what is no longer free). */

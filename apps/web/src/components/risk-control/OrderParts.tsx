@@ -14,7 +14,7 @@ import {
 import { Button, Descriptions, Empty, Flex, Rate, Table, Tag, Timeline, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { preventionPath } from './api.ts';
 import { HazardLevelTag, HazardStatusTag, OrderStatusTag } from './tags.tsx';
 import { RISK_TEXTS as T } from './texts.ts';

@@ -14,12 +14,12 @@ import {
 import { Button, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { PolicyStatusTag } from '@/components/policy/PolicySummary.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import { margePath, salesResource } from './api.ts';
 import { SalespersonModal } from './SalespersonModal.tsx';

@@ -37,9 +37,9 @@ import {
 } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { serverError } from '@/components/crud/resource.ts';
 import { PolicyStatusTag } from '@/components/policy/PolicySummary.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { useDictState } from '@/lib/dict.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import {

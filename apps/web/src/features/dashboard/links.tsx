@@ -1,7 +1,7 @@
 // Links the dashboard offers: only to pages the caller's menus let them open; otherwise the words alone.
 import { type ReactNode, useMemo } from 'react';
 import { Link, matchPath } from 'react-router';
-import { FLOWS, type FlowDef } from '@/components/application/flows.ts';
+import { FLOWS, type FlowDef } from '@/features/application/flows.ts';
 import { flattenMenus, isContainer, usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 

@@ -2,10 +2,10 @@
 // new applications have progressed, and the policies coming up for renewal.
 import type { BusinessSection as Business, NextAction } from '@piibs/shared/dashboard';
 import { theme } from 'antd';
-import { INSURE_LIST_PATH } from '@/components/application/flows.ts';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption, funnelOption } from '@/components/charts/options.ts';
 import { policyViewPath } from '@/components/policy/api.ts';
+import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
 import { fenAxisLabel, fenTooltip, fenToYuanText, formatYuan } from '../format.ts';
 import { PageLink, useWizardPath } from '../links.tsx';
 import { DASHBOARD_TEXTS as T } from '../texts.ts';

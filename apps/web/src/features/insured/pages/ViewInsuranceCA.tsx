@@ -6,10 +6,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Result, Space, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { ApplicationFacts, ApplicationPremium } from '@/components/application/ApplicationSummary.tsx';
-import { applicationQuery } from '@/components/application/api.ts';
-import { INSURE_LIST_PATH, viewPathOf } from '@/components/application/flows.ts';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
 import {
   isSafeCashierUrl,
@@ -22,6 +18,13 @@ import { remainingText, useNow } from '@/components/policy/countdown.ts';
 import { PaymentOrderStatusTag } from '@/components/policy/PolicySummary.tsx';
 import { type PayState, payStateOf } from '@/components/policy/payment-state.ts';
 import { PAYMENT_TEXTS as T } from '@/components/policy/texts.ts';
+import { applicationQuery } from '@/features/application/api.ts';
+import {
+  ApplicationFacts,
+  ApplicationPremium,
+} from '@/features/application/components/ApplicationSummary.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { INSURE_LIST_PATH, viewPathOf } from '@/features/application/flows.ts';
 import { useUserStore } from '@/stores/user.ts';
 
 export default function ViewInsuranceCA() {

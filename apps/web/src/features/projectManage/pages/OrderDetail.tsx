@@ -21,7 +21,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Result, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
@@ -45,6 +44,7 @@ import {
   ProjectPolicies,
   QuotaSummary,
 } from '@/components/project/ProjectSummary.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Auth } from '@/lib/permission.tsx';
 
 export default function OrderDetail() {

@@ -47,7 +47,6 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
@@ -72,6 +71,7 @@ import { dayOf, dayText, fenOfYuan, shanghaiDay, yuanInput } from '@/components/
 import { useOrderActions } from '@/components/risk-control/OrderActions.tsx';
 import { OrderStatusTag } from '@/components/risk-control/tags.tsx';
 import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Auth } from '@/lib/permission.tsx';
 
 interface ItemValues {

@@ -16,7 +16,6 @@ import {
 import { App, AutoComplete, Button, Form, Modal, Rate, Space, Tabs, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
@@ -33,6 +32,7 @@ import {
 import { useOrderActions } from '@/components/risk-control/OrderActions.tsx';
 import { OrderStatusTag } from '@/components/risk-control/tags.tsx';
 import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 

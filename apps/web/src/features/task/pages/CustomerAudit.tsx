@@ -2,14 +2,14 @@ import { formatTime } from '@piibs/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Result, Space, Spin, Timeline } from 'antd';
 import { useNavigate, useParams } from 'react-router';
+import { serverError } from '@/components/crud/resource.ts';
+import { CustomerDescriptions } from '@/components/customer/CustomerDescriptions.tsx';
+import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import {
   ApplicationFacts,
   ApplicationPremium,
   ApplicationTimeline,
-} from '@/components/application/ApplicationSummary.tsx';
-import { serverError } from '@/components/crud/resource.ts';
-import { CustomerDescriptions } from '@/components/customer/CustomerDescriptions.tsx';
-import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+} from '@/features/application/components/ApplicationSummary.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
 import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
 import { heldByOther, useMyId } from '../components/holder.tsx';

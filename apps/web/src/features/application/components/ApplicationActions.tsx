@@ -4,8 +4,8 @@ import { App, Button, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { useUserStore } from '@/stores/user.ts';
-import { applicationQuery, applicationsResource, cancelApplication } from './api.ts';
-import { flowOf, stepPath, viewPathOf } from './flows.ts';
+import { applicationQuery, applicationsResource, cancelApplication } from '../api.ts';
+import { flowOf, stepPath, viewPathOf } from '../flows.ts';
 
 /** The payment page of an approved application (spec: insured/viewInsuranceCA/:id). */
 export const payPath = (id: number) => `/piibs/insured/viewInsuranceCA/${id}`;

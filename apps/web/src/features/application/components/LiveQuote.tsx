@@ -4,8 +4,8 @@ import type { AvailableProduct } from '@piibs/shared/product';
 import { type ComposedQuote, composeQuote } from '@piibs/shared/quote';
 import { Alert, Card, Form, type FormInstance, Typography } from 'antd';
 import { useMemo } from 'react';
+import type { WizardValues } from '../values.ts';
 import { QuoteBreakdown } from './QuoteBreakdown.tsx';
-import type { WizardValues } from './values.ts';
 
 const fenOf = (v: string | null | undefined) => (v ? yuanTextToFen(String(v)) : null);
 

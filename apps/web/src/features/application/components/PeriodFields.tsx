@@ -1,7 +1,7 @@
 import { defaultEnd, earliestStart, periodProblem } from '@piibs/shared/application-status';
 import { DatePicker, Form, type FormInstance, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { WizardValues } from './values.ts';
+import type { WizardValues } from '../values.ts';
 
 const FORMAT = 'YYYY-MM-DD';
 const toPicker = (value: unknown) => ({ value: typeof value === 'string' && value ? dayjs(value) : null });

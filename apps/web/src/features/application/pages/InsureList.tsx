@@ -9,17 +9,17 @@ import {
 import { formatTime } from '@piibs/shared/constants';
 import { Button, Space, Typography } from 'antd';
 import { useNavigate } from 'react-router';
-import { ApplicationActions } from '@/components/application/ApplicationActions.tsx';
-import { ApplicationStatusTag } from '@/components/application/ApplicationSummary.tsx';
-import { applicationsResource } from '@/components/application/api.ts';
-import { FLOWS, stepPath } from '@/components/application/flows.ts';
-import { yuanOf } from '@/components/application/QuoteBreakdown.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
+import { applicationsResource } from '../api.ts';
+import { ApplicationActions } from '../components/ApplicationActions.tsx';
+import { ApplicationStatusTag } from '../components/ApplicationSummary.tsx';
+import { yuanOf } from '../components/QuoteBreakdown.tsx';
+import { FLOWS, stepPath } from '../flows.ts';
 
 const SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: '关键词', placeholder: '投保单号、投保人、信用代码' },

@@ -8,8 +8,8 @@ import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { page } from '@/components/customer/test-data.ts';
 import { applicationDetail } from '@/components/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import type { FlowName } from '../flows.ts';
 import { ApplicationWizard } from './ApplicationWizard.tsx';
-import type { FlowName } from './flows.ts';
 
 const ROUTES: [FlowName, string][] = [
   ['insured', 'stepOne'],

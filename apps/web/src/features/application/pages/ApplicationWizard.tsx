@@ -14,7 +14,6 @@ import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin, Steps } fro
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
-import { ApplicationCards, ApplicationPremium, ApplicationStatusTag } from './ApplicationSummary.tsx';
 import {
   applicationQuery,
   applicationsResource,
@@ -24,8 +23,17 @@ import {
   replaceCoinsurers,
   saveDraft,
   submitApplication,
-} from './api.ts';
-import { CoinsuranceSection, sharesProblem } from './CoinsuranceSection.tsx';
+} from '../api.ts';
+import {
+  ApplicationCards,
+  ApplicationPremium,
+  ApplicationStatusTag,
+} from '../components/ApplicationSummary.tsx';
+import { CoinsuranceSection, sharesProblem } from '../components/CoinsuranceSection.tsx';
+import { InsuranceSection } from '../components/InsuranceSection.tsx';
+import { PolicySection } from '../components/PolicySection.tsx';
+import { ProjectSection } from '../components/ProjectSection.tsx';
+import { SuccessStep } from '../components/SuccessStep.tsx';
 import {
   FLOWS,
   type FlowName,
@@ -35,12 +43,8 @@ import {
   type StepKind,
   stepPath,
   stepsOf,
-} from './flows.ts';
-import { InsuranceSection } from './InsuranceSection.tsx';
-import { PolicySection } from './PolicySection.tsx';
-import { ProjectSection } from './ProjectSection.tsx';
-import { SuccessStep } from './SuccessStep.tsx';
-import { draftFieldsOf, fieldRefusal, sharesOf, valuesOf, type WizardValues } from './values.ts';
+} from '../flows.ts';
+import { draftFieldsOf, fieldRefusal, sharesOf, valuesOf, type WizardValues } from '../values.ts';
 
 /**
  * Input typed on a step and not yet saved (Back after a refused save, a failed call): restored when the step is

@@ -11,8 +11,8 @@ import { microPercentText } from '@piibs/shared/money';
 import { rules } from '@piibs/shared/validators';
 import { Alert, Button, Checkbox, Form, type FormInstance, Input, Space, Switch, Typography } from 'antd';
 import { DictSelect } from '@/lib/dict.tsx';
+import { type ShareValue, sharesOf, type WizardValues } from '../values.ts';
 import { CoinsurerTable } from './QuoteBreakdown.tsx';
-import { type ShareValue, sharesOf, type WizardValues } from './values.ts';
 
 /** The table as typed, parsed; null while a row is incomplete or a share is not a valid percentage. */
 export function typedShares(values: WizardValues | undefined): CoinsurerShare[] | null {

@@ -3,10 +3,10 @@ import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { ApplicationAnnualOrder } from '@/components/project/ApplicationAnnualOrder.tsx';
-import { ApplicationActions } from './ApplicationActions.tsx';
-import { ApplicationCards } from './ApplicationSummary.tsx';
-import { applicationEventsQuery, applicationQuery } from './api.ts';
-import { INSURE_LIST_PATH } from './flows.ts';
+import { applicationEventsQuery, applicationQuery } from '../api.ts';
+import { ApplicationActions } from '../components/ApplicationActions.tsx';
+import { ApplicationCards } from '../components/ApplicationSummary.tsx';
+import { INSURE_LIST_PATH } from '../flows.ts';
 
 /** 查看投保单 (insured/viewInsurance, agent/viewInsurance): read-only, with its history timeline. */
 export default function ApplicationViewPage() {

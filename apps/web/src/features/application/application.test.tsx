@@ -6,11 +6,11 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { page } from '@/components/customer/test-data.ts';
-import InsureList from '@/features/epinsure/pages/InsureList.tsx';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import { sharesProblem, typedShares } from './CoinsuranceSection.tsx';
+import { sharesProblem, typedShares } from './components/CoinsuranceSection.tsx';
+import { livePrice } from './components/LiveQuote.tsx';
 import { FLOWS, flowOf, stepsOf, viewPathOf } from './flows.ts';
-import { livePrice } from './LiveQuote.tsx';
+import InsureList from './pages/InsureList.tsx';
 import { draftFieldsOf, fieldRefusal, sharesOf } from './values.ts';
 
 /** The seeded work-safety product as GET /api/products/available answers it (one rate row, one factor). */

@@ -2,7 +2,7 @@ import type { ApplicationDetail } from '@piibs/shared/application';
 import { APPLICATION_STATUS_LABELS } from '@piibs/shared/application-status';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
-import { type FlowDef, INSURE_LIST_PATH, stepPath } from './flows.ts';
+import { type FlowDef, INSURE_LIST_PATH, stepPath } from '../flows.ts';
 import { yuanOf } from './QuoteBreakdown.tsx';
 
 /** 提交审核 / 提交成功: the application waits for the underwriter. */

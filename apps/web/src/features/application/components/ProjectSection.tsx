@@ -2,9 +2,9 @@ import type { CustomerRow } from '@piibs/shared/customer';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { Col, Form, type FormInstance, Input, Row } from 'antd';
 import { HighRiskField, ProjectFields } from '@/components/project/ProjectFields.tsx';
+import type { WizardValues } from '../values.ts';
 import { LiveQuote } from './LiveQuote.tsx';
 import { PeriodFields } from './PeriodFields.tsx';
-import type { WizardValues } from './values.ts';
 
 /** 项目信息 (epinsure): the construction project priced by its cost (‰ by cost band), high-risk loaded. */
 export function ProjectSection({

@@ -7,11 +7,11 @@ import { rules } from '@piibs/shared/validators';
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Col, Form, type FormInstance, InputNumber, Row, Select, Tag } from 'antd';
 import { useDeferredValue, useEffect, useState } from 'react';
-import { approvedCustomersQuery } from './api.ts';
-import type { FlowDef } from './flows.ts';
+import { approvedCustomersQuery } from '../api.ts';
+import type { FlowDef } from '../flows.ts';
+import type { WizardValues } from '../values.ts';
 import { LiveQuote } from './LiveQuote.tsx';
 import { PeriodFields } from './PeriodFields.tsx';
-import type { WizardValues } from './values.ts';
 
 export interface InsuranceSectionProps {
   form: FormInstance<WizardValues>;
