@@ -53,10 +53,10 @@ export const VIEW_PAGES = {
   'agent/StepSecond': wizardStep('agent', 'stepSecond'),
   'agent/StepSuccess': wizardStep('agent', 'stepSuccess'),
   'agent/ViewInsurance': () => import('@/features/application/pages/ApplicationViewPage.tsx'),
-  'agent/ApplicantEdit': () => import('@/components/customer/CustomerEditPage.tsx'),
+  'agent/ApplicantEdit': () => import('@/features/customer/pages/CustomerEditPage.tsx'),
 
-  'applicant/CustomerList': () => import('@/features/applicant/pages/CustomerList.tsx'),
-  'applicant/ApplicantEdit': () => import('@/components/customer/CustomerEditPage.tsx'),
+  'applicant/CustomerList': () => import('@/features/customer/pages/CustomerList.tsx'),
+  'applicant/ApplicantEdit': () => import('@/features/customer/pages/CustomerEditPage.tsx'),
 
   'task/TaskList': () => import('@/features/task/pages/TaskList.tsx'),
   'task/CustomerAudit': () => import('@/features/task/pages/CustomerAudit.tsx'),

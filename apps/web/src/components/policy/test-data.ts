@@ -2,7 +2,7 @@
 import type { ApplicationDetail } from '@piibs/shared/application';
 import type { PaymentResult } from '@piibs/shared/payment';
 import type { PolicyDetail, PolicyVerification } from '@piibs/shared/policy';
-import { customerRow } from '@/components/customer/test-data.ts';
+import { customerRow } from '@/features/customer/test-data.ts';
 
 const HOUR = 3_600_000;
 

@@ -5,7 +5,7 @@ import type { AvailableProduct } from '@piibs/shared/product';
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { page } from '@/components/customer/test-data.ts';
+import { page } from '@/features/customer/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { sharesProblem, typedShares } from './components/CoinsuranceSection.tsx';
 import { livePrice } from './components/LiveQuote.tsx';

@@ -1,6 +1,6 @@
 // Task rows as the API answers them, for the task pages' tests.
 import type { TaskDetail, TaskRow } from '@piibs/shared/task';
-import { customerRow } from '@/components/customer/test-data.ts';
+import { customerRow } from '@/features/customer/test-data.ts';
 
 export function taskRow(overrides: Partial<TaskRow> = {}): TaskRow {
   return {

@@ -1,8 +1,8 @@
 import { VERIFY_FAILED } from '@piibs/shared/policy';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState } from '@/components/crud/test-utils.tsx';
-import { renderRoute } from '@/components/customer/test-render.tsx';
 import { verification } from '@/components/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import VerifyPage from './VerifyPage.tsx';

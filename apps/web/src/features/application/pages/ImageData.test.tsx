@@ -1,8 +1,8 @@
 import type { MaterialRow } from '@piibs/shared/material';
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { renderRoute } from '@/components/customer/test-render.tsx';
 import { dictAnswer } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import ImageData from './ImageData.tsx';

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { dictAnswer } from '@/components/customer/test-data.ts';
+import { dictAnswer } from '@/features/customer/test-data.ts';
 import { type MockAnswer, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { ProductDetail } from './ProductDetail.tsx';
 

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { renderRoute } from '@/components/customer/test-render.tsx';
 import { policyDetail } from '@/components/policy/test-data.ts';
 import { endorsementRow } from '@/components/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';

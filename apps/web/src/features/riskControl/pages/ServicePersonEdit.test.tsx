@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { renderRoute } from '@/components/customer/test-render.tsx';
 import { orgRow, page, personRow } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import Expert from './Expert.tsx';

@@ -3,13 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Result, Space, Spin, Timeline } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { CustomerDescriptions } from '@/components/customer/CustomerDescriptions.tsx';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import {
   ApplicationFacts,
   ApplicationPremium,
   ApplicationTimeline,
 } from '@/features/application/components/ApplicationSummary.tsx';
+import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
 import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
 import { heldByOther, useMyId } from '../components/holder.tsx';

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { page } from '@/components/customer/test-data.ts';
+import { page } from '@/features/customer/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { ageText } from '../api.ts';
 import { taskRow } from '../test-data.ts';

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderRoute } from '@/components/crud/test-render.tsx';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { page } from '@/components/customer/test-data.ts';
-import { renderRoute } from '@/components/customer/test-render.tsx';
 import { changeDetail, declarationDetail } from '@/components/project/test-data.ts';
+import { page } from '@/features/customer/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { taskDetail, taskRow } from '../test-data.ts';
 import TaskList from './TaskList.tsx';

@@ -3,8 +3,8 @@ import { App, Button, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { Auth, useCanDo } from '@/lib/permission.tsx';
-import { unmaskCustomer } from './api.ts';
-import { APPLICANT_TEXTS as T } from './texts.ts';
+import { unmaskCustomer } from '../api.ts';
+import { APPLICANT_TEXTS as T } from '../texts.ts';
 
 /**
  * 查看完整号码: asks the server for a customer's full phone number (POST /api/customers/:id/unmask, which logs

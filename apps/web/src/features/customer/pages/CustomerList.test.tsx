@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { customerRow, dictAnswer, page } from '@/components/customer/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { customerRow, dictAnswer, page } from '../test-data.ts';
 import CustomerList from './CustomerList.tsx';
 
 let api: MockApi;

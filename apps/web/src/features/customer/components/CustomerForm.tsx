@@ -6,8 +6,8 @@ import type { NamePath } from 'antd/es/form/interface';
 import { useMemo } from 'react';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
 import { useCanDo } from '@/lib/permission.tsx';
+import { APPLICANT_TEXTS as T } from '../texts.ts';
 import { CertificateField } from './CertificateField.tsx';
-import { APPLICANT_TEXTS as T } from './texts.ts';
 import { UnmaskButton } from './UnmaskPhone.tsx';
 
 /** The form's values: text fields as typed (headcount too, until saved). */

@@ -20,15 +20,15 @@ import {
   mineCustomerQuery,
   resubmitCustomer,
   updateCustomer,
-} from './api.ts';
+} from '../api.ts';
 import {
   CUSTOMER_FIELD_TITLES,
   CustomerFields,
   type CustomerValues,
   customerValues,
-} from './CustomerForm.tsx';
-import { ReviewStatusTag } from './ReviewStatusTag.tsx';
-import { APPLICANT_TEXTS as T } from './texts.ts';
+} from '../components/CustomerForm.tsx';
+import { ReviewStatusTag } from '../components/ReviewStatusTag.tsx';
+import { APPLICANT_TEXTS as T } from '../texts.ts';
 
 const FIELD_MESSAGE = /^([^：]{1,20})：(.+)$/;
 

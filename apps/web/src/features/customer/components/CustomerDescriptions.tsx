@@ -1,7 +1,7 @@
 import type { CustomerRow } from '@piibs/shared/customer';
 import { Descriptions } from 'antd';
+import { APPLICANT_TEXTS as T } from '../texts.ts';
 import { ReviewStatusTag } from './ReviewStatusTag.tsx';
-import { APPLICANT_TEXTS as T } from './texts.ts';
 import { MaskedPhone } from './UnmaskPhone.tsx';
 
 /** A customer read-only (phone masked as listed; 查看完整号码 with customer:unmask), e.g. for its reviewer. */

@@ -1,12 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { customerRow, dictAnswer } from '@/components/customer/test-data.ts';
-import { renderRoute } from '@/components/customer/test-render.tsx';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { customerRow, dictAnswer } from '../test-data.ts';
 import CustomerEditPage from './CustomerEditPage.tsx';
 
 const PATTERN = '/piibs/applicant/newUpdate/:id/:detail';

@@ -9,12 +9,12 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { customerPath, customersResource } from '@/components/customer/api.ts';
-import { ReviewStatusTag } from '@/components/customer/ReviewStatusTag.tsx';
-import { APPLICANT_TEXTS as T } from '@/components/customer/texts.ts';
-import { MaskedPhone } from '@/components/customer/UnmaskPhone.tsx';
 import { Auth } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
+import { customerPath, customersResource } from '../api.ts';
+import { ReviewStatusTag } from '../components/ReviewStatusTag.tsx';
+import { MaskedPhone } from '../components/UnmaskPhone.tsx';
+import { APPLICANT_TEXTS as T } from '../texts.ts';
 
 const SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: T.keyword, placeholder: T.keywordPlaceholder, width: 240 },
