@@ -100,7 +100,7 @@ export const routes: RouteObject[] = [
               {
                 // Public (guard.ts PUBLIC_PAGE): the e-policy's QR code leads anyone here, signed in or not.
                 path: 'verify/:code',
-                ...loginTypePage('保单验真', () => import('@/features/verify/VerifyPage.tsx')),
+                ...loginTypePage('保单验真', () => import('@/features/policy/pages/VerifyPage.tsx')),
               },
 
               // ---- Protected pages (the guard requires a token) ----

@@ -1,7 +1,7 @@
 import type { ViewName } from '@piibs/shared/views';
 import { type ComponentType, createElement, type LazyExoticComponent, lazy } from 'react';
-import type { SalesListProps } from '@/components/sales/SalesList.tsx';
 import type { FlowName } from '@/features/application/flows.ts';
+import type { SalesListProps } from '@/features/policy/pages/SalesList.tsx';
 
 type PageModule = { default: ComponentType };
 type PageLoader = () => Promise<PageModule>;
@@ -18,7 +18,7 @@ const wizardStep =
 const salesList =
   (props: SalesListProps): PageLoader =>
   () =>
-    import('@/components/sales/SalesList.tsx').then(({ SalesList }) => ({
+    import('@/features/policy/pages/SalesList.tsx').then(({ SalesList }) => ({
       default: () => createElement(SalesList, props),
     }));
 
@@ -38,9 +38,9 @@ export const VIEW_PAGES = {
   'insured/StepForth': wizardStep('insured', 'stepForth'),
   'insured/StepSuccess': wizardStep('insured', 'stepSuccess'),
   'insured/ViewInsurance': () => import('@/features/application/pages/ApplicationViewPage.tsx'),
-  'insured/ViewInsuranceCA': () => import('@/features/insured/pages/ViewInsuranceCA.tsx'),
+  'insured/ViewInsuranceCA': () => import('@/features/policy/pages/ViewInsuranceCA.tsx'),
   'insured/ImageData': () => import('@/features/application/pages/ImageData.tsx'),
-  'insured/PaymentWebResult': () => import('@/features/insured/pages/PaymentWebResult.tsx'),
+  'insured/PaymentWebResult': () => import('@/features/policy/pages/PaymentWebResult.tsx'),
 
   'epinsure/InsureList': () => import('@/features/application/pages/InsureList.tsx'),
   'epinsure/StepOne': wizardStep('epinsure', 'stepOne'),
@@ -64,12 +64,12 @@ export const VIEW_PAGES = {
 
   'projectManage/OrderDetail': () => import('@/features/projectManage/pages/OrderDetail.tsx'),
   'projectManage/Apply': () => import('@/features/projectManage/pages/Apply.tsx'),
-  'projectManage/PolicyInsuranceView': () => import('@/features/projectManage/pages/PolicyInsuranceView.tsx'),
+  'projectManage/PolicyInsuranceView': () => import('@/features/policy/pages/PolicyInsuranceView.tsx'),
 
   'policy/MargeXxt': salesList({ mode: 'supplement' }),
   'policy/MargeNbnmg': salesList({ mode: 'supplement', variant: 'NBNMG' }),
   'policy/UpdateSale': salesList({ mode: 'updateSale' }),
-  'policy/Marge': () => import('@/components/sales/SupplementPage.tsx'),
+  'policy/Marge': () => import('@/features/policy/pages/SupplementPage.tsx'),
 
   'riskControl/ServiceList': () => import('@/features/riskControl/pages/ServiceList.tsx'),
   'riskControl/Expert': () => import('@/features/riskControl/pages/Expert.tsx'),

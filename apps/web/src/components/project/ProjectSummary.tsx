@@ -17,10 +17,10 @@ import {
 } from '@piibs/shared/project-order';
 import { Col, Descriptions, Empty, Progress, Row, Statistic, Table, Tag, Timeline } from 'antd';
 import { Link } from 'react-router';
-import { policyViewPath } from '@/components/policy/api.ts';
-import { DownloadPolicyButton } from '@/components/policy/PolicySummary.tsx';
 import { QuoteBreakdown, yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { viewPathOf } from '@/features/application/flows.ts';
+import { policyViewPath } from '@/features/policy/api.ts';
+import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
 import { useUserStore } from '@/stores/user.ts';
 
 const STATUS_COLORS: Record<DeclarationStatus, string> = {

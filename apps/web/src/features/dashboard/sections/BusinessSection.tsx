@@ -4,8 +4,8 @@ import type { BusinessSection as Business, NextAction } from '@piibs/shared/dash
 import { theme } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption, funnelOption } from '@/components/charts/options.ts';
-import { policyViewPath } from '@/components/policy/api.ts';
 import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
+import { policyViewPath } from '@/features/policy/api.ts';
 import { fenAxisLabel, fenTooltip, fenToYuanText, formatYuan } from '../format.ts';
 import { PageLink, useWizardPath } from '../links.tsx';
 import { DASHBOARD_TEXTS as T } from '../texts.ts';

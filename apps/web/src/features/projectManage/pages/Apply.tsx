@@ -35,8 +35,6 @@ import {
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { policyViewPath } from '@/components/policy/api.ts';
-import { DownloadPolicyButton } from '@/components/policy/PolicySummary.tsx';
 import {
   annualOrderQuery,
   cancelDeclaration,
@@ -65,6 +63,8 @@ import {
   DeclarationTimeline,
   QuotaSummary,
 } from '@/components/project/ProjectSummary.tsx';
+import { policyViewPath } from '@/features/policy/api.ts';
+import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
 import { Auth } from '@/lib/permission.tsx';
 
 const centred = (

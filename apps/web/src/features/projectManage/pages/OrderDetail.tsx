@@ -26,7 +26,6 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { serverError } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { policyViewPath } from '@/components/policy/api.ts';
 import { AnnualOrderEditModal } from '@/components/project/AnnualOrderEditModal.tsx';
 import { AnnualOrderModal } from '@/components/project/AnnualOrderModal.tsx';
 import {
@@ -45,6 +44,7 @@ import {
   QuotaSummary,
 } from '@/components/project/ProjectSummary.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { policyViewPath } from '@/features/policy/api.ts';
 import { Auth } from '@/lib/permission.tsx';
 
 export default function OrderDetail() {

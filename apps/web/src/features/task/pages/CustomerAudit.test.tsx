@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { applicationDetail } from '@/components/policy/test-data.ts';
+import { applicationDetail } from '@/features/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { taskDetail, taskRow } from '../test-data.ts';
 import CustomerAudit from './CustomerAudit.tsx';

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { policySales, salesDictAnswer, supplement } from '@/components/sales/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { policySales, salesDictAnswer, supplement } from '../test-data.ts';
 import SupplementPage from './SupplementPage.tsx';
 
 const PATTERN = '/piibs/policy/marge/:id/:detail';

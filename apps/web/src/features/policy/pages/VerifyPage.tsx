@@ -8,8 +8,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Result, Spin, Tag, Typography } from 'antd';
 import { useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { policyVerificationQuery } from '@/components/policy/api.ts';
-import { VERIFY_TEXTS as T } from '@/components/policy/texts.ts';
+import { policyVerificationQuery } from '../api.ts';
+import { VERIFY_TEXTS as T } from '../texts.ts';
 
 function VerifyBody({ code }: { code: string }) {
   const query = useQuery({ ...policyVerificationQuery(code), enabled: code !== '' });

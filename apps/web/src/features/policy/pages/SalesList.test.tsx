@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { pageOf, policySales, salesDictAnswer, salesRow, supplement } from '@/components/sales/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { pageOf, policySales, salesDictAnswer, salesRow, supplement } from '../test-data.ts';
 import { SalesList } from './SalesList.tsx';
 
 let api: MockApi;

@@ -1,4 +1,5 @@
-// User-facing texts of the payment, payment-result, policy and verification pages.
+// User-facing texts of the payment, payment-result, policy, verification and supplement (补录) pages and the
+// renewal button.
 import { PAYMENT_MESSAGES } from '@piibs/shared/payment';
 import { VERIFY_FAILED } from '@piibs/shared/policy';
 
@@ -138,4 +139,71 @@ export const VERIFY_TEXTS = Object.freeze({
   issuedAt: '出单时间',
   loadFailed: '验真服务暂时不可用，请稍后重试',
   retry: '重试',
+});
+
+export const SALES_TEXTS = Object.freeze({
+  listTitle: '补录资料',
+  nbnmgTitle: '农民工补录销售信息',
+  updateSaleTitle: '修改销售信息',
+  number: '保单号',
+  product: '险种',
+  holder: '投保人',
+  insured: '被保险人',
+  period: '保险期间',
+  premium: '保费',
+  policyStatus: '保单状态',
+  issuedAt: '出单时间',
+  supplementStatus: '补录状态',
+  variant: '补录类型',
+  salesperson: '销售人员',
+  agent: '代理人',
+  commission: '手续费比例',
+  businessSource: '业务来源',
+  wageAccount: '工资专户账号',
+  supplementedAt: '补录时间',
+  actions: '操作',
+  supplement: '补录',
+  edit: '修改',
+  view: '查看',
+  changeSalesperson: '修改销售人员',
+  history: '变更历史',
+  searchKeyword: '关键词',
+  searchKeywordHint: '保单号、投保人、信用代码、销售人员',
+  // the form
+  formTitle: (number: string) => `补录销售信息 · ${number}`,
+  formTitleView: (number: string) => `补录信息 · ${number}`,
+  policyCard: '保单信息',
+  salesCard: '销售信息',
+  nbnmgCard: '农民工工资保证信息',
+  commissionCap: (cap: string) => `该险种手续费上限 ${cap}%`,
+  percentHint: '百分比，最多六位小数，如 3.5',
+  percentInvalid: '请输入 0–5 之间、最多六位小数的百分比',
+  save: '保存',
+  saved: '补录信息已保存',
+  back: '返回',
+  notFound: '保单不存在或无权查看',
+  conflictReloaded: '已加载最新数据，请核对后重新保存',
+  notSupplemented: '该保单尚未补录',
+  updatedBy: '最后修改',
+  none: '—',
+  // updateSale
+  oldSalesperson: '原销售人员',
+  newName: '新销售人员姓名',
+  newNo: '新销售人员工号',
+  reason: '变更原因',
+  reasonPlaceholder: '请说明变更原因（必填）',
+  reasonRequired: '请填写变更原因',
+  changed: '销售人员已修改',
+  noHistory: '暂无变更记录',
+  changedAt: '变更时间',
+  operator: '操作人',
+  change: '变更',
+  // renewal
+  renew: '续保',
+  renewConfirm: '确定续保该保单吗？',
+  renewConfirmHint: (start: string) =>
+    `将按原投保信息生成新的投保单草稿（保险起期 ${start}），并按当前生效的费率表重新计算保费。`,
+  renewed: (number: string) => `已生成续保投保单 ${number}`,
+  continueRenewal: '继续续保',
+  quoteProblem: (problem: string) => `续保投保单已生成，但暂未算出保费：${problem}`,
 });

@@ -1,7 +1,7 @@
 import { formatTime } from '@piibs/shared/constants';
 import type { SalespersonChangeRow } from '@piibs/shared/sales';
 import { Table } from 'antd';
-import { SALES_TEXTS as T } from './texts.ts';
+import { SALES_TEXTS as T } from '../texts.ts';
 
 /** The salesperson changes of a supplement, newest first: when, old → new, why, by whom. */
 export function ChangeHistory({ rows }: { rows: SalespersonChangeRow[] }) {

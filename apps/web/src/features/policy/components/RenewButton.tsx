@@ -12,8 +12,8 @@ import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { FLOWS, stepPath } from '@/features/application/flows.ts';
 import { useUserStore } from '@/stores/user.ts';
-import { renewalInfoQuery, renewPolicy } from './api.ts';
-import { SALES_TEXTS as T } from './texts.ts';
+import { renewalInfoQuery, renewPolicy } from '../api.ts';
+import { SALES_TEXTS as T } from '../texts.ts';
 
 /** The first wizard step of a renewal draft for the caller. */
 export function renewalWizardPath(

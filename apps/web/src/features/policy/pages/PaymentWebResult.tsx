@@ -9,14 +9,14 @@ import { Button, Descriptions, Result, Space, Spin } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
-import { paymentResultQuery, policyViewPath } from '@/components/policy/api.ts';
-import { DownloadPolicyButton } from '@/components/policy/PolicySummary.tsx';
-import { isSettled, type ResultState, resultStateOf } from '@/components/policy/payment-state.ts';
-import { PAYMENT_TEXTS, RESULT_TEXTS as T } from '@/components/policy/texts.ts';
 import { applicationsResource } from '@/features/application/api.ts';
 import { payPath } from '@/features/application/components/ApplicationActions.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
+import { paymentResultQuery, policyViewPath } from '../api.ts';
+import { DownloadPolicyButton } from '../components/PolicySummary.tsx';
+import { isSettled, type ResultState, resultStateOf } from '../payment-state.ts';
+import { PAYMENT_TEXTS, RESULT_TEXTS as T } from '../texts.ts';
 
 const POLL_MS = 2000;
 const POLL_LIMIT_MS = 60_000;

@@ -18,8 +18,8 @@ import { Button, type ButtonProps, Descriptions, Empty, Table, Tag, Timeline, Ty
 import { useState } from 'react';
 import { ApplicationStatusTag } from '@/features/application/components/ApplicationSummary.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { downloadPolicyPdf } from './api.ts';
-import { POLICY_TEXTS as T } from './texts.ts';
+import { downloadPolicyPdf } from '../api.ts';
+import { POLICY_TEXTS as T } from '../texts.ts';
 
 const POLICY_STATUS_COLORS: Record<PolicyStatus, string> = {
   ISSUED: 'processing',

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { applicationDetail, paidResult } from '@/components/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { applicationDetail, paidResult } from '../test-data.ts';
 import ViewInsuranceCA from './ViewInsuranceCA.tsx';
 
 const PATTERN = '/piibs/insured/viewInsuranceCA/:id';

@@ -38,7 +38,6 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { PolicyStatusTag } from '@/components/policy/PolicySummary.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { useDictState } from '@/lib/dict.tsx';
 import { Auth } from '@/lib/permission.tsx';
@@ -48,10 +47,11 @@ import {
   policySalesQuery,
   salesResource,
   saveSupplement,
-} from './api.ts';
-import { ChangeHistory } from './ChangeHistory.tsx';
-import { fieldRefusal } from './refusal.ts';
-import { SALES_TEXTS as T } from './texts.ts';
+} from '../api.ts';
+import { ChangeHistory } from '../components/ChangeHistory.tsx';
+import { PolicyStatusTag } from '../components/PolicySummary.tsx';
+import { fieldRefusal } from '../refusal.ts';
+import { SALES_TEXTS as T } from '../texts.ts';
 
 const F = SUPPLEMENT_FIELD_TITLES;
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Empty } from 'antd';
 import { useNavigate } from 'react-router';
 import { useCanDo } from '@/lib/permission.tsx';
-import { margePath, policySalesQuery } from './api.ts';
+import { margePath, policySalesQuery } from '../api.ts';
 
 /**
  * 销售补录信息 of a policy, for those who may read supplements (`sales:list`): salesperson, agent, commission,

@@ -4,10 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Descriptions, Form, Input, Modal, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { serverError } from '@/components/crud/resource.ts';
-import { changeSalesperson, policySalesQuery, salesResource } from './api.ts';
+import { changeSalesperson, policySalesQuery, salesResource } from '../api.ts';
+import { fieldRefusal } from '../refusal.ts';
+import { SALES_TEXTS as T } from '../texts.ts';
 import { ChangeHistory } from './ChangeHistory.tsx';
-import { fieldRefusal } from './refusal.ts';
-import { SALES_TEXTS as T } from './texts.ts';
 
 type Values = Omit<SalespersonChangeForm, 'version'>;
 

@@ -18,12 +18,12 @@ import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { PolicyStatusTag } from '@/components/policy/PolicySummary.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Auth } from '@/lib/permission.tsx';
-import { margePath, salesResource } from './api.ts';
-import { SalespersonModal } from './SalespersonModal.tsx';
-import { SALES_TEXTS as T } from './texts.ts';
+import { margePath, salesResource } from '../api.ts';
+import { PolicyStatusTag } from '../components/PolicySummary.tsx';
+import { SalespersonModal } from '../components/SalespersonModal.tsx';
+import { SALES_TEXTS as T } from '../texts.ts';
 
 const STATUS_COLORS: Record<SupplementStatus, string> = { NONE: 'warning', DONE: 'success' };
 

@@ -3,8 +3,8 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState } from '@/components/crud/test-utils.tsx';
-import { verification } from '@/components/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { verification } from '../test-data.ts';
 import VerifyPage from './VerifyPage.tsx';
 
 const render = (code: string) => renderRoute(<VerifyPage />, '/piibs/verify/:code', `/piibs/verify/${code}`);

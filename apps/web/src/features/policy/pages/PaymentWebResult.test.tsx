@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { paidResult, paymentResult } from '@/components/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { paidResult, paymentResult } from '../test-data.ts';
 import PaymentWebResult from './PaymentWebResult.tsx';
 
 const PATTERN = '/piibs/insured/paymentWebResult/:payId/:payResult';

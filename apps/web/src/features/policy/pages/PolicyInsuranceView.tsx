@@ -8,7 +8,8 @@ import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
-import { policyQuery } from '@/components/policy/api.ts';
+import { PolicyEndorsements } from '@/components/project/ChangeSummary.tsx';
+import { policyQuery } from '../api.ts';
 import {
   DownloadPolicyButton,
   PolicyApplicationFacts,
@@ -19,11 +20,10 @@ import {
   PolicyPaymentsTable,
   PolicyStatusTag,
   PolicyTimeline,
-} from '@/components/policy/PolicySummary.tsx';
-import { POLICY_TEXTS as T } from '@/components/policy/texts.ts';
-import { PolicyEndorsements } from '@/components/project/ChangeSummary.tsx';
-import { RenewButton } from '@/components/sales/RenewButton.tsx';
-import { SupplementSummary } from '@/components/sales/SupplementSummary.tsx';
+} from '../components/PolicySummary.tsx';
+import { RenewButton } from '../components/RenewButton.tsx';
+import { SupplementSummary } from '../components/SupplementSummary.tsx';
+import { POLICY_TEXTS as T } from '../texts.ts';
 
 export default function PolicyInsuranceView() {
   const params = useParams();

@@ -7,17 +7,6 @@ import { Alert, Button, Card, Descriptions, Result, Space, Spin, Typography } fr
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
-import {
-  isSafeCashierUrl,
-  paymentResultPath,
-  paymentResultQuery,
-  policyViewPath,
-  startPayment,
-} from '@/components/policy/api.ts';
-import { remainingText, useNow } from '@/components/policy/countdown.ts';
-import { PaymentOrderStatusTag } from '@/components/policy/PolicySummary.tsx';
-import { type PayState, payStateOf } from '@/components/policy/payment-state.ts';
-import { PAYMENT_TEXTS as T } from '@/components/policy/texts.ts';
 import { applicationQuery } from '@/features/application/api.ts';
 import {
   ApplicationFacts,
@@ -26,6 +15,17 @@ import {
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { INSURE_LIST_PATH, viewPathOf } from '@/features/application/flows.ts';
 import { useUserStore } from '@/stores/user.ts';
+import {
+  isSafeCashierUrl,
+  paymentResultPath,
+  paymentResultQuery,
+  policyViewPath,
+  startPayment,
+} from '../api.ts';
+import { PaymentOrderStatusTag } from '../components/PolicySummary.tsx';
+import { remainingText, useNow } from '../countdown.ts';
+import { type PayState, payStateOf } from '../payment-state.ts';
+import { PAYMENT_TEXTS as T } from '../texts.ts';
 
 export default function ViewInsuranceCA() {
   const params = useParams();
