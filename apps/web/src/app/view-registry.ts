@@ -62,8 +62,8 @@ export const VIEW_PAGES = {
   'task/CustomerAudit': () => import('@/features/task/pages/CustomerAudit.tsx'),
   'task/TenderAudit': () => import('@/features/task/pages/TenderAudit.tsx'),
 
-  'projectManage/OrderDetail': () => import('@/features/projectManage/pages/OrderDetail.tsx'),
-  'projectManage/Apply': () => import('@/features/projectManage/pages/Apply.tsx'),
+  'projectManage/OrderDetail': () => import('@/features/project/pages/OrderDetail.tsx'),
+  'projectManage/Apply': () => import('@/features/project/pages/Apply.tsx'),
   'projectManage/PolicyInsuranceView': () => import('@/features/policy/pages/PolicyInsuranceView.tsx'),
 
   'policy/MargeXxt': salesList({ mode: 'supplement' }),

@@ -1,7 +1,7 @@
 import type { CustomerRow } from '@piibs/shared/customer';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { Col, Form, type FormInstance, Input, Row } from 'antd';
-import { HighRiskField, ProjectFields } from '@/components/project/ProjectFields.tsx';
+import { HighRiskField, ProjectFields } from '@/features/project/components/ProjectFields.tsx';
 import type { WizardValues } from '../values.ts';
 import { LiveQuote } from './LiveQuote.tsx';
 import { PeriodFields } from './PeriodFields.tsx';

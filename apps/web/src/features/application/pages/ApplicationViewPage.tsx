@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { ApplicationAnnualOrder } from '@/components/project/ApplicationAnnualOrder.tsx';
+import { ApplicationAnnualOrder } from '@/features/project/components/ApplicationAnnualOrder.tsx';
 import { applicationEventsQuery, applicationQuery } from '../api.ts';
 import { ApplicationActions } from '../components/ApplicationActions.tsx';
 import { ApplicationCards } from '../components/ApplicationSummary.tsx';

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { endorsementRow } from '@/components/project/test-data.ts';
+import { endorsementRow } from '@/features/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { policyDetail } from '../test-data.ts';
 import PolicyInsuranceView from './PolicyInsuranceView.tsx';

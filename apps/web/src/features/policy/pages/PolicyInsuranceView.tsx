@@ -8,7 +8,7 @@ import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
-import { PolicyEndorsements } from '@/components/project/ChangeSummary.tsx';
+import { PolicyEndorsements } from '@/features/project/components/ChangeSummary.tsx';
 import { policyQuery } from '../api.ts';
 import {
   DownloadPolicyButton,

@@ -4,15 +4,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Result, Space, Spin, Tag } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { declarationQuery, invalidateProjects } from '@/components/project/api.ts';
-import { ChangeComparison } from '@/components/project/ChangeSummary.tsx';
+import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
+import { declarationQuery, invalidateProjects } from '@/features/project/api.ts';
+import { ChangeComparison } from '@/features/project/components/ChangeSummary.tsx';
 import {
   DeclarationFacts,
   DeclarationQuote,
   DeclarationTimeline,
   QuotaSummary,
-} from '@/components/project/ProjectSummary.tsx';
-import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
+} from '@/features/project/components/ProjectSummary.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
 import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
 import { HOLDER_TEXTS, heldByOther, TaskHolder, useMyId } from '../components/holder.tsx';

@@ -26,8 +26,9 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { serverError } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { AnnualOrderEditModal } from '@/components/project/AnnualOrderEditModal.tsx';
-import { AnnualOrderModal } from '@/components/project/AnnualOrderModal.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { policyViewPath } from '@/features/policy/api.ts';
+import { Auth } from '@/lib/permission.tsx';
 import {
   annualOrderQuery,
   annualOrdersResource,
@@ -35,17 +36,16 @@ import {
   declarationsResource,
   invalidateProjects,
   PROJECT_PERMISSIONS,
-} from '@/components/project/api.ts';
+} from '../api.ts';
+import { AnnualOrderEditModal } from '../components/AnnualOrderEditModal.tsx';
+import { AnnualOrderModal } from '../components/AnnualOrderModal.tsx';
 import {
   DeclarationStatusTag,
   OrderFacts,
   OrderStateTag,
   ProjectPolicies,
   QuotaSummary,
-} from '@/components/project/ProjectSummary.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { policyViewPath } from '@/features/policy/api.ts';
-import { Auth } from '@/lib/permission.tsx';
+} from '../components/ProjectSummary.tsx';
 
 export default function OrderDetail() {
   const params = useParams();

@@ -35,6 +35,9 @@ import {
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { policyViewPath } from '@/features/policy/api.ts';
+import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
+import { Auth } from '@/lib/permission.tsx';
 import {
   annualOrderQuery,
   cancelDeclaration,
@@ -45,9 +48,9 @@ import {
   PROJECT_PERMISSIONS,
   saveDeclaration,
   submitDeclaration,
-} from '@/components/project/api.ts';
-import { ChangeForm, changeValuesOf, toChangeFields } from '@/components/project/ChangeForm.tsx';
-import { ChangeComparison, EndorsementFacts, EndorsementTable } from '@/components/project/ChangeSummary.tsx';
+} from '../api.ts';
+import { ChangeForm, changeValuesOf, toChangeFields } from '../components/ChangeForm.tsx';
+import { ChangeComparison, EndorsementFacts, EndorsementTable } from '../components/ChangeSummary.tsx';
 import {
   DeclarationForm,
   type DeclarationValues,
@@ -55,17 +58,14 @@ import {
   newDeclarationValues,
   toDeclarationFields,
   valuesOf,
-} from '@/components/project/DeclarationForm.tsx';
+} from '../components/DeclarationForm.tsx';
 import {
   DeclarationFacts,
   DeclarationQuote,
   DeclarationStatusTag,
   DeclarationTimeline,
   QuotaSummary,
-} from '@/components/project/ProjectSummary.tsx';
-import { policyViewPath } from '@/features/policy/api.ts';
-import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
-import { Auth } from '@/lib/permission.tsx';
+} from '../components/ProjectSummary.tsx';
 
 const centred = (
   <div style={{ padding: 48, textAlign: 'center' }}>

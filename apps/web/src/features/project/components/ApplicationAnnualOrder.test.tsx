@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { annualOrderDetail, annualOrderRow } from '../test-data.ts';
 import { ApplicationAnnualOrder } from './ApplicationAnnualOrder.tsx';
-import { annualOrderDetail, annualOrderRow } from './test-data.ts';
 
 let api: MockApi;
 afterEach(() => {

@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Form, Input, InputNumber } from 'antd';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { annualOrderQuery, updateAnnualOrder } from './api.ts';
+import { annualOrderQuery, updateAnnualOrder } from '../api.ts';
 
 interface EditValues {
   quotaYuan?: string | null;

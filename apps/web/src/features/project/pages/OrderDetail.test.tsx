@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { annualOrderDetail, annualOrderRow, declarationRow } from '@/components/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { annualOrderDetail, annualOrderRow, declarationRow } from '../test-data.ts';
 import OrderDetail from './OrderDetail.tsx';
 
 const PATTERN = '/piibs/projectManage/orderDetail/:id';

@@ -12,7 +12,7 @@ import { Button, Card, Descriptions, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { downloadEndorsementPdf, policyEndorsementsQuery } from './api.ts';
+import { downloadEndorsementPdf, policyEndorsementsQuery } from '../api.ts';
 
 /** What a change changes: each changed field before → after, and the premium before, after and the difference. */
 export function ChangeComparison({ declaration: d }: { declaration: DeclarationDetail }) {

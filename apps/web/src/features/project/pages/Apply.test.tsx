@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import {
   annualOrderDetail,
   approvedProject,
@@ -10,8 +11,7 @@ import {
   constructionProduct,
   declarationDetail,
   endorsementRow,
-} from '@/components/project/test-data.ts';
-import { type MockApi, mockApi } from '@/test/mock-api.ts';
+} from '../test-data.ts';
 import Apply from './Apply.tsx';
 
 const PATTERN = '/piibs/projectManage/apply/:id/:detail/:type/:status';

@@ -16,7 +16,7 @@ import {
   invalidateProjects,
   orderOfApplicationQuery,
   PROJECT_PERMISSIONS,
-} from './api.ts';
+} from '../api.ts';
 
 /** The states in which the server converts an application (paid, issuing or issued). */
 const CONVERTIBLE: readonly ApplicationStatus[] = ['PAID', 'ISSUED', 'IN_FORCE'];

@@ -9,7 +9,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { approvedCustomersQuery, availableProductsQuery } from '@/features/application/api.ts';
-import { createAnnualOrder } from './api.ts';
+import { createAnnualOrder } from '../api.ts';
 
 interface OrderValues {
   customerId?: number;
