@@ -71,14 +71,14 @@ export const VIEW_PAGES = {
   'policy/UpdateSale': salesList({ mode: 'updateSale' }),
   'policy/Marge': () => import('@/features/policy/pages/SupplementPage.tsx'),
 
-  'riskControl/ServiceList': () => import('@/features/riskControl/pages/ServiceList.tsx'),
-  'riskControl/Expert': () => import('@/features/riskControl/pages/Expert.tsx'),
-  'riskControl/Prevention': () => import('@/features/riskControl/pages/Prevention.tsx'),
-  'riskControl/ServicePersonEdit': () => import('@/features/riskControl/pages/ServicePersonEdit.tsx'),
-  'riskControl/ServiceOrgEdit': () => import('@/features/riskControl/pages/ServiceOrgEdit.tsx'),
-  'riskControl/ServiceRecord': () => import('@/features/riskControl/pages/ServiceRecord.tsx'),
-  'riskControl/ServiceSuccess': () => import('@/features/riskControl/pages/ServiceSuccess.tsx'),
-  'riskControl/ServiceView': () => import('@/features/riskControl/pages/ServiceView.tsx'),
+  'riskControl/ServiceList': () => import('@/features/risk-control/pages/ServiceList.tsx'),
+  'riskControl/Expert': () => import('@/features/risk-control/pages/Expert.tsx'),
+  'riskControl/Prevention': () => import('@/features/risk-control/pages/Prevention.tsx'),
+  'riskControl/ServicePersonEdit': () => import('@/features/risk-control/pages/ServicePersonEdit.tsx'),
+  'riskControl/ServiceOrgEdit': () => import('@/features/risk-control/pages/ServiceOrgEdit.tsx'),
+  'riskControl/ServiceRecord': () => import('@/features/risk-control/pages/ServiceRecord.tsx'),
+  'riskControl/ServiceSuccess': () => import('@/features/risk-control/pages/ServiceSuccess.tsx'),
+  'riskControl/ServiceView': () => import('@/features/risk-control/pages/ServiceView.tsx'),
 
   'product/Risk': () => import('@/features/product/pages/Risk.tsx'),
 

@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { dictAnswer } from '@/components/risk-control/test-data.ts';
+import { dictAnswer } from '@/features/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import ImageData from './ImageData.tsx';
 

@@ -15,9 +15,9 @@ import { Button, Descriptions, Empty, Flex, Rate, Table, Tag, Timeline, Typograp
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { preventionPath } from './api.ts';
+import { preventionPath } from '../api.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 import { HazardLevelTag, HazardStatusTag, OrderStatusTag } from './tags.tsx';
-import { RISK_TEXTS as T } from './texts.ts';
 
 const or = (v: ReactNode) => (v === null || v === undefined || v === '' ? T.none : v);
 

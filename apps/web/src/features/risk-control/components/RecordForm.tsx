@@ -28,8 +28,8 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { Auth } from '@/lib/permission.tsx';
-import { fieldRefusal } from './form.ts';
-import { RISK_TEXTS as T } from './texts.ts';
+import { fieldRefusal } from '../form.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 /** Trimmed text, or null when empty (optional fields). */
 export const blankToNull = (v: string | null | undefined): string | null => (v?.trim() ? v.trim() : null);

@@ -51,6 +51,8 @@ import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { Auth } from '@/lib/permission.tsx';
 import {
   addPlanItem,
   deletePlanItem,
@@ -65,14 +67,12 @@ import {
   SERVICE_LIST_PATH,
   updatePlanItem,
   viewPath,
-} from '@/components/risk-control/api.ts';
-import { FundSummary } from '@/components/risk-control/FundSummary.tsx';
-import { dayOf, dayText, fenOfYuan, shanghaiDay, yuanInput } from '@/components/risk-control/form.ts';
-import { useOrderActions } from '@/components/risk-control/OrderActions.tsx';
-import { OrderStatusTag } from '@/components/risk-control/tags.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { Auth } from '@/lib/permission.tsx';
+} from '../api.ts';
+import { FundSummary } from '../components/FundSummary.tsx';
+import { useOrderActions } from '../components/OrderActions.tsx';
+import { OrderStatusTag } from '../components/tags.tsx';
+import { dayOf, dayText, fenOfYuan, shanghaiDay, yuanInput } from '../form.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 interface ItemValues {
   itemType?: ServiceItemType;

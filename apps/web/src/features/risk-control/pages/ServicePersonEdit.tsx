@@ -18,8 +18,7 @@ import {
   personsResource,
   unmaskPerson,
   updatePerson,
-} from '@/components/risk-control/api.ts';
-import { dayOf, dayText, zodRule } from '@/components/risk-control/form.ts';
+} from '../api.ts';
 import {
   blankToNull,
   RecordFormPage,
@@ -27,8 +26,9 @@ import {
   UnmaskButton,
   useRecordForm,
   ValidityItems,
-} from '@/components/risk-control/RecordForm.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
+} from '../components/RecordForm.tsx';
+import { dayOf, dayText, zodRule } from '../form.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 interface PersonValues {
   orgId?: number;

@@ -14,8 +14,8 @@ import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { Auth } from '@/lib/permission.tsx';
-import { orderAction, ordersResource, plansResource, servicePath, viewPath } from './api.ts';
-import { RISK_TEXTS as T } from './texts.ts';
+import { orderAction, ordersResource, plansResource, servicePath, viewPath } from '../api.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 type OrderLike = Pick<ServiceOrderRow, 'id' | 'number' | 'seqNo' | 'version' | 'actions' | 'status'>;
 

@@ -3,11 +3,11 @@
 // cost is now spent from the fund), with the way on: the order, the prevention record, the list.
 import { Button, Card, Result, Space } from 'antd';
 import { useNavigate } from 'react-router';
-import { preventionPath, SERVICE_LIST_PATH, viewPath } from '@/components/risk-control/api.ts';
-import { FundSummary } from '@/components/risk-control/FundSummary.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
-import { useOrderPage } from '@/components/risk-control/useOrderPage.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { preventionPath, SERVICE_LIST_PATH, viewPath } from '../api.ts';
+import { FundSummary } from '../components/FundSummary.tsx';
+import { useOrderPage } from '../components/useOrderPage.tsx';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 export default function ServiceSuccess() {
   const page = useOrderPage();

@@ -4,10 +4,10 @@ import dayjs from 'dayjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { fundPercents } from '@/components/risk-control/FundSummary.tsx';
-import { shanghaiDay } from '@/components/risk-control/form.ts';
-import { fund, orderDetail, page, planDetail, planItem, SEQ } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { fundPercents } from '../components/FundSummary.tsx';
+import { shanghaiDay } from '../form.ts';
+import { fund, orderDetail, page, planDetail, planItem, SEQ } from '../test-data.ts';
 import Prevention from './Prevention.tsx';
 
 const PATTERN = '/piibs/riskControl/prevention/index/:seqNo';

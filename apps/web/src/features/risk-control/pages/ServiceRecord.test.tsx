@@ -4,9 +4,9 @@ import dayjs from 'dayjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { shanghaiDay } from '@/components/risk-control/form.ts';
-import { dictAnswer, orderDetail, SEQ } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { shanghaiDay } from '../form.ts';
+import { dictAnswer, orderDetail, SEQ } from '../test-data.ts';
 import ServiceRecord from './ServiceRecord.tsx';
 
 const PATTERN = '/piibs/riskControl/prevention/service/:seqNo';

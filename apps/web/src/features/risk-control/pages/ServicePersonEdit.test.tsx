@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { orgRow, page, personRow } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { orgRow, page, personRow } from '../test-data.ts';
 import Expert from './Expert.tsx';
 import ServicePersonEdit from './ServicePersonEdit.tsx';
 

@@ -8,7 +8,7 @@ import {
   type ServiceOrderStatus,
 } from '@piibs/shared/risk-control';
 import { Tag } from 'antd';
-import { RISK_TEXTS as T } from './texts.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 const STATUS_COLORS: Readonly<Record<ServiceOrderStatus, string>> = {
   DISPATCHED: 'blue',

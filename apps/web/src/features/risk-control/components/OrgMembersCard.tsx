@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Select, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '@/components/crud/resource.ts';
-import { memberCandidatesQuery, orgMembersQuery, orgsResource, setOrgMembers } from './api.ts';
+import { memberCandidatesQuery, orgMembersQuery, orgsResource, setOrgMembers } from '../api.ts';
 
 export const MEMBER_TEXTS = Object.freeze({
   title: '机构账号',

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { orderDetail, orderRow, page, SEQ } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { orderDetail, orderRow, page, SEQ } from '../test-data.ts';
 import ServiceList from './ServiceList.tsx';
 
 const LIST = '/piibs/riskControl/prevention/serviceList';

@@ -13,6 +13,7 @@ import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { Auth } from '@/lib/permission.tsx';
 import {
   complain,
   orderAction,
@@ -22,19 +23,18 @@ import {
   rectifyHazard,
   replyComplaint,
   successPath,
-} from '@/components/risk-control/api.ts';
-import { dayText, shanghaiDay } from '@/components/risk-control/form.ts';
-import { useOrderActions } from '@/components/risk-control/OrderActions.tsx';
+} from '../api.ts';
+import { useOrderActions } from '../components/OrderActions.tsx';
 import {
   ComplaintList,
   EventTimeline,
   HazardTable,
   OrderSummary,
   RecordDescriptions,
-} from '@/components/risk-control/OrderParts.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
-import { useOrderPage } from '@/components/risk-control/useOrderPage.tsx';
-import { Auth } from '@/lib/permission.tsx';
+} from '../components/OrderParts.tsx';
+import { useOrderPage } from '../components/useOrderPage.tsx';
+import { dayText, shanghaiDay } from '../form.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 type Dialog =
   | { kind: 'confirm' }

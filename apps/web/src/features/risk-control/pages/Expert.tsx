@@ -15,16 +15,10 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import {
-  orgEditPath,
-  orgOptionsQuery,
-  orgsResource,
-  personEditPath,
-  personsResource,
-} from '@/components/risk-control/api.ts';
-import { MEMBER_TEXTS as M } from '@/components/risk-control/OrgMembersCard.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
 import { Auth } from '@/lib/permission.tsx';
+import { orgEditPath, orgOptionsQuery, orgsResource, personEditPath, personsResource } from '../api.ts';
+import { MEMBER_TEXTS as M } from '../components/OrgMembersCard.tsx';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 const ENABLED_OPTIONS = [
   { value: 'true', label: T.enabled },

@@ -22,6 +22,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { Auth } from '@/lib/permission.tsx';
 import {
   orderAction,
   orderQuery,
@@ -30,12 +31,11 @@ import {
   saveRecord,
   successPath,
   viewPath,
-} from '@/components/risk-control/api.ts';
-import { dayOf, dayText, fieldRefusal, shanghaiDay } from '@/components/risk-control/form.ts';
-import { OrderSummary } from '@/components/risk-control/OrderParts.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
-import { useOrderPage } from '@/components/risk-control/useOrderPage.tsx';
-import { Auth } from '@/lib/permission.tsx';
+} from '../api.ts';
+import { OrderSummary } from '../components/OrderParts.tsx';
+import { useOrderPage } from '../components/useOrderPage.tsx';
+import { dayOf, dayText, fieldRefusal, shanghaiDay } from '../form.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 interface RecordValues {
   serviceDate?: Dayjs;

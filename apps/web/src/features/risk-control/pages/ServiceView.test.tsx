@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { dictAnswer, orderDetail, SEQ } from '@/components/risk-control/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { dictAnswer, orderDetail, SEQ } from '../test-data.ts';
 import ServiceView from './ServiceView.tsx';
 
 const PATTERN = '/piibs/riskControl/prevention/view/:seqNo';

@@ -3,7 +3,7 @@
 import type { FundSummary as Fund } from '@piibs/shared/risk-control';
 import { Col, Progress, Row, Statistic } from 'antd';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { RISK_TEXTS as T } from './texts.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 /** Percentages of the total, one decimal: spent, and spent + planned (what is no longer free). */
 export function fundPercents(f: Fund): { used: number; spent: number } {

@@ -21,6 +21,9 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { useCrudList } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
+import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { Auth } from '@/lib/permission.tsx';
+import { useUserStore } from '@/stores/user.ts';
 import {
   downloadArchive,
   downloadArchivePdf,
@@ -28,13 +31,10 @@ import {
   plansResource,
   preventionPath,
   viewPath,
-} from '@/components/risk-control/api.ts';
-import { useOrderActions } from '@/components/risk-control/OrderActions.tsx';
-import { OrderStatusTag } from '@/components/risk-control/tags.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { Auth } from '@/lib/permission.tsx';
-import { useUserStore } from '@/stores/user.ts';
+} from '../api.ts';
+import { useOrderActions } from '../components/OrderActions.tsx';
+import { OrderStatusTag } from '../components/tags.tsx';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 const ORDER_SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: T.keyword, placeholder: T.keywordHint, width: 240 },

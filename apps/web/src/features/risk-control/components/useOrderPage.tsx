@@ -6,8 +6,8 @@ import { Button, Result, Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { orderQuery, SERVICE_LIST_PATH } from './api.ts';
-import { RISK_TEXTS as T } from './texts.ts';
+import { orderQuery, SERVICE_LIST_PATH } from '../api.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 export function useOrderPage():
   | { order: ServiceOrderDetail; seqNo: string; ref: string; fallback: null; refetch: () => Promise<unknown> }

@@ -14,17 +14,10 @@ import {
 import { Col, Form, Input, Row, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo } from 'react';
-import {
-  createOrg,
-  EXPERT_PATH,
-  orgEditPath,
-  orgQuery,
-  orgsResource,
-  unmaskOrg,
-  updateOrg,
-} from '@/components/risk-control/api.ts';
-import { dayOf, dayText, zodRule } from '@/components/risk-control/form.ts';
-import { OrgMembersCard } from '@/components/risk-control/OrgMembersCard.tsx';
+import { DictSelect, useDict } from '@/lib/dict.tsx';
+import { useCanDo } from '@/lib/permission.tsx';
+import { createOrg, EXPERT_PATH, orgEditPath, orgQuery, orgsResource, unmaskOrg, updateOrg } from '../api.ts';
+import { OrgMembersCard } from '../components/OrgMembersCard.tsx';
 import {
   blankToNull,
   FormListCard,
@@ -33,10 +26,9 @@ import {
   UnmaskButton,
   useRecordForm,
   ValidityItems,
-} from '@/components/risk-control/RecordForm.tsx';
-import { RISK_TEXTS as T } from '@/components/risk-control/texts.ts';
-import { DictSelect, useDict } from '@/lib/dict.tsx';
-import { useCanDo } from '@/lib/permission.tsx';
+} from '../components/RecordForm.tsx';
+import { dayOf, dayText, zodRule } from '../form.ts';
+import { RISK_TEXTS as T } from '../texts.ts';
 
 interface OrgValues {
   code: string;
