@@ -58,9 +58,9 @@ export const VIEW_PAGES = {
   'applicant/CustomerList': () => import('@/features/customer/pages/CustomerList.tsx'),
   'applicant/ApplicantEdit': () => import('@/features/customer/pages/CustomerEditPage.tsx'),
 
-  'task/TaskList': () => import('@/features/task/pages/TaskList.tsx'),
-  'task/CustomerAudit': () => import('@/features/task/pages/CustomerAudit.tsx'),
-  'task/TenderAudit': () => import('@/features/task/pages/TenderAudit.tsx'),
+  'task/TaskList': () => import('@/features/review/pages/TaskList.tsx'),
+  'task/CustomerAudit': () => import('@/features/review/pages/CustomerAudit.tsx'),
+  'task/TenderAudit': () => import('@/features/review/pages/TenderAudit.tsx'),
 
   'projectManage/OrderDetail': () => import('@/features/project/pages/OrderDetail.tsx'),
   'projectManage/Apply': () => import('@/features/project/pages/Apply.tsx'),
