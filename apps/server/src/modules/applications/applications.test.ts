@@ -6,7 +6,7 @@ import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
 import { auditLog, products, reviewTasks } from '../../db/schema.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { applyApplicationReview } from './service.ts';
+import { applyApplicationReview } from './transitions.ts';
 
 let w: World;
 let uw2: Client;

@@ -11,7 +11,7 @@ import { demoUser } from '../../demo/user.ts';
 import { seedVolume } from '../../demo/volume.ts';
 import { CountCache, CURSOR_INVALID } from '../../lib/paging.ts';
 import { customerViewerOf } from '../customers/access.ts';
-import { listApplications } from './service.ts';
+import { listApplications } from './queries.ts';
 
 type Row = { id: number; number: string; updatedAt: string; createdAt: string; ownerId: number };
 type PageAnswer = {

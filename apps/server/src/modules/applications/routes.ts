@@ -21,19 +21,10 @@ import { requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { businessContext } from '../payments/context.ts';
 import { closeCancelledCharges } from '../payments/service.ts';
-import {
-  type ApplicationActor,
-  applicationEventsOf,
-  applicationListSpec,
-  cancelApplication,
-  createApplication,
-  EXPORT_COLUMNS,
-  getApplication,
-  listApplications,
-  replaceCoinsurers,
-  saveDraft,
-  submitApplication,
-} from './service.ts';
+import { type ApplicationActor } from './changes.ts';
+import { applicationEventsOf, applicationListSpec, EXPORT_COLUMNS, getApplication, listApplications } from './queries.ts';
+import { cancelApplication, submitApplication } from './transitions.ts';
+import { createApplication, replaceCoinsurers, saveDraft } from './drafts.ts';
 
 const listQuery = pageQuery(APPLICATION_SORT_FIELDS).extend({
   status: z

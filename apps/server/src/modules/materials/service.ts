@@ -42,7 +42,7 @@ import { applications, customers, materials, users } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
-import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/service.ts';
+import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/changes.ts';
 import type { RequestUser } from '../auth/sessions.ts';
 import { type CustomerViewer, customersVisibleTo } from '../customers/access.ts';
 import { CUSTOMER_NOT_FOUND } from '../customers/service.ts';

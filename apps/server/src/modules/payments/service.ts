@@ -37,7 +37,7 @@ import {
 import { writeAudit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
-import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/service.ts';
+import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/changes.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { notifyPaymentReceived } from '../notifications/events.ts';
 import { issueAfterPayment } from '../policies/issue.ts';

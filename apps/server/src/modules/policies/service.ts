@@ -32,7 +32,7 @@ import {
 import { notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
-import { applicationEventsOf } from '../applications/service.ts';
+import { applicationEventsOf } from '../applications/queries.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 
 /** The condition limiting policies to those whose application the viewer may see (undefined: all). */

@@ -27,7 +27,7 @@ import { auditAction } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
-import { APPLICATION_NOT_FOUND } from '../applications/service.ts';
+import { APPLICATION_NOT_FOUND } from '../applications/changes.ts';
 import { today } from '../products/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { annualOrdersVisibleTo, seeAllProjects } from './access.ts';

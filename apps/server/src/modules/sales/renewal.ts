@@ -8,9 +8,7 @@
 import type { Channel } from '@piibs/shared/application-status';
 import { shanghaiToday } from '@piibs/shared/application-status';
 import { splitAmount } from '@piibs/shared/coinsurance';
-import { formatTime } from '@piibs/shared/constants';
 import { POLICY_NOT_FOUND } from '@piibs/shared/policy';
-import type { QuoteResult, quoteForm } from '@piibs/shared/product';
 import {
   RENEWAL_WINDOW_MESSAGE,
   type RenewalInfo,
@@ -19,8 +17,7 @@ import {
   renewalState,
   renewalWindow,
 } from '@piibs/shared/sales';
-import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import { and, asc, desc, eq, notInArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   applicationCoinsurers,
@@ -31,14 +28,13 @@ import {
 } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { conflict, forbidden, HttpError, notFound } from '../../lib/errors.ts';
+import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { isApplicationOwner } from '../applications/access.ts';
+import { type Application, nextApplicationNumber } from '../applications/changes.ts';
+import { priceNewDraft } from '../applications/pricing.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
-import { quoteProduct } from '../products/quote.ts';
 import { getProduct } from '../products/service.ts';
-
-type Application = typeof applications.$inferSelect;
 
 export interface RenewalActor extends Actor {
   viewer: CustomerViewer;
@@ -112,34 +108,6 @@ function renewalChannel(old: Channel, roles: readonly string[]): Channel {
   return roles.includes('agent') && !roles.includes('17') ? 'agent' : 'enterprise';
 }
 
-/** The number prefix of a product, as applications number them: AZX_GM_2025 → AZX. */
-const prefixOf = (productCode: string) =>
-  (productCode.split('_')[0] ?? 'TB').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || 'TB';
-
-async function nextApplicationNumber(tx: Tx, productCode: string): Promise<string> {
-  const res = await tx.execute<{ n: string }>(sql`select nextval('application_number_seq')::text as n`);
-  return `${prefixOf(productCode)}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(6, '0')}`;
-}
-
-type QuoteInput = z.infer<typeof quoteForm>;
-
-function quoteInputOf(a: Application): QuoteInput {
-  const opt = <T>(v: T | null) => (v === null ? undefined : v);
-  return {
-    customerId: a.customerId,
-    industrySection: opt(a.industrySection),
-    industryDivision: opt(a.industryDivision),
-    headcount: opt(a.headcount),
-    perPersonLimitFen: opt(a.perPersonLimitFen),
-    coverages: a.coverages as QuoteInput['coverages'],
-    projectCostFen: opt(a.projectCostFen),
-    highRisk: a.highRisk,
-    guaranteeAmountFen: opt(a.guaranteeAmountFen),
-    factors: a.factors as Record<string, string>,
-    preventionRatio: opt(a.preventionRatio),
-  };
-}
-
 const clamp = (v: number | null, min: number, max: number) =>
   v === null ? null : Math.min(max, Math.max(min, v));
 
@@ -210,28 +178,7 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
         .returning();
       const a = row!;
 
-      let quote: QuoteResult | null = null;
-      let quoteProblem: string | null = null;
-      try {
-        quote = await quoteProduct(
-          tx as unknown as Db,
-          { viewer: { ...viewer, staffScope: { all: true } }, canSeeDrafts: false },
-          a.productId,
-          quoteInputOf(a),
-        );
-        await tx
-          .update(applications)
-          .set({
-            quote,
-            rateTableId: quote.rateTableId,
-            premiumFen: quote.premiumFen,
-            preventionFeeFen: quote.preventionFeeFen,
-          })
-          .where(eq(applications.id, a.id));
-      } catch (err) {
-        if (!(err instanceof HttpError && err.status === 400)) throw err;
-        quoteProblem = err.message;
-      }
+      const { quote, problem: quoteProblem } = await priceNewDraft(tx, viewer, a);
 
       const shares = product.allowsCoinsurance
         ? await tx

@@ -38,12 +38,8 @@ import { type Actor, auditAction } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { applicationTasksVisibleTo } from '../applications/access.ts';
-import {
-  applicationEventsOf,
-  applyApplicationReview,
-  getApplication,
-  lockApplicationForReview,
-} from '../applications/service.ts';
+import { applicationEventsOf, getApplication } from '../applications/queries.ts';
+import { applyApplicationReview, lockApplicationForReview } from '../applications/transitions.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
 import { notifyReviewDecision, notifyTaskAssigned, notifyTaskReassigned } from '../notifications/events.ts';

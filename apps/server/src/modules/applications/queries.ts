@@ -1,0 +1,487 @@
+// Reading applications (投保单): one with its quote, co-insurers, applicant and payment order; the timeline; the
+// paged, filtered and sorted list (keyset paging, cached counts) and the export's columns.
+import type { Page, PageCursors } from '@piibs/shared/admin';
+import type {
+  APPLICATION_SORT_FIELDS,
+  ApplicationDetail,
+  ApplicationEventRow,
+  ApplicationRow,
+  CoinsurerRow,
+} from '@piibs/shared/application';
+import {
+  APPLICATION_STATUS_LABELS,
+  type ApplicationStatus,
+  actionsFor,
+  type Channel,
+} from '@piibs/shared/application-status';
+import { formatTime } from '@piibs/shared/constants';
+import { fenToYuanText, microPercentText } from '@piibs/shared/money';
+import type { QuoteResult } from '@piibs/shared/product';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { type AnyPgColumn, alias, PgDialect, QueryBuilder } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '../../db/client.ts';
+import {
+  applicationCoinsurers,
+  applicationEvents,
+  applications,
+  customers,
+  paymentOrders,
+  products,
+  users,
+} from '../../db/schema.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import {
+  blurry,
+  type CountCache,
+  decodeCursor,
+  encodeCursor,
+  type KeysetField,
+  keysetOrder,
+  type ListSpec,
+  orderByOf,
+  type PageParams,
+  runNamed,
+  type SortColumns,
+  sequenceVersion,
+} from '../../lib/paging.ts';
+import type { CustomerViewer } from '../customers/access.ts';
+import { getCustomer } from '../customers/service.ts';
+import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
+import { APPLICATION_NOT_FOUND, seeAll } from './changes.ts';
+
+// ---- reading ----
+
+const owner = alias(users, 'app_owner');
+
+const rowColumns = {
+  ...getTableColumns(applications),
+  productCode: products.code,
+  productName: products.name,
+  productClass: products.productClass,
+  allowsCoinsurance: products.allowsCoinsurance,
+  applicantName: customers.name,
+  applicantUscc: customers.uscc,
+  ownerName: sql<string | null>`coalesce(${owner.nickName}, ${owner.username})`,
+  openTaskId: sql<number | null>`(select t.id from review_task t where t.kind = 'application'
+    and t.subject_id = "application"."id" and t.status = 'open')`,
+};
+
+const selectRows = (db: Db | Tx) =>
+  db
+    .select(rowColumns)
+    .from(applications)
+    .innerJoin(products, eq(products.id, applications.productId))
+    .innerJoin(customers, eq(customers.id, applications.customerId))
+    .leftJoin(owner, eq(owner.id, applications.ownerId));
+type RawRow = Awaited<ReturnType<typeof selectRows>>[number];
+
+/** Advanced by a statement trigger on every insert, update or delete of application (migration 0014). */
+const CHANGE_SEQUENCE = 'application_change_seq';
+
+/** `Date.toISOString()`'s text, made by PostgreSQL. */
+const isoText = (column: AnyPgColumn) =>
+  sql<string | null>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** What a list row shows (toRow): no quote snapshot, no open-task lookup. */
+const listColumns = {
+  id: applications.id,
+  number: applications.number,
+  productId: applications.productId,
+  channel: applications.channel,
+  policyholderType: applications.policyholderType,
+  customerId: applications.customerId,
+  status: applications.status,
+  // As text: the list runs as a plain prepared statement (runNamed), and node-postgres reads a date as a Date.
+  startDate: sql<string | null>`${applications.startDate}::text`,
+  endDate: sql<string | null>`${applications.endDate}::text`,
+  premiumFen: applications.premiumFen,
+  preventionFeeFen: applications.preventionFeeFen,
+  reviewOpinion: applications.reviewOpinion,
+  ownerId: applications.ownerId,
+  agentId: applications.agentId,
+  // Instants as ISO text from PostgreSQL: parsing them into Dates only to print them again cost more.
+  submittedAt: isoText(applications.submittedAt),
+  createdAt: isoText(applications.createdAt) as SQL<string>,
+  updatedAt: isoText(applications.updatedAt) as SQL<string>,
+  version: applications.version,
+  productCode: rowColumns.productCode,
+  productName: rowColumns.productName,
+  productClass: rowColumns.productClass,
+  applicantName: rowColumns.applicantName,
+  applicantUscc: rowColumns.applicantUscc,
+  ownerName: rowColumns.ownerName,
+};
+type Instant = Date | string;
+type ListRaw = Omit<Pick<RawRow, keyof typeof listColumns>, 'submittedAt' | 'createdAt' | 'updatedAt'> & {
+  submittedAt: Instant | null;
+  createdAt: Instant;
+  updatedAt: Instant;
+};
+
+/**
+ * List rows, each with its sort key as text (`cursorKey`, for the page's cursors) and the applications' data
+ * version (`dataVersion`, for the cached count: read with the rows, not in a query of its own).
+ */
+const listSelection = (cursorKey: SQL<string>) => ({
+  ...listColumns,
+  cursorKey,
+  dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
+});
+const LIST_KEYS = Object.keys(listSelection(sql``));
+type ListRowWithKey = ListRaw & { cursorKey: string; dataVersion: string };
+const CURSOR_KEY_MARK = '/*cursor key*/';
+/**
+ * `select <the list row's columns> from application join … left join app_owner`, rendered once: drizzle would
+ * build the long select list again at every request (the most of the list's own CPU time).
+ */
+const LIST_FROM = new QueryBuilder()
+  .select(listSelection(sql.raw(CURSOR_KEY_MARK) as SQL<string>))
+  .from(applications)
+  .innerJoin(products, eq(products.id, applications.productId))
+  .innerJoin(customers, eq(customers.id, applications.customerId))
+  .leftJoin(owner, eq(owner.id, applications.ownerId))
+  .toSQL().sql;
+const dialect = new PgDialect();
+
+const isoOf = (d: Instant) => (typeof d === 'string' ? d : d.toISOString());
+const iso = (d: Instant | null) => (d === null ? null : isoOf(d));
+
+function toRow(r: ListRaw, userId: number): ApplicationRow {
+  const status = r.status as ApplicationStatus;
+  return {
+    id: r.id,
+    number: r.number,
+    productId: r.productId,
+    productCode: r.productCode,
+    productName: r.productName,
+    productClass: r.productClass,
+    channel: r.channel as Channel,
+    policyholderType: r.policyholderType === 2 ? 2 : 1,
+    customerId: r.customerId,
+    applicantName: r.applicantName,
+    applicantUscc: r.applicantUscc,
+    status,
+    statusLabel: APPLICATION_STATUS_LABELS[status],
+    startDate: r.startDate,
+    endDate: r.endDate,
+    premiumFen: r.premiumFen,
+    preventionFeeFen: r.preventionFeeFen,
+    reviewOpinion: r.reviewOpinion,
+    ownerId: r.ownerId,
+    ownerName: r.ownerName,
+    agentId: r.agentId,
+    submittedAt: iso(r.submittedAt),
+    createdAt: isoOf(r.createdAt),
+    updatedAt: isoOf(r.updatedAt),
+    version: r.version,
+    actions: actionsFor(status, isApplicationOwner(r, userId)),
+  };
+}
+
+async function coinsurersOf(db: Db | Tx, id: number): Promise<CoinsurerRow[]> {
+  const rows = await db
+    .select({
+      insurerCode: applicationCoinsurers.insurerCode,
+      insurerName: sql<string | null>`(select dd.label from dict_detail dd join dict d on d.id = dd.dict_id
+        where d.name = 'coinsurer' and dd.value = ${applicationCoinsurers.insurerCode} limit 1)`,
+      lead: applicationCoinsurers.lead,
+      share: applicationCoinsurers.share,
+      premiumFen: applicationCoinsurers.premiumFen,
+      preventionFeeFen: applicationCoinsurers.preventionFeeFen,
+    })
+    .from(applicationCoinsurers)
+    .where(eq(applicationCoinsurers.applicationId, id))
+    .orderBy(asc(applicationCoinsurers.sort), asc(applicationCoinsurers.id));
+  return rows.map((r) => ({ ...r, shareText: microPercentText(r.share) }));
+}
+
+async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise<ApplicationDetail> {
+  // One after another: on a transaction (one connection) concurrent queries are not allowed.
+  const coinsurers = await coinsurersOf(db, r.id);
+  const customer = await getCustomer(db, seeAll(viewer), r.customerId);
+  const [order] = await db
+    .select()
+    .from(paymentOrders)
+    .where(eq(paymentOrders.applicationId, r.id))
+    .orderBy(desc(paymentOrders.id))
+    .limit(1);
+  const person = r.policyholderType === 2;
+  return {
+    ...toRow(r, viewer.user.id),
+    insuredName: r.insuredName,
+    // One column, insured_uscc, holds the insured's code: a credit code, or an individual's identity card.
+    insuredUscc: person ? null : r.insuredUscc,
+    insuredIdNumber: person ? r.insuredUscc : null,
+    insuredAddress: r.insuredAddress,
+    contactName: r.contactName,
+    contactPhone: r.contactPhone,
+    contactEmail: r.contactEmail,
+    specialTerms: r.specialTerms,
+    industrySection: r.industrySection,
+    industryDivision: r.industryDivision,
+    headcount: r.headcount,
+    payrollFen: r.payrollFen,
+    perPersonLimitFen: r.perPersonLimitFen,
+    coverages: r.coverages as string[],
+    factors: r.factors as Record<string, string>,
+    guaranteeAmountFen: r.guaranteeAmountFen,
+    projectName: r.projectName,
+    projectAddress: r.projectAddress,
+    projectCostFen: r.projectCostFen,
+    contractor: r.contractor,
+    highRisk: r.highRisk,
+    preventionRatio: r.preventionRatio,
+    commissionRate: r.commissionRate,
+    allowsCoinsurance: r.allowsCoinsurance,
+    quote: (r.quote as QuoteResult | null) ?? null,
+    rateTableId: r.rateTableId,
+    coinsurers,
+    customer,
+    paymentOrder: order
+      ? {
+          id: order.id,
+          number: order.number,
+          amountFen: order.amountFen,
+          status: order.status,
+          expiresAt: order.expiresAt.toISOString(),
+          createdAt: order.createdAt.toISOString(),
+        }
+      : null,
+    openTaskId: r.openTaskId == null ? null : Number(r.openTaskId),
+  };
+}
+
+/** One application the viewer may see (404 otherwise), with its quote, co-insurers, applicant and payment. */
+export async function getApplication(
+  db: Db | Tx,
+  viewer: CustomerViewer,
+  id: number,
+): Promise<ApplicationDetail> {
+  const [row] = await selectRows(db).where(
+    and(eq(applications.id, id), applicationsVisibleTo(db as Db, viewer)),
+  );
+  if (!row) throw notFound(APPLICATION_NOT_FOUND);
+  return detailOf(db, viewer, row);
+}
+
+/** The history timeline, oldest first (404 unless the viewer may see the application). */
+export async function applicationEventsOf(
+  db: Db,
+  viewer: CustomerViewer,
+  id: number,
+): Promise<ApplicationEventRow[]> {
+  const [seen] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(and(eq(applications.id, id), applicationsVisibleTo(db, viewer)));
+  if (!seen) throw notFound(APPLICATION_NOT_FOUND);
+  const rows = await db
+    .select()
+    .from(applicationEvents)
+    .where(eq(applicationEvents.applicationId, id))
+    .orderBy(asc(applicationEvents.id));
+  return rows.map((e) => ({
+    id: e.id,
+    action: e.action,
+    fromStatus: e.fromStatus as ApplicationStatus | null,
+    toStatus: e.toStatus as ApplicationStatus,
+    actor: e.actorName,
+    opinion: e.opinion,
+    at: e.createdAt.toISOString(),
+  }));
+}
+
+export interface ApplicationFilter {
+  status?: ApplicationStatus | undefined;
+  productId?: number | undefined;
+  customerId?: number | undefined;
+  channel?: Channel | undefined;
+  blurry?: string | undefined;
+  startTime?: Date | undefined;
+  endTime?: Date | undefined;
+}
+
+type SortField = (typeof APPLICATION_SORT_FIELDS)[number];
+const sortColumns: SortColumns<SortField> = {
+  id: applications.id,
+  number: applications.number,
+  createdAt: applications.createdAt,
+  updatedAt: applications.updatedAt,
+  submittedAt: applications.submittedAt,
+  premiumFen: applications.premiumFen,
+};
+const DEFAULT_ORDER = [sql`${applications.id} desc`];
+/** The sorts that page by cursor (NOT NULL columns, each with an index on (column, id)); no sort: by id. */
+const KEYSET: Partial<Record<SortField, KeysetField>> = {
+  number: { column: applications.number, kind: 'text' },
+  createdAt: { column: applications.createdAt, kind: 'timestamp' },
+  updatedAt: { column: applications.updatedAt, kind: 'timestamp' },
+};
+
+/** The WHERE of insureList: what the viewer may see, and the filters. Conditions on application alone. */
+function listFilter(db: Db, viewer: CustomerViewer, f: ApplicationFilter): SQL | undefined {
+  return and(
+    applicationsVisibleTo(db, viewer),
+    f.status ? eq(applications.status, f.status) : undefined,
+    f.productId ? eq(applications.productId, f.productId) : undefined,
+    f.customerId ? eq(applications.customerId, f.customerId) : undefined,
+    f.channel ? eq(applications.channel, f.channel) : undefined,
+    f.blurry
+      ? or(
+          blurry(f.blurry, applications.number, applications.insuredName),
+          inArray(
+            applications.customerId,
+            db
+              .select({ id: customers.id })
+              .from(customers)
+              .where(blurry(f.blurry, customers.name, customers.uscc)),
+          ),
+        )
+      : undefined,
+    f.startTime ? gte(applications.createdAt, f.startTime) : undefined,
+    f.endTime ? lte(applications.createdAt, f.endTime) : undefined,
+  );
+}
+
+/**
+ * One page in `orderBy`: the ids first, from application alone (a deep OFFSET then skips index entries, not
+ * joined rows), then the rows of those ids with their products, applicants and owners.
+ */
+function fetchListPage(
+  db: Db,
+  where: SQL | undefined,
+  q: {
+    limit: number;
+    offset: number;
+    orderBy: SQL[];
+    boundary?: SQL | undefined;
+    key?: SQL<string> | undefined;
+  },
+) {
+  // LIMIT written out (a page size, one of a few): with LIMIT as a parameter PostgreSQL keeps re-planning the
+  // prepared statement (runNamed) instead of settling on its generic plan. OFFSET only when paging by number.
+  const limit = sql.raw(String(Math.trunc(q.limit)));
+  const ids = sql`(select ${applications.id} from ${applications} where ${and(where, q.boundary) ?? sql`true`}
+    order by ${sql.join(q.orderBy, sql`, `)} limit ${limit}${q.offset ? sql` offset ${q.offset}` : sql``})`;
+  // The sort key expression goes into the pre-rendered select list: a column expression, without parameters.
+  const key = q.key ? dialect.sqlToQuery(q.key).sql : `''`;
+  const query = sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${applications.id} in ${ids}
+    order by ${sql.join(q.orderBy, sql`, `)}`;
+  return runNamed<ListRowWithKey>(db, dialect.sqlToQuery(query), LIST_KEYS);
+}
+
+/** The export's rows: the applications the viewer may see, filtered, in the list's order. */
+export function applicationListSpec(
+  db: Db,
+  viewer: CustomerViewer,
+  f: ApplicationFilter,
+): ListSpec<SortField, ApplicationRow> {
+  const where = listFilter(db, viewer, f);
+  return {
+    columns: sortColumns,
+    defaultOrder: DEFAULT_ORDER,
+    fetch: async (q) => (await fetchListPage(db, where, q)).map((r) => toRow(r, viewer.user.id)),
+    count: async () => (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0,
+  };
+}
+
+/** What listFilter depends on: the viewer's visibility (applicationsVisibleTo) and the filters. */
+function countKey(v: CustomerViewer, f: ApplicationFilter): string {
+  const scope = v.staffScope?.all
+    ? 'all'
+    : [v.user.id, v.isEnterprise ? v.uscc : null, v.isAgent, v.staffScope?.deptIds ?? null];
+  const { status, productId, customerId, channel, blurry, startTime, endTime } = f;
+  return JSON.stringify([scope, status, productId, customerId, channel, blurry, startTime, endTime]);
+}
+
+export interface ApplicationListQuery extends ApplicationFilter, PageParams {
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/**
+ * insureList: one page of the applications the viewer may see, filtered; newest first. Sorted by id, number,
+ * createdAt or updatedAt (or not at all) it also pages by cursor (`after` / `before`, see lib/paging.ts), and
+ * answers its cursors. The count runs only for a full page, and is cached per filter and data scope until an
+ * application changes (or 30 s pass).
+ */
+export async function listApplications(
+  db: Db,
+  viewer: CustomerViewer,
+  q: ApplicationListQuery,
+  counts: CountCache,
+): Promise<Page<ApplicationRow> & { cursors: PageCursors | null }> {
+  if (q.after !== undefined && q.before !== undefined) throw badRequest('游标：after 与 before 只能给一个');
+  const where = listFilter(db, viewer, q);
+  const order = keysetOrder(q.sort, KEYSET, applications.id);
+  const text = q.after ?? q.before;
+  const cursor = text === undefined ? null : decodeCursor(order, text);
+  const back = q.before !== undefined;
+  const start = q.page * q.size;
+  const rows = await fetchListPage(db, where, {
+    limit: q.size,
+    offset: cursor ? 0 : start,
+    orderBy: order ? (back ? order.reversed : order.orderBy) : orderByOf(q.sort, sortColumns, DEFAULT_ORDER),
+    boundary: cursor && order ? order.boundary(cursor, back ? 'before' : 'after') : undefined,
+    key: order?.keyText,
+  });
+  if (back) rows.reverse();
+  const short = !back && rows.length < q.size && (rows.length > 0 || start === 0);
+  let totalElements = start + rows.length;
+  if (!short) {
+    totalElements = await counts.get(
+      countKey(viewer, q),
+      rows[0]?.dataVersion ?? (await sequenceVersion(db, CHANGE_SEQUENCE)),
+      async () => (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0,
+    );
+  }
+  const first = rows[0];
+  const last = rows.at(-1);
+  return {
+    content: rows.map((r) => toRow(r, viewer.user.id)),
+    totalElements,
+    cursors:
+      order && first && last
+        ? {
+            before: encodeCursor(order, first.cursorKey, first.id),
+            after: encodeCursor(order, last.cursorKey, last.id),
+          }
+        : null,
+  };
+}
+
+/** The export's columns. */
+export const EXPORT_COLUMNS: {
+  header: string;
+  width?: number;
+  value: (r: ApplicationRow) => string | number | null;
+}[] = [
+  { header: '投保单号', width: 20, value: (r) => r.number },
+  { header: '险种', width: 30, value: (r) => r.productName },
+  { header: '投保人', width: 30, value: (r) => r.applicantName },
+  { header: '统一社会信用代码', width: 22, value: (r) => r.applicantUscc },
+  { header: '状态', value: (r) => r.statusLabel },
+  { header: '保险起期', value: (r) => r.startDate },
+  { header: '保险止期', value: (r) => r.endDate },
+  { header: '保费（元）', value: (r) => (r.premiumFen == null ? null : fenToYuanText(r.premiumFen)) },
+  {
+    header: '事故预防费用（元）',
+    value: (r) => (r.preventionFeeFen == null ? null : fenToYuanText(r.preventionFeeFen)),
+  },
+  { header: '创建人', value: (r) => r.ownerName },
+  { header: '创建时间', width: 20, value: (r) => formatTime(r.createdAt) },
+  { header: '提交时间', width: 20, value: (r) => (r.submittedAt ? formatTime(r.submittedAt) : null) },
+];

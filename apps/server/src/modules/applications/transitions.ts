@@ -1,0 +1,211 @@
+// The transitions of an application (投保单): submit (checked for completeness, re-rated on the active rate table,
+// into the review queue), cancel, and the underwriter's decision (called by the task service, inside its
+// transaction; approval opens the payment order).
+
+import type { ApplicationDetail } from '@piibs/shared/application';
+import { ID_CARD_MESSAGE, isIdCardNumber } from '@piibs/shared/application';
+import {
+  type ApplicationStatus,
+  nextStatus,
+  periodProblem,
+  reviewNext,
+} from '@piibs/shared/application-status';
+import { coinsuranceProblem } from '@piibs/shared/coinsurance';
+import type { ReviewStatus } from '@piibs/shared/review';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { applicationCoinsurers, applications, customers, paymentOrders } from '../../db/schema.ts';
+import type { Actor } from '../../lib/audit.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import type { CustomerViewer } from '../customers/access.ts';
+import { getProduct } from '../products/service.ts';
+import { openReviewTask } from '../tasks/queue.ts';
+import { applicationsVisibleTo } from './access.ts';
+import {
+  APPLICATION_NOT_FOUND,
+  type ApplicationActor,
+  addEvent,
+  audit,
+  CUSTOMER_NOT_APPROVED,
+  checkChange,
+  lockApplication,
+  nextPaymentNumber,
+  PAYMENT_TTL_MS,
+} from './changes.ts';
+import { checkRatios, quoteColumns, rateApplication, resplit } from './pricing.ts';
+import { getApplication } from './queries.ts';
+
+const required = (value: unknown, label: string) => {
+  if (value === null || value === undefined || value === '') throw badRequest(`${label}：不能为空`);
+};
+
+/**
+ * DRAFT / RETURNED → PENDING_REVIEW: checks completeness (messages name the field), re-rates on the ACTIVE rate
+ * table and stores the snapshot, re-splits the co-insurers, opens an application review task.
+ */
+export async function submitApplication(
+  db: Db,
+  actor: ApplicationActor,
+  id: number,
+  version: number,
+): Promise<ApplicationDetail> {
+  await db.transaction(async (tx) => {
+    const a = await lockApplication(tx, actor.viewer, id);
+    const next = nextStatus(a.status as ApplicationStatus, 'submit');
+    checkChange(a, actor, next !== null, version);
+    const product = await getProduct(tx, a.productId);
+    const [customer] = await tx
+      .select({ name: customers.name, reviewStatus: customers.reviewStatus })
+      .from(customers)
+      .where(eq(customers.id, a.customerId));
+    if (customer?.reviewStatus !== 'approved') throw badRequest(CUSTOMER_NOT_APPROVED);
+    required(a.startDate, '保险起期');
+    required(a.endDate, '保险止期');
+    const problem = periodProblem(a.startDate!, a.endDate!);
+    if (problem) throw badRequest(problem);
+    if (a.policyholderType === 2) {
+      required(a.insuredName, '被保险人姓名');
+      required(a.insuredUscc, '被保险人身份证号');
+      if (!isIdCardNumber(a.insuredUscc!)) throw badRequest(`被保险人身份证号：${ID_CARD_MESSAGE}`);
+    } else {
+      required(a.insuredName, '被保险人名称');
+    }
+    required(a.contactName, '联系人');
+    required(a.contactPhone, '联系电话');
+    if (product.productClass === 'construction') {
+      required(a.projectName, '工程名称');
+      required(a.projectAddress, '工程地址');
+      required(a.projectCostFen, '工程造价');
+    }
+    if (product.productClass === 'work_safety') required(a.headcount, '参保人数');
+    checkRatios(product, a);
+    const shares = await tx
+      .select()
+      .from(applicationCoinsurers)
+      .where(eq(applicationCoinsurers.applicationId, id));
+    if (shares.length) {
+      if (!product.allowsCoinsurance) throw badRequest('共保信息：该险种不支持共保/联保');
+      const bad = coinsuranceProblem(shares);
+      if (bad) throw badRequest(bad.message);
+    }
+    const q = await rateApplication(tx, actor.viewer, a);
+    await tx
+      .update(applications)
+      .set({
+        ...quoteColumns(q),
+        preventionRatio: q.preventionRatio,
+        status: next!,
+        submittedAt: sql`now()`,
+        version: sql`${applications.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(applications.id, id));
+    await resplit(tx, id, q.premiumFen, q.preventionFeeFen);
+    await addEvent(tx, actor, { applicationId: id, action: 'submit', from: a.status, to: next! });
+    await audit(tx, actor, 'submit', id, {
+      before: { status: a.status, premiumFen: a.premiumFen },
+      after: {
+        status: next,
+        premiumFen: q.premiumFen,
+        rateTableId: q.rateTableId,
+        rateTableVersion: q.rateTableVersion,
+      },
+    });
+    await openReviewTask(tx, {
+      kind: 'application',
+      subjectId: id,
+      title: `${a.number} ${customer.name}`,
+      submittedBy: actor.user.id,
+    });
+  });
+  return getApplication(db, actor.viewer, id);
+}
+
+/** DRAFT / RETURNED / PENDING_PAYMENT → CANCELLED, by the owner; an open payment order is cancelled with it. */
+export async function cancelApplication(
+  db: Db,
+  actor: ApplicationActor,
+  id: number,
+  version: number,
+): Promise<ApplicationDetail> {
+  await db.transaction(async (tx) => {
+    const a = await lockApplication(tx, actor.viewer, id);
+    const next = nextStatus(a.status as ApplicationStatus, 'cancel');
+    checkChange(a, actor, next !== null, version);
+    await tx
+      .update(applications)
+      .set({ status: next!, version: sql`${applications.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(applications.id, id));
+    await tx
+      .update(paymentOrders)
+      .set({ status: 'CANCELLED', updatedAt: sql`now()` })
+      .where(and(eq(paymentOrders.applicationId, id), eq(paymentOrders.status, 'PENDING')));
+    await addEvent(tx, actor, { applicationId: id, action: 'cancel', from: a.status, to: next! });
+    await audit(tx, actor, 'cancel', id, { before: { status: a.status }, after: { status: next } });
+  });
+  return getApplication(db, actor.viewer, id);
+}
+
+// ---- the underwriter's decision (called by the task service, inside its transaction) ----
+
+/** Locks the application under review; its status as the review machine sees it (pending or not). */
+export async function lockApplicationForReview(
+  tx: Tx,
+  viewer: CustomerViewer,
+  id: number,
+): Promise<{ status: ReviewStatus; title: string } | null> {
+  const [row] = await tx
+    .select({ status: applications.status, number: applications.number })
+    .from(applications)
+    .where(and(eq(applications.id, id), applicationsVisibleTo(tx as unknown as Db, viewer)))
+    .for('update', { of: applications });
+  if (!row) return null;
+  // Anything but PENDING_REVIEW is "not pending" to the review machine (→ 409).
+  return { status: row.status === 'PENDING_REVIEW' ? 'pending' : 'approved', title: row.number };
+}
+
+const DECISION_OF: Record<ReviewStatus, 'approve' | 'return' | 'reject'> = {
+  approved: 'approve',
+  returned: 'return',
+  rejected: 'reject',
+  pending: 'approve',
+};
+
+/** Approve → PENDING_PAYMENT with a payment order (premium, 24 h); return → RETURNED; reject → DECLINED. */
+export async function applyApplicationReview(
+  tx: Tx,
+  id: number,
+  decided: ReviewStatus,
+  opinion: string | null,
+  actor: Actor,
+): Promise<void> {
+  const [a] = await tx.select().from(applications).where(eq(applications.id, id));
+  if (!a) throw notFound(APPLICATION_NOT_FOUND);
+  const decision = DECISION_OF[decided];
+  const next = reviewNext(a.status as ApplicationStatus, decision);
+  if (!next) throw conflict('该投保单当前不是待审核状态');
+  await tx
+    .update(applications)
+    .set({
+      status: next,
+      reviewOpinion: opinion,
+      decidedAt: sql`now()`,
+      version: sql`${applications.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(applications.id, id));
+  if (next === 'PENDING_PAYMENT')
+    await tx.insert(paymentOrders).values({
+      number: await nextPaymentNumber(tx),
+      applicationId: id,
+      amountFen: a.premiumFen ?? 0,
+      expiresAt: new Date(Date.now() + PAYMENT_TTL_MS),
+    });
+  await addEvent(tx, actor, {
+    applicationId: id,
+    action: decision === 'reject' ? 'decline' : decision,
+    from: a.status,
+    to: next,
+    opinion,
+  });
+}
