@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type DataRouter, matchRoutes, type RouteObject, replace } from 'react-router';
-import LoginPage from '@/features/auth/LoginPage.tsx';
+import LoginPage from '@/features/auth/pages/LoginPage.tsx';
 import { configureHttp } from '@/lib/http.ts';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
 import { useUserStore } from '@/stores/user.ts';
@@ -63,7 +63,7 @@ export const routes: RouteObject[] = [
           { path: 'login', handle: { title: '登录', hidden: true, noCache: true }, Component: LoginPage },
           {
             path: 'loginEP',
-            ...loginTypePage('工程险企业登录', () => import('@/features/auth/LoginEpPage.tsx')),
+            ...loginTypePage('工程险企业登录', () => import('@/features/auth/pages/LoginEpPage.tsx')),
           },
           {
             // Pathless: antd's locale, theme and App context plus react-query, for every page that uses them.
@@ -72,22 +72,28 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: 'CAlogin',
-                ...loginTypePage('证书登录', () => import('@/features/auth/CaSignInPage.tsx')),
+                ...loginTypePage('证书登录', () => import('@/features/auth/pages/CaSignInPage.tsx')),
               },
-              { path: 'logged', ...loginTypePage('已登录', () => import('@/features/auth/LoggedPage.tsx')) },
-              { path: 'init', ...loginTypePage('系统初始化', () => import('@/features/auth/InitPage.tsx')) },
+              {
+                path: 'logged',
+                ...loginTypePage('已登录', () => import('@/features/auth/pages/LoggedPage.tsx')),
+              },
+              {
+                path: 'init',
+                ...loginTypePage('系统初始化', () => import('@/features/auth/pages/InitPage.tsx')),
+              },
               {
                 path: 'insured/start',
-                ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
+                ...loginTypePage('正在登录', () => import('@/features/auth/pages/HandoffPage.tsx')),
               },
               {
                 // Spelt as the spec spells it.
                 path: 'api/loginByManange',
-                ...loginTypePage('正在登录', () => import('@/features/auth/HandoffPage.tsx')),
+                ...loginTypePage('正在登录', () => import('@/features/auth/pages/HandoffPage.tsx')),
               },
               {
                 path: 'redirect/*',
-                ...loginTypePage('跳转中', () => import('@/features/auth/RedirectPage.tsx')),
+                ...loginTypePage('跳转中', () => import('@/features/auth/pages/RedirectPage.tsx')),
               },
               {
                 path: '404',

@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS, SITE_TITLE } from '@piibs/shared/constants';
 import type { ReactNode } from 'react';
-import styles from './auth.module.css';
+import styles from '../auth.module.css';
 
 function Logo() {
   return (

@@ -2,8 +2,8 @@ import { CheckCircleFilled } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
-import { AuthLayout, authStyles as styles } from './AuthLayout.tsx';
-import { AUTH_TEXTS as T } from './texts.ts';
+import { AuthLayout, authStyles as styles } from '../components/AuthLayout.tsx';
+import { AUTH_TEXTS as T } from '../texts.ts';
 
 /**
  * /piibs/logged: "already signed in". The guard sends a signed-in user on to the dashboard before this page

@@ -5,14 +5,14 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { errorText } from '@/lib/request-inline.ts';
 import { useUserStore } from '@/stores/user.ts';
-import { AuthLayout, authStyles as styles } from './AuthLayout.tsx';
-import { fetchCaChallenge } from './api.ts';
-import { safeRedirect } from './safe-redirect.ts';
-import { AUTH_TEXTS as T } from './texts.ts';
+import { fetchCaChallenge } from '../api.ts';
+import { AuthLayout, authStyles as styles } from '../components/AuthLayout.tsx';
+import { safeRedirect } from '../safe-redirect.ts';
+import { AUTH_TEXTS as T } from '../texts.ts';
 
 type Values = { password: string };
 
-const loadPkcs12 = () => import('./pkcs12.ts');
+const loadPkcs12 = () => import('../pkcs12.ts');
 const CA_FAILED = '证书登录失败，请重试';
 const ACCEPT = '.p12,.pfx,application/x-pkcs12';
 

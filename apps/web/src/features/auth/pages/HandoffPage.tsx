@@ -6,10 +6,10 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { errorText } from '@/lib/request-inline.ts';
 import { useUserStore } from '@/stores/user.ts';
-import { AuthLayout, authStyles as styles } from './AuthLayout.tsx';
-import { exchangeHandoff } from './api.ts';
-import { safeRedirect } from './safe-redirect.ts';
-import { AUTH_TEXTS as T } from './texts.ts';
+import { exchangeHandoff } from '../api.ts';
+import { AuthLayout, authStyles as styles } from '../components/AuthLayout.tsx';
+import { safeRedirect } from '../safe-redirect.ts';
+import { AUTH_TEXTS as T } from '../texts.ts';
 
 // A hand-off token works once: keep the exchange per token, so a re-run effect (StrictMode) reuses it.
 const exchanges = new Map<string, Promise<TokenResult>>();

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
-import { safeRedirect } from './safe-redirect.ts';
+import { safeRedirect } from '../safe-redirect.ts';
 
 /**
  * /piibs/redirect/* — the tags bar's "refresh": going through this route remounts the page, which then

@@ -6,10 +6,10 @@ import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
 import { ApiError, errorText } from '@/lib/request-inline.ts';
-import { AuthLayout, authStyles as styles } from './AuthLayout.tsx';
-import { initCheckQuery, initialise, useInitCheck } from './api.ts';
-import { AUTH_TEXTS as T } from './texts.ts';
-import { zodRule } from './zod-rule.ts';
+import { initCheckQuery, initialise, useInitCheck } from '../api.ts';
+import { AuthLayout, authStyles as styles } from '../components/AuthLayout.tsx';
+import { AUTH_TEXTS as T } from '../texts.ts';
+import { zodRule } from '../zod-rule.ts';
 
 type Values = {
   organisationName: string;

@@ -11,12 +11,12 @@ import {
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '@/lib/request-inline.ts';
 import { useUserStore } from '@/stores/user.ts';
+import { useCaptcha } from '../captcha.ts';
+import { rememberedUsername, rememberUsername } from '../remember.ts';
+import { safeRedirect } from '../safe-redirect.ts';
+import { AUTH_TEXTS as T } from '../texts.ts';
 import { authStyles as styles } from './AuthLayout.tsx';
-import { useCaptcha } from './captcha.ts';
 import { AuthIcon, type AuthIconName } from './icons.tsx';
-import { rememberedUsername, rememberUsername } from './remember.ts';
-import { safeRedirect } from './safe-redirect.ts';
-import { AUTH_TEXTS as T } from './texts.ts';
 
 // Only a weak-password sign-in needs it: kept out of the login page's first load, with the antd providers
 // its form needs (the sign-in pages render outside them).

@@ -2,8 +2,8 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
 import { errorText } from '@/lib/request-inline.ts';
-import { changePasswordWith, revokeToken } from './api.ts';
-import { AUTH_TEXTS as T } from './texts.ts';
+import { changePasswordWith, revokeToken } from '../api.ts';
+import { AUTH_TEXTS as T } from '../texts.ts';
 
 type Values = { oldPass: string; newPass: string; confirmPass: string };
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { AuthLayout } from './AuthLayout.tsx';
-import { LoginForm } from './LoginForm.tsx';
-import { AUTH_TEXTS as T } from './texts.ts';
+import { AuthLayout } from '../components/AuthLayout.tsx';
+import { LoginForm } from '../components/LoginForm.tsx';
+import { AUTH_TEXTS as T } from '../texts.ts';
 
 /** Where project-insurance enterprises start: their application list. */
 const EP_LANDING = '/piibs/epinsure/insureList';

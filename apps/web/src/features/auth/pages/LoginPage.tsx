@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
-import { AuthLayout } from './AuthLayout.tsx';
-import { LoginForm } from './LoginForm.tsx';
-import { AUTH_TEXTS as T } from './texts.ts';
+import { AuthLayout } from '../components/AuthLayout.tsx';
+import { LoginForm } from '../components/LoginForm.tsx';
+import { AUTH_TEXTS as T } from '../texts.ts';
 
 /** /piibs/login: username, password and captcha; link to the certificate sign-in. */
 export default function LoginPage() {
