@@ -7,9 +7,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { applications, customers, products, reviewTasks } from '../db/schema.ts';
-import { type ApplicationActor } from '../modules/applications/changes.ts';
-import { cancelApplication, submitApplication } from '../modules/applications/transitions.ts';
+import type { ApplicationActor } from '../modules/applications/changes.ts';
 import { createApplication, replaceCoinsurers, saveDraft } from '../modules/applications/drafts.ts';
+import { cancelApplication, submitApplication } from '../modules/applications/transitions.ts';
 import { customerViewerOf } from '../modules/customers/access.ts';
 import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_CUSTOMERS, DEMO_ENTERPRISE } from './base.ts';

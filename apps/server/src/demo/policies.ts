@@ -6,7 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { customers, policies, products, reviewTasks } from '../db/schema.ts';
-import { type ApplicationActor } from '../modules/applications/changes.ts';
+import type { ApplicationActor } from '../modules/applications/changes.ts';
 import { createApplication, replaceCoinsurers } from '../modules/applications/drafts.ts';
 import { submitApplication } from '../modules/applications/transitions.ts';
 import { customerViewerOf } from '../modules/customers/access.ts';

@@ -21,10 +21,16 @@ import { requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { businessContext } from '../payments/context.ts';
 import { closeCancelledCharges } from '../payments/service.ts';
-import { type ApplicationActor } from './changes.ts';
-import { applicationEventsOf, applicationListSpec, EXPORT_COLUMNS, getApplication, listApplications } from './queries.ts';
-import { cancelApplication, submitApplication } from './transitions.ts';
+import type { ApplicationActor } from './changes.ts';
 import { createApplication, replaceCoinsurers, saveDraft } from './drafts.ts';
+import {
+  applicationEventsOf,
+  applicationListSpec,
+  EXPORT_COLUMNS,
+  getApplication,
+  listApplications,
+} from './queries.ts';
+import { cancelApplication, submitApplication } from './transitions.ts';
 
 const listQuery = pageQuery(APPLICATION_SORT_FIELDS).extend({
   status: z
