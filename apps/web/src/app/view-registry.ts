@@ -28,7 +28,7 @@ const salesList =
  */
 export const VIEW_PAGES = {
   Dashboard: () => import('@/features/dashboard/DashboardPage.tsx'),
-  UserCenter: () => import('@/features/user-center/UserCenterPage.tsx'),
+  UserCenter: () => import('@/features/account/pages/UserCenterPage.tsx'),
   '404': () => import('@/features/error-pages/NotFoundPage.tsx'),
   '401': () => import('@/features/error-pages/ForbiddenPage.tsx'),
 

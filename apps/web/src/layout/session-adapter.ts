@@ -41,7 +41,7 @@ export function useReducedShell(): boolean {
 export function useLogout(): () => void {
   const { modal } = App.useApp();
   return useCallback(() => {
-    void import('@/components/account/logout.ts').then(({ confirmLogout }) => confirmLogout(modal));
+    void import('@/features/account/logout.ts').then(({ confirmLogout }) => confirmLogout(modal));
   }, [modal]);
 }
 

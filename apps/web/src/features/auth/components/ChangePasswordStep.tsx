@@ -1,6 +1,6 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
+import { NewPasswordFields } from '@/features/account/components/NewPasswordFields.tsx';
 import { errorText } from '@/lib/request-inline.ts';
 import { changePasswordWith, revokeToken } from '../api.ts';
 import { AUTH_TEXTS as T } from '../texts.ts';

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
+import { NewPasswordFields } from '@/features/account/components/NewPasswordFields.tsx';
 import { ApiError, errorText } from '@/lib/request-inline.ts';
 import { initCheckQuery, initialise, useInitCheck } from '../api.ts';
 import { AuthLayout, authStyles as styles } from '../components/AuthLayout.tsx';

@@ -1,8 +1,8 @@
 import type { LoginRecord, SessionInfo } from '@piibs/shared/auth';
 import { formatTime } from '@piibs/shared/constants';
 import { App, Button, Popconfirm, Table, type TableColumnsType, Tag } from 'antd';
-import { useLogins, useRevokeOtherSessions, useSessions } from './api.ts';
-import { METHOD_LABELS, REASON_LABELS, CENTER_TEXTS as T } from './texts.ts';
+import { useLogins, useRevokeOtherSessions, useSessions } from '../api.ts';
+import { METHOD_LABELS, REASON_LABELS, CENTER_TEXTS as T } from '../texts.ts';
 
 /** A short browser name from a user agent, for the tables. */
 function browserName(userAgent: string | null): string {

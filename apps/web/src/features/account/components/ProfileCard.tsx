@@ -2,10 +2,10 @@ import { CameraOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons'
 import type { AuthUser } from '@piibs/shared/auth';
 import { App, Avatar, Button, Card, Upload } from 'antd';
 import { useState } from 'react';
-import { useConfirmLogout } from '@/components/account/logout.ts';
 import { useUserStore } from '@/stores/user.ts';
-import { avatarUrl, updateAvatar } from './api.ts';
-import { CHANNEL_LABELS, ROLE_LABELS, CENTER_TEXTS as T } from './texts.ts';
+import { avatarUrl, updateAvatar } from '../api.ts';
+import { useConfirmLogout } from '../logout.ts';
+import { CHANNEL_LABELS, ROLE_LABELS, CENTER_TEXTS as T } from '../texts.ts';
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetHttp } from '@/lib/http.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
-import { avatarProblem } from './ProfileCard.tsx';
+import { avatarProblem } from '../components/ProfileCard.tsx';
 import UserCenterPage from './UserCenterPage.tsx';
 
 const initialUser = useUserStore.getState();

@@ -3,8 +3,8 @@ import { rules } from '@piibs/shared/validators';
 import { App, Button, Form, Input, Radio } from 'antd';
 import { useState } from 'react';
 import { useUserStore } from '@/stores/user.ts';
-import { updateProfile } from './api.ts';
-import { CENTER_TEXTS as T } from './texts.ts';
+import { updateProfile } from '../api.ts';
+import { CENTER_TEXTS as T } from '../texts.ts';
 
 type Values = { nickName: string; phone?: string; email?: string; gender?: '男' | '女' };
 

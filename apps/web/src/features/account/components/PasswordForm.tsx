@@ -1,9 +1,9 @@
 import { App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { NewPasswordFields } from '@/components/account/NewPasswordFields.tsx';
 import { ApiError } from '@/lib/request-inline.ts';
-import { updatePassword } from './api.ts';
-import { CENTER_TEXTS as T } from './texts.ts';
+import { updatePassword } from '../api.ts';
+import { CENTER_TEXTS as T } from '../texts.ts';
+import { NewPasswordFields } from './NewPasswordFields.tsx';
 
 type Values = { oldPass: string; newPass: string; confirmPass: string };
 

@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
+import { sameAsRule, strongPasswordRule } from '../password-rules.ts';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter.tsx';
-import { sameAsRule, strongPasswordRule } from './password-rules.ts';
 
 interface Props {
   /** The form field of the new password; its confirmation is `confirmName`. */

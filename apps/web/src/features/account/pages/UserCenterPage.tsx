@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Card, Col, Row, Spin, Tabs } from 'antd';
 import { useUserStore } from '@/stores/user.ts';
-import { LoginsTable, SessionsTable } from './ActivityTables.tsx';
-import { sessionsQuery } from './api.ts';
-import { PasswordForm } from './PasswordForm.tsx';
-import { ProfileCard } from './ProfileCard.tsx';
-import { ProfileForm } from './ProfileForm.tsx';
-import { CENTER_TEXTS as T } from './texts.ts';
+import { sessionsQuery } from '../api.ts';
+import { LoginsTable, SessionsTable } from '../components/ActivityTables.tsx';
+import { PasswordForm } from '../components/PasswordForm.tsx';
+import { ProfileCard } from '../components/ProfileCard.tsx';
+import { ProfileForm } from '../components/ProfileForm.tsx';
+import { CENTER_TEXTS as T } from '../texts.ts';
 
 /** /piibs/user/center: profile, avatar, password, recent sign-ins and the user's active sessions. */
 export default function UserCenterPage() {
