@@ -11,7 +11,7 @@ import {
   useLocation,
   useParams,
 } from 'react-router';
-import { ViewMissing } from '@/components/ViewMissing.tsx';
+import { ViewMissing } from '@/app/ViewMissing.tsx';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
 import {
   flattenMenus,

@@ -97,11 +97,11 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '404',
-                ...loginTypePage('404', () => import('@/features/error-pages/NotFoundPage.tsx')),
+                ...loginTypePage('404', () => import('@/features/errors/pages/NotFoundPage.tsx')),
               },
               {
                 path: '401',
-                ...loginTypePage('401', () => import('@/features/error-pages/ForbiddenPage.tsx')),
+                ...loginTypePage('401', () => import('@/features/errors/pages/ForbiddenPage.tsx')),
               },
               {
                 // Public (guard.ts PUBLIC_PAGE): the e-policy's QR code leads anyone here, signed in or not.

@@ -27,10 +27,10 @@ const salesList =
  * are directories, handled by menu-routes.tsx, not pages.
  */
 export const VIEW_PAGES = {
-  Dashboard: () => import('@/features/dashboard/DashboardPage.tsx'),
+  Dashboard: () => import('@/features/dashboard/pages/DashboardPage.tsx'),
   UserCenter: () => import('@/features/account/pages/UserCenterPage.tsx'),
-  '404': () => import('@/features/error-pages/NotFoundPage.tsx'),
-  '401': () => import('@/features/error-pages/ForbiddenPage.tsx'),
+  '404': () => import('@/features/errors/pages/NotFoundPage.tsx'),
+  '401': () => import('@/features/errors/pages/ForbiddenPage.tsx'),
 
   'insured/StepOne': wizardStep('insured', 'stepOne'),
   'insured/StepSecond': wizardStep('insured', 'stepSecond'),

@@ -4,9 +4,16 @@ import type { ManagementSection as Management } from '@piibs/shared/dashboard';
 import { Button } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption, pieOption } from '@/components/charts/options.ts';
-import { fenAxisLabel, fenTooltip, fenToYuanText, formatYuan, percentText, periodLabel } from '../format.ts';
+import {
+  fenAxisLabel,
+  fenTooltip,
+  fenToYuanText,
+  formatYuan,
+  percentText,
+  periodLabel,
+} from '../../format.ts';
+import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { DASHBOARD_TEXTS as T } from '../texts.ts';
 import { ChartGrid, Figures, SectionHeading } from './common.tsx';
 
 type TrendRow = Management['premiumTrend'][number];

@@ -3,9 +3,9 @@ import type { ReviewSection as Review } from '@piibs/shared/dashboard';
 import { useCallback } from 'react';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
-import { ageText, periodLabel } from '../format.ts';
+import { ageText, periodLabel } from '../../format.ts';
+import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { DASHBOARD_TEXTS as T } from '../texts.ts';
 import { ChartGrid, Figures, SectionHeading } from './common.tsx';
 
 const TASKS_PATH = '/piibs/task/list';

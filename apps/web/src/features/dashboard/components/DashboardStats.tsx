@@ -6,8 +6,7 @@ import { Alert, Button, Skeleton, theme } from 'antd';
 import { Component, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '@/components/crud/resource.ts';
-import { dashboardQuery } from './api.ts';
-import { RangeFilter } from './RangeFilter.tsx';
+import { dashboardQuery } from '../api.ts';
 import {
   type DateRange,
   readRange,
@@ -15,13 +14,14 @@ import {
   shortcutOf,
   shortcutRange,
   withRange,
-} from './range.ts';
+} from '../range.ts';
+import { DASHBOARD_TEXTS as T } from '../texts.ts';
+import { RangeFilter } from './RangeFilter.tsx';
 import { BusinessSection } from './sections/BusinessSection.tsx';
 import { ManagementSection } from './sections/ManagementSection.tsx';
 import { ReviewSection } from './sections/ReviewSection.tsx';
 import { ServiceSection } from './sections/ServiceSection.tsx';
 import { SystemSection } from './sections/SystemSection.tsx';
-import { DASHBOARD_TEXTS as T } from './texts.ts';
 
 export function DashboardStats() {
   const { token } = theme.useToken();

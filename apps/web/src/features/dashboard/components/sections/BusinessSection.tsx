@@ -6,9 +6,9 @@ import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption, funnelOption } from '@/components/charts/options.ts';
 import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
-import { fenAxisLabel, fenTooltip, fenToYuanText, formatYuan } from '../format.ts';
+import { fenAxisLabel, fenTooltip, fenToYuanText, formatYuan } from '../../format.ts';
+import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink, useWizardPath } from '../links.tsx';
-import { DASHBOARD_TEXTS as T } from '../texts.ts';
 import { ChartGrid, SectionHeading } from './common.tsx';
 
 type StateRow = Business['applications'][number];

@@ -4,9 +4,9 @@ import type { ServiceSection as Service } from '@piibs/shared/dashboard';
 import { Button } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
-import { periodLabel } from '../format.ts';
+import { periodLabel } from '../../format.ts';
+import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { DASHBOARD_TEXTS as T } from '../texts.ts';
 import { ChartGrid, Figures, SectionHeading } from './common.tsx';
 
 type OrderRow = Service['orders'][number];

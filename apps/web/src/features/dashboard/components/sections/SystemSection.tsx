@@ -2,9 +2,9 @@
 import type { SystemSection as System } from '@piibs/shared/dashboard';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
-import { periodLabel } from '../format.ts';
+import { periodLabel } from '../../format.ts';
+import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { DASHBOARD_TEXTS as T } from '../texts.ts';
 import { ChartGrid, Figures, SectionHeading } from './common.tsx';
 
 const ONLINE_PATH = '/piibs/system/online';

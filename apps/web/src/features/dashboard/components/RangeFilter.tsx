@@ -2,8 +2,8 @@
 // picker arrives a moment after the page (its own chunk); the shortcuts work at once.
 import { Segmented } from 'antd';
 import { lazy, Suspense } from 'react';
-import { type DateRange, MAX_RANGE_DAYS, SHORTCUTS, type ShortcutKey } from './range.ts';
-import { DASHBOARD_TEXTS as T } from './texts.ts';
+import { type DateRange, MAX_RANGE_DAYS, SHORTCUTS, type ShortcutKey } from '../range.ts';
+import { DASHBOARD_TEXTS as T } from '../texts.ts';
 
 const DateRangePicker = lazy(() => import('@/components/charts/DateRangePicker.tsx'));
 

@@ -8,8 +8,8 @@ import { MenuIcon } from '@/lib/icons.tsx';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { menuPages, usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
-import { DashboardStats, StatsBoundary } from './DashboardStats.tsx';
-import { DASHBOARD_TEXTS as T } from './texts.ts';
+import { DashboardStats, StatsBoundary } from '../components/DashboardStats.tsx';
+import { DASHBOARD_TEXTS as T } from '../texts.ts';
 
 /** Display names of the role codes the demo data and the spec use; other codes are shown as they are. */
 const ROLE_NAMES: Readonly<Record<string, string>> = {
