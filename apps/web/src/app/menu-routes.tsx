@@ -11,7 +11,6 @@ import {
   useLocation,
   useParams,
 } from 'react-router';
-import { ViewMissing } from '@/app/ViewMissing.tsx';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
 import {
   flattenMenus,
@@ -20,6 +19,7 @@ import {
   normalizeMenus,
   usePermissionStore,
 } from '@/stores/permission.ts';
+import { ViewMissing } from './ViewMissing.tsx';
 import { resolveView } from './view-registry.ts';
 
 /** Shown inside the layout while a view's code or the menus load (antd is loaded there). */
