@@ -14,12 +14,9 @@ import { annualOrders, customers, products, reviewTasks, roles, userRoles, users
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { createBusinessContext } from '../modules/payments/context.ts';
 import { projectViewerOf } from '../modules/project-orders/access.ts';
-import {
-  createAnnualOrder,
-  createDeclaration,
-  type ProjectActor,
-  submitDeclaration,
-} from '../modules/project-orders/service.ts';
+import { createAnnualOrder } from '../modules/project-orders/annual-orders.ts';
+import type { ProjectActor } from '../modules/project-orders/common.ts';
+import { createDeclaration, submitDeclaration } from '../modules/project-orders/declarations.ts';
 import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_PASSWORD } from './base.ts';
 import { demoUser } from './user.ts';

@@ -57,6 +57,7 @@ import {
   type SortColumns,
   sequenceVersion,
 } from '../../lib/paging.ts';
+import type { XlsxColumn } from '../../lib/xlsx.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
@@ -464,11 +465,7 @@ export async function listApplications(
 }
 
 /** The export's columns. */
-export const EXPORT_COLUMNS: {
-  header: string;
-  width?: number;
-  value: (r: ApplicationRow) => string | number | null;
-}[] = [
+export const EXPORT_COLUMNS: XlsxColumn<ApplicationRow>[] = [
   { header: '投保单号', width: 20, value: (r) => r.number },
   { header: '险种', width: 30, value: (r) => r.productName },
   { header: '投保人', width: 30, value: (r) => r.applicantName },

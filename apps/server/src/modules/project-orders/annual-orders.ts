@@ -1,5 +1,5 @@
-// Annual orders beyond opening one by hand (service.ts): made from an epinsure application (生成年度订单), edited
-// and closed by staff.
+// Annual orders (年度订单) and their changes: opened by hand by staff, made from an epinsure application
+// (生成年度订单), edited and closed by staff.
 //
 // From an application: an epinsure application (channel 'project') of a construction product, issued — or paid
 // and waiting for issuance — becomes its contractor's annual order: the applicant, the product, the period, the
@@ -9,11 +9,13 @@
 //
 // Edit and close lock the order's row (the same lock submits and decisions take), so the quota never drops
 // below what is consumed and no declaration slips in while the order closes.
+
 import { maskPhone } from '@piibs/shared';
 import { APPLICATION_STATUS_LABELS, type ApplicationStatus } from '@piibs/shared/application-status';
 import { formatYuan } from '@piibs/shared/money';
 import {
   type AnnualOrderDetail,
+  type annualOrderCreateForm,
   type annualOrderFromApplicationForm,
   type annualOrderUpdateForm,
   DECLARATION_OPEN,
@@ -22,23 +24,112 @@ import { MESSAGES } from '@piibs/shared/validators';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
-import { annualOrders, applications, customers, products, secondaryOrders } from '../../db/schema.ts';
-import { auditAction } from '../../lib/audit.ts';
+import {
+  annualOrders,
+  applications,
+  customers,
+  products,
+  rateTables,
+  secondaryOrders,
+} from '../../db/schema.ts';
+import { type Actor, auditAction } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND } from '../applications/changes.ts';
-import { today } from '../products/service.ts';
+import { getCustomer } from '../customers/service.ts';
+import { getProduct, today } from '../products/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { annualOrdersVisibleTo, seeAllProjects } from './access.ts';
-import {
-  checkOrderProduct,
-  getAnnualOrder,
-  insertAnnualOrder,
-  lockAnnualOrder,
-  ORDER_NOT_FOUND,
-  type ProjectActor,
-} from './service.ts';
+import { getAnnualOrder } from './annual-order-queries.ts';
+import { ORDER_NOT_FOUND, type ProjectActor, serial, year } from './common.ts';
+import { lockAnnualOrder } from './declarations.ts';
+
+// ---- opening one by hand ----
+
+/** The product an annual order may be opened on: enabled, construction, with an active rate table (400). */
+async function checkOrderProduct(db: Db | Tx, productId: number): Promise<void> {
+  const product = await getProduct(db as Db, productId);
+  if (product.productClass !== 'construction') throw badRequest('险种：年度订单须选择建筑工程类险种');
+  if (!product.enabled) throw badRequest('险种：险种已停用');
+  const [table] = await db
+    .select({ id: rateTables.id })
+    .from(rateTables)
+    .where(and(eq(rateTables.productId, product.id), eq(rateTables.status, 'active')));
+  if (!table) throw badRequest('险种：该险种尚无生效的费率表');
+}
+
+interface NewAnnualOrder {
+  customerId: number;
+  productId: number;
+  startDate: string;
+  endDate: string;
+  quotaFen: number;
+  note: string | null;
+  contactName: string | null;
+  contactPhone: string | null;
+  applicationId?: number;
+}
+
+/** Inserts an annual order (numbered ND + year + serial) with its audit entry; answers its id. */
+async function insertAnnualOrder(tx: Tx, actor: Actor, o: NewAnnualOrder): Promise<number> {
+  const [row] = await tx
+    .insert(annualOrders)
+    .values({
+      number: `ND${year()}${await serial(tx, 'annual_order_number_seq')}`,
+      ...o,
+      createdBy: actor.user.id,
+    })
+    .returning();
+  await auditAction(tx, actor, {
+    action: 'create',
+    entity: 'annual_order',
+    entityId: row!.id,
+    detail: {
+      number: row!.number,
+      customerId: o.customerId,
+      productId: o.productId,
+      period: [o.startDate, o.endDate],
+      quotaFen: o.quotaFen,
+      ...(o.applicationId ? { applicationId: o.applicationId } : {}),
+    },
+  });
+  return row!.id;
+}
+
+/**
+ * Staff open an annual order for an approved customer they may see, on an enabled construction product with an
+ * active rate table. The period runs up to a year and must not have ended.
+ */
+export async function createAnnualOrder(
+  db: Db,
+  actor: ProjectActor,
+  form: z.infer<typeof annualOrderCreateForm>,
+): Promise<AnnualOrderDetail> {
+  const customer = await getCustomer(db, actor.project.viewer, form.customerId);
+  if (customer.reviewStatus !== 'approved') throw badRequest('施工企业（投保人）：尚未审核通过');
+  await checkOrderProduct(db, form.productId);
+  if (form.endDate < today()) throw badRequest('终止日期：不能早于今天');
+  const [contact] = await db
+    .select({ name: customers.contactName, phone: customers.phone })
+    .from(customers)
+    .where(eq(customers.id, customer.id));
+  const id = await db.transaction((tx) =>
+    insertAnnualOrder(tx, actor, {
+      customerId: customer.id,
+      productId: form.productId,
+      startDate: form.startDate,
+      endDate: form.endDate,
+      quotaFen: form.quotaFen,
+      note: form.note ?? null,
+      contactName: contact?.name ?? null,
+      contactPhone: contact?.phone ?? null,
+    }),
+  );
+  return getAnnualOrder(db, seeAllProjects(actor.project), id, false);
+}
+
+// ---- from an application ----
 
 /** The application states in which the framework is settled: paid (issuing) or issued. */
 const CONVERTIBLE: readonly ApplicationStatus[] = ['PAID', 'ISSUED', 'IN_FORCE'];
@@ -118,6 +209,8 @@ export async function annualOrderFromApplication(
   return getAnnualOrder(db, seeAll, id, false);
 }
 
+// ---- edit and close ----
+
 /** Locks an annual order the caller may see (404 otherwise), on the version loaded, not closed (409). */
 async function lockForChange(tx: Tx, actor: ProjectActor, id: number, version: number) {
   const [seen] = await tx
@@ -182,7 +275,7 @@ export async function updateAnnualOrder(
 /**
  * POST /api/project-orders/:id/close: no declarations (new or changes) after it. 409 while any declaration is
  * open (draft, under review, returned): they must be decided or cancelled first. Declarations being made at
- * the same moment re-check the order under a share lock (service.ts), so none slips in.
+ * the same moment re-check the order under a share lock (checkOrderOpen, declarations.ts), so none slips in.
  */
 export async function closeAnnualOrder(
   db: Db,

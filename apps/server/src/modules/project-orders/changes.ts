@@ -3,9 +3,8 @@
 // table and keeps the project's values and premium as they stood (`base_values`): the premium difference and
 // the endorsement's before → after come from that snapshot. The project cannot change while the change is open
 // (one open change per project: the partial unique index secondary_order_open_change), so the snapshot stays
-// true until the decision. Saving, submitting and cancelling a change: service.ts; the decision: review.ts.
+// true until the decision. Saving, submitting and cancelling a change: declarations.ts; the decision: review.ts.
 import {
-  DECLARATION_KIND_LABELS,
   DECLARATION_OPEN,
   type DeclarationDetail,
   type declarationChangeForm,
@@ -19,20 +18,9 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { today } from '../products/service.ts';
 import { declarationsVisibleTo, declaresFor } from './access.ts';
-import {
-  auditDeclaration,
-  checkChange,
-  checkOrderOpen,
-  DECLARATION_NOT_FOUND,
-  getDeclaration,
-  NOT_DECLARER,
-  ORDER_CLOSED,
-  type ProjectActor,
-  priceProject,
-  projectColumns,
-  serial,
-  year,
-} from './service.ts';
+import { DECLARATION_NOT_FOUND, NOT_DECLARER, ORDER_CLOSED, type ProjectActor } from './common.ts';
+import { getDeclaration } from './declaration-queries.ts';
+import { checkChange, insertDeclaration } from './declarations.ts';
 
 const CHANGE_OPEN = '该项目已有未完成的批改申报，请先完成或撤销后再发起';
 
@@ -89,33 +77,7 @@ export async function createChange(
   checkChange({ projectName: p.projectName, startDate: p.startDate, values }, input);
   let id: number;
   try {
-    id = await db.transaction(async (tx) => {
-      await checkOrderOpen(tx, order.id);
-      const q = await priceProject(tx, actor.project, order.productId, input);
-      const [row] = await tx
-        .insert(secondaryOrders)
-        .values({
-          number: `EC${year()}${await serial(tx, 'secondary_order_number_seq')}`,
-          annualOrderId: order.id,
-          kind: 2,
-          baseId: p.id,
-          baseValues: values,
-          premiumDiffFen: q.premiumFen - p.premiumFen,
-          ...projectColumns(input, q),
-          ownerId: actor.user.id,
-          agentId: actor.project.viewer.isAgent ? actor.user.id : null,
-        })
-        .returning({ id: secondaryOrders.id, number: secondaryOrders.number });
-      await auditDeclaration(tx, actor, 'create', row!.id, {
-        number: row!.number,
-        annualOrderId: order.id,
-        kind: DECLARATION_KIND_LABELS[2],
-        baseId: p.id,
-        premiumFen: q.premiumFen,
-        premiumDiffFen: q.premiumFen - p.premiumFen,
-      });
-      return row!.id;
-    });
+    id = await db.transaction((tx) => insertDeclaration(tx, actor, order, input, { baseId: p.id, values }));
   } catch (err) {
     // Two changes of the same project at once: the partial unique index lets one through.
     if (isUniqueViolation(err)) throw conflict(CHANGE_OPEN);

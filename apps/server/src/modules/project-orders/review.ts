@@ -34,8 +34,9 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
 import { declarationsVisibleTo, reviewerProjectViewer } from './access.ts';
+import { DECLARATION_NOT_FOUND } from './common.ts';
+import { lockAnnualOrder, moveQuota } from './declarations.ts';
 import { issueEndorsement } from './endorsements.ts';
-import { DECLARATION_NOT_FOUND, lockAnnualOrder, moveQuota } from './service.ts';
 
 /** Locks the secondary order under review; its status as the review machine sees it (pending or not). */
 export async function lockTenderForReview(

@@ -26,23 +26,18 @@ import { hasPermission, requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { pdfResponse, sendPdf } from '../policies/routes.ts';
 import { projectViewerOf } from './access.ts';
-import { annualOrderFromApplication, closeAnnualOrder, updateAnnualOrder } from './annual-orders.ts';
-import { createChange } from './changes.ts';
-import { endorsementPdf, policyEndorsements } from './endorsements.ts';
+import { annualOrderListSpec, getAnnualOrder, ORDER_EXPORT_COLUMNS } from './annual-order-queries.ts';
 import {
-  annualOrderListSpec,
-  cancelDeclaration,
+  annualOrderFromApplication,
+  closeAnnualOrder,
   createAnnualOrder,
-  createDeclaration,
-  DECLARATION_EXPORT_COLUMNS,
-  declarationListSpec,
-  getAnnualOrder,
-  getDeclaration,
-  ORDER_EXPORT_COLUMNS,
-  type ProjectActor,
-  saveDeclaration,
-  submitDeclaration,
-} from './service.ts';
+  updateAnnualOrder,
+} from './annual-orders.ts';
+import { createChange } from './changes.ts';
+import type { ProjectActor } from './common.ts';
+import { DECLARATION_EXPORT_COLUMNS, declarationListSpec, getDeclaration } from './declaration-queries.ts';
+import { cancelDeclaration, createDeclaration, saveDeclaration, submitDeclaration } from './declarations.ts';
+import { endorsementPdf, policyEndorsements } from './endorsements.ts';
 
 const orderQuery = pageQuery(ANNUAL_ORDER_SORT_FIELDS).extend({
   customerId: z.coerce.number().int().positive().optional().meta({ title: '施工企业' }),
