@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import forge from 'node-forge';
@@ -25,7 +26,9 @@ function renderAt(path: string) {
 const common = {
   'GET api/init/check': { data: { initialized: true } },
   'GET api/auth/code': { data: { img: 'data:image/svg+xml;base64,eA==', uuid: 'u' } },
-  'GET api/auth/getUserRole': { data: { role: '17', channel: 'enterprise', iSeeSwitch: false } },
+  'GET api/auth/getUserRole': {
+    data: { role: ROLE_CODES.enterprise, channel: 'enterprise', iSeeSwitch: false },
+  },
   'GET api/menus/build': { data: [] },
 };
 
@@ -103,7 +106,7 @@ describe('/piibs/insured/start?token=… (hand-off)', () => {
     api = mockApi({
       ...common,
       'POST api/auth/handoff/exchange': {
-        data: { token: 'session-token', user: fakeUser({ roles: ['17'] }) },
+        data: { token: 'session-token', user: fakeUser({ roles: [ROLE_CODES.enterprise] }) },
       },
     });
     const router = renderAt('/piibs/insured/start?token=one-time');
@@ -133,7 +136,9 @@ describe('/piibs/insured/start?token=… (hand-off)', () => {
   it('/piibs/api/loginByManange does the same and honours only a same-site redirect', async () => {
     api = mockApi({
       ...common,
-      'POST api/auth/handoff/exchange': { data: { token: 's', user: fakeUser({ roles: ['17'] }) } },
+      'POST api/auth/handoff/exchange': {
+        data: { token: 's', user: fakeUser({ roles: [ROLE_CODES.enterprise] }) },
+      },
       'GET api/auth/sessions': { data: [] },
       'GET api/auth/logins': { data: [] },
     });
@@ -184,7 +189,9 @@ describe('/piibs/CAlogin', () => {
       'GET api/auth/ca/challenge': {
         data: { challenge: 'the-challenge', expiresAt: '2030-01-01T00:00:00Z' },
       },
-      'POST api/auth/loginCA': { data: { token: 'ca-token', user: fakeUser({ roles: ['17'] }) } },
+      'POST api/auth/loginCA': {
+        data: { token: 'ca-token', user: fakeUser({ roles: [ROLE_CODES.enterprise] }) },
+      },
     });
     const router = renderAt('/piibs/CAlogin');
     const user = userEvent.setup();

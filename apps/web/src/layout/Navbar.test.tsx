@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { SIZE_KEY } from '@piibs/shared/constants';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -69,7 +70,7 @@ describe('breadcrumb home crumb', () => {
   });
 
   it('has no home crumb for role-17 users', () => {
-    signIn(['17']);
+    signIn([ROLE_CODES.enterprise]);
     renderShell('/piibs/system/user');
     expect(crumbs()).toEqual(['系统管理', '用户管理']);
   });

@@ -88,7 +88,7 @@ export default function SettingsDrawer() {
           />
         </div>
       ))}
-      {can(roles, ['admin']) && <SiteSettingsForm />}
+      {can('admin', { roles }) && <SiteSettingsForm />}
     </Drawer>
   );
 }

@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { SIDEBAR_STATUS_KEY, SITE_TITLE } from '@piibs/shared/constants';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -67,7 +68,7 @@ describe('sidebar from the permitted routes', () => {
   });
 
   it('the logo is not a link and the root entry is hidden for role-17 users', () => {
-    signIn(['17']);
+    signIn([ROLE_CODES.enterprise]);
     renderShell('/piibs/epinsure/insureList');
     expect(sidebar().queryByRole('link', { name: SITE_TITLE })).not.toBeInTheDocument();
     expect(sidebar().getByTestId('shell-logo')).toHaveTextContent(SITE_TITLE);

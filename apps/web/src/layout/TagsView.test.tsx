@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { TAG_CONTEXT_MENU_WIDTH_PX } from '@piibs/shared/constants';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -138,7 +139,7 @@ describe('tag context menu', () => {
 
 describe('reduced shell hides home tab and keeps the last tab', () => {
   it('role 17: no home tab, and no close button on the last tab', async () => {
-    signIn(['17']);
+    signIn([ROLE_CODES.enterprise]);
     const shell = renderShell('/piibs/epinsure/insureList');
     expect(tabTitles()).toEqual(['投保单列表']);
     expect(bar().queryByRole('button', { name: '关闭 投保单列表' })).not.toBeInTheDocument();
@@ -163,7 +164,7 @@ describe('reduced shell hides home tab and keeps the last tab', () => {
   });
 
   it('role 17 visiting the dashboard gets no home tab', async () => {
-    signIn(['17']);
+    signIn([ROLE_CODES.enterprise]);
     const shell = renderShell('/piibs/system/user');
     await visit(shell, '/piibs/dashboard');
     expect(tabTitles()).toEqual(['用户管理']);

@@ -28,10 +28,9 @@ export function useShellSession(): ShellSession {
   );
 }
 
-/** Spec §6: role '17' and CA-login users get the reduced shell. */
+/** Spec §6: enterprise-role and CA-login users get the reduced shell. */
 export function useReducedShell(): boolean {
-  const { roles, isCA } = useShellSession();
-  return isReducedShell(roles, isCA);
+  return isReducedShell(useShellSession());
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp, resetHttp } from '@/lib/http.ts';
 import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
@@ -94,7 +95,7 @@ describe('with no roles, the role list defaults to ROLE_SYSTEM_DEFAULT', () => {
   it('rolesOf', () => {
     expect(rolesOf(fakeUser({ roles: [] }))).toEqual(['ROLE_SYSTEM_DEFAULT']);
     expect(rolesOf(null)).toEqual(['ROLE_SYSTEM_DEFAULT']);
-    expect(rolesOf(fakeUser({ roles: ['17'] }))).toEqual(['17']);
+    expect(rolesOf(fakeUser({ roles: [ROLE_CODES.enterprise] }))).toEqual([ROLE_CODES.enterprise]);
   });
 
   it('getInfo loads the user and its role summary', async () => {
@@ -115,7 +116,9 @@ describe('with no roles, the role list defaults to ROLE_SYSTEM_DEFAULT', () => {
 describe('CA login sets a CA marker in local storage, stores the token and loads the menus', () => {
   it('loginCA', async () => {
     api = mockApi({
-      'POST api/auth/loginCA': { data: { token: 'ca-token', user: fakeUser({ roles: ['17'] }) } },
+      'POST api/auth/loginCA': {
+        data: { token: 'ca-token', user: fakeUser({ roles: [ROLE_CODES.enterprise] }) },
+      },
       'GET api/auth/getUserRole': role,
     });
     await useUserStore.getState().loginCA({ certificate: 'PEM', challenge: 'c', signature: 's' });
@@ -124,7 +127,11 @@ describe('CA login sets a CA marker in local storage, stores the token and loads
     );
     expect(localStorage.getItem('CA')).not.toBeNull();
     expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBe('ca-token');
-    expect(useUserStore.getState()).toMatchObject({ isCA: true, loadMenus: true, roles: ['17'] });
+    expect(useUserStore.getState()).toMatchObject({
+      isCA: true,
+      loadMenus: true,
+      roles: [ROLE_CODES.enterprise],
+    });
   });
 
   it('a password login clears an old CA marker', async () => {
@@ -142,7 +149,7 @@ describe('hand-off: the token is stored in session storage as a bearer value', (
   it('loginHandoff', () => {
     api = mockApi({ 'GET api/auth/getUserRole': role });
     localStorage.setItem('EL-ADMIN-TOEKN', 'own');
-    useUserStore.getState().loginHandoff({ token: 'h1', user: fakeUser({ roles: ['17'] }) });
+    useUserStore.getState().loginHandoff({ token: 'h1', user: fakeUser({ roles: [ROLE_CODES.enterprise] }) });
     expect(sessionStorage.getItem('EL-ADMIN-TOEKN')).toBe('Bearer h1');
     expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBeNull();
     expect(useUserStore.getState().loadMenus).toBe(true);
@@ -154,7 +161,12 @@ describe('logout: clears the token and roles, removes the CA marker, and redirec
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     localStorage.setItem('EL-ADMIN-TOEKN', 'ca-token');
     localStorage.setItem('CA', 'true');
-    useUserStore.setState({ token: 'ca-token', roles: ['17'], isCA: true, user: fakeUser() });
+    useUserStore.setState({
+      token: 'ca-token',
+      roles: [ROLE_CODES.enterprise],
+      isCA: true,
+      user: fakeUser(),
+    });
     usePermissionStore.setState({
       menus: [{ path: '/x', component: 'Layout', meta: { title: 'x' } }],
       loaded: true,

@@ -16,7 +16,7 @@ import {
 } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { type Key, type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Auth, useCanDo } from '@/lib/permission.tsx';
+import { Can, useCan } from '@/lib/permission.tsx';
 import { useDeleteRows, useExport } from './actions.tsx';
 import { useHiddenColumns } from './column-prefs.ts';
 import { type ListState, PAGE_SIZES } from './list-state.ts';
@@ -223,7 +223,7 @@ export function CrudTable<T extends object>({
   // biome-ignore lint/correctness/useExhaustiveDependencies: paramsKey is the trigger, not an input
   useEffect(() => setSelected([]), [paramsKey]);
 
-  const mayAdd = useCanDo(permissions.add);
+  const mayAdd = useCan(permissions.add);
   const deleteRows = useDeleteRows(resource, { onDeleted: () => setSelected([]) });
   const exporter = useExport(resource);
 
@@ -259,12 +259,12 @@ export function CrudTable<T extends object>({
 
   const deleteButton =
     canSelect && resource.remove && permissions.del && selected.length > 0 ? (
-      <Auth permission={permissions.del}>
+      <Can code={permissions.del}>
         <Button danger icon={<DeleteOutlined />} onClick={() => deleteRows(selected)}>
           {T.delete}
           {selected.length > 1 ? `（${selected.length}）` : ''}
         </Button>
-      </Auth>
+      </Can>
     ) : null;
 
   return (
@@ -284,7 +284,7 @@ export function CrudTable<T extends object>({
         </Space>
         <Space size={8}>
           {resource.download && permissions.list ? (
-            <Auth permission={permissions.list}>
+            <Can code={permissions.list}>
               <Button
                 icon={<DownloadOutlined />}
                 loading={exporter.exporting}
@@ -292,7 +292,7 @@ export function CrudTable<T extends object>({
               >
                 {T.export}
               </Button>
-            </Auth>
+            </Can>
           ) : null}
           <Tooltip title={T.refresh}>
             <Button

@@ -1,6 +1,6 @@
 import { Button } from 'antd';
 import type { ReactNode } from 'react';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 
 /** A row's action link, shown only to callers holding `permission` (the code the server checks). */
 export function RowAction(props: {
@@ -10,10 +10,10 @@ export function RowAction(props: {
   children: ReactNode;
 }) {
   return (
-    <Auth permission={props.permission}>
+    <Can code={props.permission}>
       <Button type="link" size="small" danger={props.danger} onClick={props.onClick}>
         {props.children}
       </Button>
-    </Auth>
+    </Can>
   );
 }

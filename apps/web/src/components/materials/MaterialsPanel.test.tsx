@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import type { MaterialList, MaterialRow } from '@piibs/shared/material';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -61,7 +62,7 @@ const createObjectURL = vi.fn(() => 'blob:mock-material');
 const revokeObjectURL = vi.fn();
 
 beforeEach(() => {
-  signInAs(['17'], ['application:list', 'application:edit']);
+  signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']);
   Object.defineProperty(URL, 'createObjectURL', {
     value: createObjectURL,
     configurable: true,

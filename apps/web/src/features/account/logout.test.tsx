@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App as AntApp } from 'antd';
@@ -44,7 +45,7 @@ describe("logout confirm dialog: 'Are you sure to log out of the system?' (title
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => {});
     localStorage.setItem('EL-ADMIN-TOEKN', 't');
     localStorage.setItem('CA', 'true');
-    useUserStore.setState({ token: 't', roles: ['17'], isCA: true });
+    useUserStore.setState({ token: 't', roles: [ROLE_CODES.enterprise], isCA: true });
     api = mockApi({ 'POST api/auth/logout': { data: { jumpUrl: '/piibs/CAlogin' } } });
     render(
       <AntApp>

@@ -71,16 +71,6 @@ export const REASON_LABELS: Readonly<Record<string, string>> = Object.freeze({
   handoff: '交接令牌无效',
 });
 
-export const ROLE_LABELS: Readonly<Record<string, string>> = Object.freeze({
-  admin: '系统管理员',
-  underwriter: '核保员',
-  agent: '代理人',
-  '17': '投保企业',
-  service: '风控服务机构',
-  contractor: '施工企业',
-  ROLE_SYSTEM_DEFAULT: '普通用户',
-});
-
 export const CHANNEL_LABELS: Readonly<Record<string, string>> = Object.freeze({
   staff: '内部员工',
   agent: '代理渠道',

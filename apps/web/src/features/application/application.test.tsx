@@ -1,4 +1,5 @@
 import type { ApplicationRow } from '@piibs/shared/application';
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { SHARE_MESSAGE } from '@piibs/shared/coinsurance';
 import { yuan } from '@piibs/shared/money';
 import type { AvailableProduct } from '@piibs/shared/product';
@@ -220,7 +221,9 @@ describe('the wizards (spec §2 routes)', () => {
     expect(flowOf({ channel: 'agent', productClass: 'work_safety' }).name).toBe('agent');
     expect(flowOf({ channel: 'agent', productClass: 'construction' }).name).toBe('epinsure');
     expect(viewPathOf({ id: 5, policyholderType: 2 }, ['agent'])).toBe('/piibs/agent/viewInsurance/5/2');
-    expect(viewPathOf({ id: 5, policyholderType: 1 }, ['17'])).toBe('/piibs/insured/viewInsurance/5/1');
+    expect(viewPathOf({ id: 5, policyholderType: 1 }, [ROLE_CODES.enterprise])).toBe(
+      '/piibs/insured/viewInsurance/5/1',
+    );
   });
 });
 
@@ -264,7 +267,7 @@ describe('投保单列表', { timeout: 40_000 }, () => {
   });
 
   it('shows each application with its state and only the actions the server allows', async () => {
-    signInAs(['17'], ['application:list', 'application:add', 'application:edit']);
+    signInAs([ROLE_CODES.enterprise], ['application:list', 'application:add', 'application:edit']);
     api = mockApi({
       'GET api/applications': page([
         row({}),

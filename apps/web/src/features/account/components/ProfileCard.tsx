@@ -2,10 +2,11 @@ import { CameraOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons'
 import type { AuthUser } from '@piibs/shared/auth';
 import { App, Avatar, Button, Card, Upload } from 'antd';
 import { useState } from 'react';
+import { roleLabels } from '@/lib/roles.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { avatarUrl, updateAvatar } from '../api.ts';
 import { useConfirmLogout } from '../logout.ts';
-import { CHANNEL_LABELS, ROLE_LABELS, CENTER_TEXTS as T } from '../texts.ts';
+import { CHANNEL_LABELS, CENTER_TEXTS as T } from '../texts.ts';
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -84,7 +85,7 @@ export function ProfileCard({ user }: { user: AuthUser }) {
         <Row label={T.phone} value={user.phone} />
         <Row label={T.email} value={user.email} />
         <Row label={T.dept} value={user.dept?.name} />
-        <Row label={T.roles} value={roles.map((role) => ROLE_LABELS[role] ?? role).join('、')} />
+        <Row label={T.roles} value={roleLabels(roles)} />
         <Row label={T.channel} value={CHANNEL_LABELS[user.channel] ?? user.channel} />
         <Row label={T.signInMethod} value={isCA ? '数字证书' : '账号密码'} />
       </ul>

@@ -1,4 +1,5 @@
 import type { ApplicationDetail } from '@piibs/shared/application';
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -59,7 +60,7 @@ describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000
   });
 
   it('a new application offers 企业 / 个人 on its first step; the choice is the URL', async () => {
-    signInAs(['17'], ['application:add', 'application:edit']);
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
     api = mockApi({ 'GET api/products/available': { data: [] }, 'GET api/customers': page([]) });
     const path = renderAt('/piibs/insured/stepOne/0/1');
     const person = await screen.findByRole('radio', { name: '个人', hidden: false });
@@ -86,7 +87,7 @@ describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000
   });
 
   it("an existing draft takes its own type, not the URL's: the individual's name and identity card, no credit code", async () => {
-    signInAs(['17'], ['application:add', 'application:edit']);
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
     const app = draft({
       policyholderType: 2,
       insuredName: '王小明',
@@ -123,7 +124,7 @@ describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000
   });
 
   it('an enterprise draft asks for the credit code and no identity card', async () => {
-    signInAs(['17'], ['application:add', 'application:edit']);
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
     api = mockApi({
       'GET api/applications/5': { data: draft({}) },
       'GET api/products/available': { data: [] },

@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import type { MaterialRow } from '@piibs/shared/material';
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -29,7 +30,7 @@ const licence: MaterialRow = {
 };
 
 beforeEach(() => {
-  signInAs(['17'], ['application:list', 'application:edit']);
+  signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']);
   api = mockApi({
     'GET api/dictDetail': dictAnswer,
     'GET api/materials': {

@@ -13,7 +13,7 @@ import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { applicationsResource } from '../api.ts';
 import { ApplicationActions } from '../components/ApplicationActions.tsx';
@@ -117,7 +117,7 @@ export default function InsureList() {
         columns={columns}
         selectable={false}
         toolbar={
-          <Auth permission="application:add">
+          <Can code="application:add">
             <Space>
               <Button
                 type="primary"
@@ -132,7 +132,7 @@ export default function InsureList() {
                 </Button>
               )}
             </Space>
-          </Auth>
+          </Can>
         }
       />
     </CrudPage>

@@ -5,7 +5,7 @@ import { Col, Form, type FormInstance, Input, Row, Select } from 'antd';
 import type { NamePath } from 'antd/es/form/interface';
 import { useMemo } from 'react';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
-import { useCanDo } from '@/lib/permission.tsx';
+import { useCan } from '@/lib/permission.tsx';
 import { APPLICANT_TEXTS as T } from '../texts.ts';
 import { CertificateField } from './CertificateField.tsx';
 import { UnmaskButton } from './UnmaskPhone.tsx';
@@ -104,7 +104,7 @@ export function CustomerFields({
 }) {
   const section = Form.useWatch('industrySection', form);
   const phone = Form.useWatch('phone', form);
-  const mayUnmask = useCanDo('customer:unmask');
+  const mayUnmask = useCan('customer:unmask');
   const canUnmask =
     mayUnmask && customerId !== undefined && !!maskedPhone?.includes('*') && phone === maskedPhone;
   const divisions = useDict('industry_division');

@@ -2,7 +2,7 @@ import { EyeOutlined } from '@ant-design/icons';
 import { App, Button, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '@/components/crud/resource.ts';
-import { Auth, useCanDo } from '@/lib/permission.tsx';
+import { Can, useCan } from '@/lib/permission.tsx';
 import { unmaskCustomer } from '../api.ts';
 import { APPLICANT_TEXTS as T } from '../texts.ts';
 
@@ -45,11 +45,7 @@ export function UnmaskButton({
       {compact ? null : T.unmask}
     </Button>
   );
-  return (
-    <Auth permission="customer:unmask">
-      {compact ? <Tooltip title={T.unmask}>{button}</Tooltip> : button}
-    </Auth>
-  );
+  return <Can code="customer:unmask">{compact ? <Tooltip title={T.unmask}>{button}</Tooltip> : button}</Can>;
 }
 
 /** A customer's masked phone; holders of customer:unmask can reveal the full number in place. */
@@ -63,7 +59,7 @@ export function MaskedPhone({
   compact?: boolean;
 }) {
   const [full, setFull] = useState<string | null>(null);
-  const mayUnmask = useCanDo('customer:unmask');
+  const mayUnmask = useCan('customer:unmask');
   if (full !== null) return <span>{full}</span>;
   if (!mayUnmask) return <span>{phone}</span>;
   return (

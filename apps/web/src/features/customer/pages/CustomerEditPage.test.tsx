@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,7 +34,7 @@ const ENTERPRISE_MENUS = [
 
 /** An enterprise account (role 17) of the code OWN_USCC. */
 function signInEnterprise() {
-  signInAs(['17'], ['customer:list', 'customer:add', 'customer:edit']);
+  signInAs([ROLE_CODES.enterprise], ['customer:list', 'customer:add', 'customer:edit']);
   useUserStore.setState((state) => ({ user: { ...state.user!, uscc: OWN_USCC } }));
   menusWith(ENTERPRISE_MENUS);
 }

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { MATERIAL_TEXTS, MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { flattenMenus, usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 import {
@@ -222,18 +222,18 @@ export default function CustomerEditPage() {
           />
           <Space>
             {readOnly ? null : (
-              <Auth permission={isNew ? 'customer:add' : 'customer:edit'}>
+              <Can code={isNew ? 'customer:add' : 'customer:edit'}>
                 <Button type="primary" htmlType="submit" loading={saving}>
                   {T.save}
                 </Button>
-              </Auth>
+              </Can>
             )}
             {canResubmit ? (
-              <Auth permission="customer:edit">
+              <Can code="customer:edit">
                 <Button onClick={() => void resubmit()} loading={saving}>
                   {T.resubmit}
                 </Button>
-              </Auth>
+              </Can>
             ) : null}
             <Button onClick={() => navigate(-1)}>{T.back}</Button>
           </Space>

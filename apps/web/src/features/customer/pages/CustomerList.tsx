@@ -9,7 +9,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { customerPath, customersResource } from '../api.ts';
 import { ReviewStatusTag } from '../components/ReviewStatusTag.tsx';
@@ -129,11 +129,11 @@ export default function CustomerList() {
         columns={columns}
         selectable={false}
         toolbar={
-          <Auth permission="customer:add">
+          <Can code="customer:add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => open(0, false)}>
               {T.add}
             </Button>
-          </Auth>
+          </Can>
         }
       />
     </CrudPage>

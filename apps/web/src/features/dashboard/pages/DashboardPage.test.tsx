@@ -1,4 +1,5 @@
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { TOKEN_KEY } from '@piibs/shared/constants';
 import type { DashboardAnswer } from '@piibs/shared/dashboard';
 import type { MenuRoute } from '@piibs/shared/menu';
@@ -260,7 +261,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
   });
 
   it('an enterprise: its to-dos with the next action, and empty states that say what to do', async () => {
-    signInAs(['17']);
+    signInAs([ROLE_CODES.enterprise]);
     const business = {
       applications: [
         { status: 'DRAFT', label: '草稿', count: 2, action: { key: 'continue', label: '继续填写' } },
@@ -316,7 +317,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
   });
 
   it('no applications at all: 暂无投保单，去在线投保', async () => {
-    signInAs(['17']);
+    signInAs([ROLE_CODES.enterprise]);
     api = mockApi({
       'GET api/dashboard': {
         data: {

@@ -6,22 +6,11 @@ import { Link } from 'react-router';
 import { getToken } from '@/lib/auth-storage.ts';
 import { MenuIcon } from '@/lib/icons.tsx';
 import { HOME_PATH } from '@/lib/paths.ts';
+import { roleLabels } from '@/lib/roles.ts';
 import { menuPages, usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { DashboardStats, StatsBoundary } from '../components/DashboardStats.tsx';
 import { DASHBOARD_TEXTS as T } from '../texts.ts';
-
-/** Display names of the role codes the demo data and the spec use; other codes are shown as they are. */
-const ROLE_NAMES: Readonly<Record<string, string>> = {
-  admin: '系统管理员',
-  underwriter: '核保人员',
-  agent: '代理人',
-  enterprise: '投保企业',
-  '17': '投保企业',
-  service: '风控服务机构',
-  contractor: '施工企业',
-  ROLE_SYSTEM_DEFAULT: '普通用户',
-};
 
 const MAX_SHORTCUTS = 12;
 
@@ -38,7 +27,7 @@ export default function DashboardPage() {
     [nodes],
   );
   const name = user?.nickName || user?.username;
-  const roleText = roles.map((role) => ROLE_NAMES[role] ?? role).join('、');
+  const roleText = roleLabels(roles);
 
   return (
     <section style={{ padding: 24 }}>

@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ const info = (over: Record<string, unknown> = {}) => ({
 
 describe('续保 button', { timeout: 40_000 }, () => {
   it('is hidden outside the 90 days before the end, and asks nothing', async () => {
-    signInAs(['17'], ['application:add']);
+    signInAs([ROLE_CODES.enterprise], ['application:add']);
     api = mockApi({ 'GET api/policies/5/renewal': info() });
     renderWithProviders(<RenewButton policyId={5} endDate="2026-12-31" today="2026-10-01" />);
     await new Promise((r) => setTimeout(r, 50));
@@ -35,7 +36,7 @@ describe('续保 button', { timeout: 40_000 }, () => {
   });
 
   it('renews after a confirmation and opens the draft in the enterprise wizard', async () => {
-    signInAs(['17'], ['application:add']);
+    signInAs([ROLE_CODES.enterprise], ['application:add']);
     api = mockApi({
       'GET api/policies/5/renewal': info(),
       'POST api/policies/5/renew': {
@@ -108,6 +109,8 @@ describe('续保 button', { timeout: 40_000 }, () => {
   it('builds the wizard path from the channel and the caller', () => {
     const draft = { applicationId: 9, channel: 'project', policyholderType: 1 };
     expect(renewalWizardPath(draft, ['agent'])).toBe('/piibs/epinsure/stepOne/9/1');
-    expect(renewalWizardPath({ ...draft, channel: 'enterprise' }, ['17'])).toBe('/piibs/insured/stepOne/9/1');
+    expect(renewalWizardPath({ ...draft, channel: 'enterprise' }, [ROLE_CODES.enterprise])).toBe(
+      '/piibs/insured/stepOne/9/1',
+    );
   });
 });

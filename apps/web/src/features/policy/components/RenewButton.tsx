@@ -4,6 +4,7 @@
 
 import type { PolicyholderType } from '@piibs/shared/application-status';
 import { shanghaiToday } from '@piibs/shared/application-status';
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { type RenewalResult, renewalPeriod, renewalState } from '@piibs/shared/sales';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, type ButtonProps } from 'antd';
@@ -24,7 +25,7 @@ export function renewalWizardPath(
   const flow =
     draft.channel === 'project'
       ? FLOWS.epinsure
-      : roles.includes('agent') && !roles.includes('17')
+      : roles.includes(ROLE_CODES.agent) && !roles.includes(ROLE_CODES.enterprise)
         ? FLOWS.agent
         : FLOWS.insured;
   return stepPath(flow, 'stepOne', draft.applicationId, type);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Empty } from 'antd';
 import { useNavigate } from 'react-router';
-import { useCanDo } from '@/lib/permission.tsx';
+import { useCan } from '@/lib/permission.tsx';
 import { margePath, policySalesQuery } from '../api.ts';
 
 /**
@@ -9,7 +9,7 @@ import { margePath, policySalesQuery } from '../api.ts';
  * business source, with a link to the 补录 page. Nothing is shown (or fetched) for anybody else.
  */
 export function SupplementSummary({ policyId }: { policyId: number }) {
-  const allowed = useCanDo('sales:list');
+  const allowed = useCan('sales:list');
   const navigate = useNavigate();
   const query = useQuery({ ...policySalesQuery(policyId), enabled: allowed });
   if (!allowed) return null;

@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,7 +14,7 @@ const render = (payResult = 'success', payId = 'PAY2026000005') =>
 const RESULT = 'GET api/payments/PAY2026000005';
 
 let api: MockApi;
-beforeEach(() => signInAs(['17'], ['application:list', 'application:edit']));
+beforeEach(() => signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']));
 afterEach(() => {
   api?.restore();
   vi.useRealTimers();

@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
@@ -12,7 +13,7 @@ const render = (id = 9) =>
   renderRoute(<PolicyInsuranceView />, PATTERN, `/piibs/projectManage/policyInsuranceView/${id}`);
 
 let api: MockApi;
-beforeEach(() => signInAs(['17'], ['application:list']));
+beforeEach(() => signInAs([ROLE_CODES.enterprise], ['application:list']));
 afterEach(() => {
   api?.restore();
   resetKitState();

@@ -19,7 +19,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { margePath, salesResource } from '../api.ts';
 import { PolicyStatusTag } from '../components/PolicySummary.tsx';
 import { SalespersonModal } from '../components/SalespersonModal.tsx';
@@ -169,17 +169,17 @@ export function SalesList({ mode, variant = 'STANDARD' }: SalesListProps) {
       render: (_, row) =>
         mode === 'updateSale' ? (
           <Space size={0}>
-            <Auth permission="sales:edit">
+            <Can code="sales:edit">
               <Button type="link" size="small" onClick={() => setChanging(row)}>
                 {T.changeSalesperson}
               </Button>
-            </Auth>
+            </Can>
             <Button type="link" size="small" onClick={() => navigate(margePath(row.policyId, true))}>
               {T.view}
             </Button>
           </Space>
         ) : row.supplementStatus === 'NONE' ? (
-          <Auth permission="sales:edit">
+          <Can code="sales:edit">
             <Button
               type="link"
               size="small"
@@ -187,13 +187,13 @@ export function SalesList({ mode, variant = 'STANDARD' }: SalesListProps) {
             >
               {T.supplement}
             </Button>
-          </Auth>
+          </Can>
         ) : (
           <Space size={0}>
             <Button type="link" size="small" onClick={() => navigate(margePath(row.policyId, true))}>
               {T.view}
             </Button>
-            <Auth permission="sales:edit">
+            <Can code="sales:edit">
               <Button
                 type="link"
                 size="small"
@@ -201,7 +201,7 @@ export function SalesList({ mode, variant = 'STANDARD' }: SalesListProps) {
               >
                 {T.edit}
               </Button>
-            </Auth>
+            </Can>
           </Space>
         ),
     },

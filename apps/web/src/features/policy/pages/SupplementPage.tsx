@@ -40,7 +40,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { useDictState } from '@/lib/dict.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import {
   MARGE_LIST_PATH,
   MARGE_NBNMG_LIST_PATH,
@@ -390,11 +390,11 @@ export default function SupplementPage() {
           </Form>
           <Space>
             {readOnly ? null : (
-              <Auth permission="sales:edit">
+              <Can code="sales:edit">
                 <Button type="primary" loading={saving} onClick={() => form.submit()}>
                   {T.save}
                 </Button>
-              </Auth>
+              </Can>
             )}
             <Button onClick={() => navigate(-1)}>{T.back}</Button>
           </Space>

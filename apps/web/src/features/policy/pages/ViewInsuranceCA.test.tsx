@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { PAYMENT_MESSAGES } from '@piibs/shared/payment';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -13,7 +14,7 @@ const render = (id = 12) => renderRoute(<ViewInsuranceCA />, PATTERN, `/piibs/in
 const CASHIER = '/sandbox-pay/cashier?merchantId=PIIBS&orderNo=PAY2026000005&sign=abc';
 
 let api: MockApi;
-beforeEach(() => signInAs(['17'], ['application:list', 'application:edit']));
+beforeEach(() => signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']));
 afterEach(() => {
   api?.restore();
   vi.unstubAllGlobals();

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Drawer, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import {
   activateRateTable,
   deleteRateTable,
@@ -127,19 +127,19 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
           </Button>
           {row.status === 'draft' ? (
             <>
-              <Auth permission="product:edit">
+              <Can code="product:edit">
                 <Button type="link" size="small" onClick={() => open({ mode: 'open', tableId: row.id })}>
                   编辑
                 </Button>
                 <Button type="link" size="small" onClick={() => activate(row)}>
                   激活
                 </Button>
-              </Auth>
-              <Auth permission="product:del">
+              </Can>
+              <Can code="product:del">
                 <Button type="link" size="small" danger onClick={() => remove(row)}>
                   删除
                 </Button>
-              </Auth>
+              </Can>
             </>
           ) : null}
         </Space>
@@ -184,11 +184,11 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
             <Typography.Title level={5} style={{ margin: 0 }}>
               费率表
             </Typography.Title>
-            <Auth permission="product:edit">
+            <Can code="product:edit">
               <Button size="small" icon={<PlusOutlined />} disabled={!tables.isSuccess} onClick={newVersion}>
                 新建版本
               </Button>
-            </Auth>
+            </Can>
           </Space>
           <Table<RateTableRow>
             size="small"

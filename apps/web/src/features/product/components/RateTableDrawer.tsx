@@ -21,7 +21,7 @@ import dayjs from 'dayjs';
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { errorMessage, invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { CRUD_TEXTS as T } from '@/components/crud/texts.ts';
-import { Auth, useCanDo } from '@/lib/permission.tsx';
+import { Can, useCan } from '@/lib/permission.tsx';
 import {
   createRateTable,
   productsResource,
@@ -214,7 +214,7 @@ export function RateTableDrawer({
 }) {
   const { message, modal } = App.useApp();
   const client = useQueryClient();
-  const canEdit = useCanDo('product:edit');
+  const canEdit = useCan('product:edit');
   // The form of the current session (SessionForm owns it: a new session starts from a new store).
   const formRef = useRef<FormInstance<RateTableValues> | null>(null);
   const [target, setTarget] = useState<RateTableTarget>(initialTarget);
@@ -345,11 +345,11 @@ export function RateTableDrawer({
     <Space style={{ display: 'flex', justifyContent: 'flex-end' }}>
       <Button onClick={onClose}>关闭</Button>
       {table ? (
-        <Auth permission="product:edit">
+        <Can code="product:edit">
           <Button type="primary" onClick={copy}>
             复制为新版本
           </Button>
-        </Auth>
+        </Can>
       ) : null}
     </Space>
   );

@@ -10,7 +10,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { productsResource } from '../api.ts';
 import { ProductDetail } from '../components/ProductDetail.tsx';
 import { ProductModal } from '../components/ProductModal.tsx';
@@ -130,11 +130,11 @@ export default function Risk() {
         list={list}
         columns={columns}
         toolbar={
-          <Auth permission="product:add">
+          <Can code="product:add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => open(null)}>
               新增
             </Button>
-          </Auth>
+          </Can>
         }
       />
       <ProductDetail product={detail} onClose={() => setDetail(null)} />

@@ -10,7 +10,7 @@ import { Button, Form, InputNumber } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
-import { useCanDo } from '@/lib/permission.tsx';
+import { useCan } from '@/lib/permission.tsx';
 import {
   annualOrderFromApplication,
   invalidateProjects,
@@ -28,8 +28,8 @@ export function ApplicationAnnualOrder({
 }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const canList = useCanDo(PROJECT_PERMISSIONS.list);
-  const canAdd = useCanDo(PROJECT_PERMISSIONS.add);
+  const canList = useCan(PROJECT_PERMISSIONS.list);
+  const canAdd = useCan(PROJECT_PERMISSIONS.add);
   const framework = app.channel === 'project' && app.productClass === 'construction';
   const order = useQuery({ ...orderOfApplicationQuery(app.id), enabled: framework && canList });
   const [open, setOpen] = useState(false);

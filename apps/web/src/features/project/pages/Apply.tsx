@@ -37,7 +37,7 @@ import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'reac
 import { serverError } from '@/components/crud/resource.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import {
   annualOrderQuery,
   cancelDeclaration,
@@ -234,7 +234,7 @@ function NewChange({ baseId, title }: { baseId: number; title: string }) {
                 productId={p.order.productId}
                 remainingFen={p.order.remainingFen}
               />
-              <Auth permission={PROJECT_PERMISSIONS.apply}>
+              <Can code={PROJECT_PERMISSIONS.apply}>
                 <Space>
                   <Button
                     type="primary"
@@ -249,7 +249,7 @@ function NewChange({ baseId, title }: { baseId: number; title: string }) {
                   </Button>
                   <Button onClick={() => navigate(-1)}>返回</Button>
                 </Space>
-              </Auth>
+              </Can>
             </>
           )}
         </Card>
@@ -330,7 +330,7 @@ function NewDeclaration({ orderId, title }: { orderId: number; title: string }) 
                 remainingFen={o.remainingFen}
                 order={o}
               />
-              <Auth permission={PROJECT_PERMISSIONS.apply}>
+              <Can code={PROJECT_PERMISSIONS.apply}>
                 <Space>
                   <Button
                     type="primary"
@@ -345,7 +345,7 @@ function NewDeclaration({ orderId, title }: { orderId: number; title: string }) 
                   </Button>
                   <Button onClick={() => navigate(orderDetailPath(o.id))}>返回</Button>
                 </Space>
-              </Auth>
+              </Can>
             </>
           ) : (
             <Alert
@@ -455,7 +455,7 @@ function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boo
           order={d.order}
         />
       )}
-      <Auth permission={PROJECT_PERMISSIONS.apply}>
+      <Can code={PROJECT_PERMISSIONS.apply}>
         <Space>
           <Button
             type="primary"
@@ -472,7 +472,7 @@ function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boo
             撤销申报
           </Button>
         </Space>
-      </Auth>
+      </Can>
     </>
   ) : (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
@@ -512,9 +512,9 @@ function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boo
         <Space wrap>
           {policy}
           {d.actions.includes('change') ? (
-            <Auth permission={PROJECT_PERMISSIONS.apply}>
+            <Can code={PROJECT_PERMISSIONS.apply}>
               <Button onClick={() => navigate(applyPath(0, { type: 2, baseId: d.id }))}>申请批改</Button>
-            </Auth>
+            </Can>
           ) : null}
           {d.openChangeId ? (
             <Link to={applyPath(d.openChangeId, { type: 2, view: '1' })}>未完成的批改申报</Link>

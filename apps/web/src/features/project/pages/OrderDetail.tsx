@@ -28,7 +28,7 @@ import { serverError } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { policyViewPath } from '@/features/policy/api.ts';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import {
   annualOrderQuery,
   annualOrdersResource,
@@ -178,7 +178,7 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
             查看
           </Button>
           {row.actions.includes('edit') ? (
-            <Auth permission={PROJECT_PERMISSIONS.apply}>
+            <Can code={PROJECT_PERMISSIONS.apply}>
               <Button
                 type="link"
                 size="small"
@@ -186,10 +186,10 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
               >
                 {row.status === 'RETURNED' ? '修改并重新提交' : '继续填写'}
               </Button>
-            </Auth>
+            </Can>
           ) : null}
           {row.actions.includes('change') ? (
-            <Auth permission={PROJECT_PERMISSIONS.apply}>
+            <Can code={PROJECT_PERMISSIONS.apply}>
               <Button
                 type="link"
                 size="small"
@@ -197,7 +197,7 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
               >
                 申请批改
               </Button>
-            </Auth>
+            </Can>
           ) : null}
         </Space>
       ),
@@ -279,11 +279,11 @@ function OrderLists() {
         columns={columns}
         selectable={false}
         toolbar={
-          <Auth permission={PROJECT_PERMISSIONS.add}>
+          <Can code={PROJECT_PERMISSIONS.add}>
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
               新建年度订单
             </Button>
-          </Auth>
+          </Can>
         }
       />
       <Typography.Title level={5}>申报项目</Typography.Title>
@@ -340,7 +340,7 @@ function OrderAdmin({ order }: { order: AnnualOrderDetail }) {
           },
         });
   return (
-    <Auth permission={PROJECT_PERMISSIONS.edit}>
+    <Can code={PROJECT_PERMISSIONS.edit}>
       <Space>
         <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>
           修改订单
@@ -355,7 +355,7 @@ function OrderAdmin({ order }: { order: AnnualOrderDetail }) {
         onClose={() => setEditing(false)}
         onSaved={() => void invalidateProjects(client)}
       />
-    </Auth>
+    </Can>
   );
 }
 
@@ -382,7 +382,7 @@ function OneOrder({ id }: { id: number }) {
     );
   const order = query.data;
   const declare = order.canDeclare ? (
-    <Auth permission={PROJECT_PERMISSIONS.apply}>
+    <Can code={PROJECT_PERMISSIONS.apply}>
       <Button
         type="primary"
         icon={<PlusOutlined />}
@@ -390,7 +390,7 @@ function OneOrder({ id }: { id: number }) {
       >
         申报项目
       </Button>
-    </Auth>
+    </Can>
   ) : null;
 
   return (

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Modal, Select, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
-import { useCanDo } from '@/lib/permission.tsx';
+import { useCan } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { assigneesQuery, assignTask, claimTask, releaseTask, taskQuery, tasksResource } from '../api.ts';
 
@@ -164,7 +164,7 @@ export function AssignModal({
 /** 处理人 of the open task on an audit page, with 领取 / 释放 / 指派 as the caller may. */
 export function TaskHolder({ task }: { task: TaskRow }) {
   const myId = useMyId();
-  const canAssign = useCanDo(TASK_ASSIGN_PERMISSION);
+  const canAssign = useCan(TASK_ASSIGN_PERMISSION);
   const { busy, claim, release } = useHolderActions();
   const [assigning, setAssigning] = useState(false);
   const open = task.status === 'open';

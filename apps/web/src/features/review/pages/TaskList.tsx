@@ -21,7 +21,7 @@ import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { useCanDo } from '@/lib/permission.tsx';
+import { useCan } from '@/lib/permission.tsx';
 import { ageText, auditPath, tasksResource } from '../api.ts';
 import { AssignModal, HOLDER_TEXTS, useHolderActions, useMyId } from '../components/holder.tsx';
 
@@ -71,7 +71,7 @@ export default function TaskList() {
   const list = useListState({ filterKeys: FILTER_KEYS, defaultSort: 'createdAt,asc' });
   const navigate = useNavigate();
   const myId = useMyId();
-  const canAssign = useCanDo(TASK_ASSIGN_PERMISSION);
+  const canAssign = useCan(TASK_ASSIGN_PERMISSION);
   const { busy, claim } = useHolderActions();
   const [assigning, setAssigning] = useState<TaskRow | null>(null);
 

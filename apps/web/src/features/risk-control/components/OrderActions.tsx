@@ -13,7 +13,7 @@ import { App, Button, Form, Input, Modal } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '@/components/crud/resource.ts';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { orderAction, ordersResource, plansResource, servicePath, viewPath } from '../api.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
@@ -111,7 +111,7 @@ export function useOrderActions({
         return null;
     }
     return (
-      <Auth key={action} permission={ACTION_PERMISSIONS[action]}>
+      <Can key={action} code={ACTION_PERMISSIONS[action]}>
         <Button
           type={mode === 'list' ? 'link' : 'default'}
           size={mode === 'list' ? 'small' : 'middle'}
@@ -121,7 +121,7 @@ export function useOrderActions({
         >
           {text}
         </Button>
-      </Auth>
+      </Can>
     );
   };
 

@@ -27,7 +27,7 @@ import type { Dayjs } from 'dayjs';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { fieldRefusal } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
@@ -213,18 +213,18 @@ export function RecordFormPage<Row extends Versioned, Values>({
         <Space>
           {readOnly ? (
             record ? (
-              <Auth permission={permission.edit}>
+              <Can code={permission.edit}>
                 <Button type="primary" onClick={() => navigate(editPath(record.id))}>
                   {T.edit}
                 </Button>
-              </Auth>
+              </Can>
             ) : null
           ) : (
-            <Auth permission={record ? permission.edit : permission.add}>
+            <Can code={record ? permission.edit : permission.add}>
               <Button type="primary" loading={saving} onClick={() => form.submit()}>
                 {T.save}
               </Button>
-            </Auth>
+            </Can>
           )}
           <Button onClick={() => navigate(-1)}>{T.back}</Button>
         </Space>
@@ -335,10 +335,10 @@ export function ValidityItems({
 /** 查看完整号码 beside a masked phone (the server audits it); stays clickable in a read-only form. */
 export function UnmaskButton({ permission, onClick }: { permission: string; onClick: () => void }) {
   return (
-    <Auth permission={permission}>
+    <Can code={permission}>
       <Button size="small" type="link" disabled={false} onClick={onClick}>
         {T.unmask}
       </Button>
-    </Auth>
+    </Can>
   );
 }

@@ -15,7 +15,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { orgEditPath, orgOptionsQuery, orgsResource, personEditPath, personsResource } from '../api.ts';
 import { MEMBER_TEXTS as M } from '../components/OrgMembersCard.tsx';
 import { RISK_TEXTS as T } from '../texts.ts';
@@ -132,11 +132,11 @@ function Orgs() {
         list={list}
         columns={columns}
         toolbar={
-          <Auth permission="service_org:add">
+          <Can code="service_org:add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(orgEditPath(0, false))}>
               {T.addOrg}
             </Button>
-          </Auth>
+          </Can>
         }
       />
     </>
@@ -247,7 +247,7 @@ function Persons() {
         list={list}
         columns={columns}
         toolbar={
-          <Auth permission="service_person:add">
+          <Can code="service_person:add">
             <Button
               type="primary"
               icon={<PlusOutlined />}
@@ -255,7 +255,7 @@ function Persons() {
             >
               {T.addPerson}
             </Button>
-          </Auth>
+          </Can>
         }
       />
     </>
@@ -266,7 +266,7 @@ export default function Expert() {
   return (
     <CrudPage title={T.orgs}>
       <Orgs />
-      <Auth permission="service_person:list">
+      <Can code="service_person:list">
         <Card
           variant="borderless"
           title={T.experts}
@@ -275,7 +275,7 @@ export default function Expert() {
         >
           <Persons />
         </Card>
-      </Auth>
+      </Can>
     </CrudPage>
   );
 }

@@ -52,7 +52,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import {
   addPlanItem,
   deletePlanItem,
@@ -497,7 +497,7 @@ export default function Prevention() {
             title: T.actions,
             fixed: 'right' as const,
             render: (_: unknown, i: PlanItemRow) => (
-              <Auth permission="prevention:plan">
+              <Can code="prevention:plan">
                 <Space size={0}>
                   <Button
                     type="link"
@@ -514,7 +514,7 @@ export default function Prevention() {
                     {T.delete}
                   </Button>
                 </Space>
-              </Auth>
+              </Can>
             ),
           },
         ]
@@ -536,7 +536,7 @@ export default function Prevention() {
           title={T.planItems}
           extra={
             data.canPlan ? (
-              <Auth permission="prevention:plan">
+              <Can code="prevention:plan">
                 <Button
                   type="primary"
                   icon={<PlusOutlined />}
@@ -544,7 +544,7 @@ export default function Prevention() {
                 >
                   {T.addItem}
                 </Button>
-              </Auth>
+              </Can>
             ) : null
           }
         >

@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -67,7 +68,7 @@ describe('我的服务单', { timeout: 40_000 }, () => {
   });
 
   it('offers the enterprise 确认服务 (on the record page), never the organisation’s actions', async () => {
-    signInAs(['17'], ['prevention:list', 'prevention:confirm']);
+    signInAs([ROLE_CODES.enterprise], ['prevention:list', 'prevention:confirm']);
     api = mockApi({
       'GET api/prevention/orders': page([
         orderRow({ status: 'SUBMITTED', actions: ['confirm', 'return'] }),

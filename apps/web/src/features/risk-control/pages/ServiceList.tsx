@@ -22,7 +22,7 @@ import { useListState } from '@/components/crud/list-state.ts';
 import { useCrudList } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import {
   downloadArchive,
@@ -96,7 +96,7 @@ function ExportArchive({
   };
 
   return (
-    <Auth permission="prevention:export">
+    <Can code="prevention:export">
       <Button
         icon={icon}
         loading={busy && !open}
@@ -131,7 +131,7 @@ function ExportArchive({
           </Form.Item>
         </Form>
       </Modal>
-    </Auth>
+    </Can>
   );
 }
 

@@ -15,7 +15,7 @@ import { Col, Form, Input, Row, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
-import { useCanDo } from '@/lib/permission.tsx';
+import { useCan } from '@/lib/permission.tsx';
 import { createOrg, EXPERT_PATH, orgEditPath, orgQuery, orgsResource, unmaskOrg, updateOrg } from '../api.ts';
 import { OrgMembersCard } from '../components/OrgMembersCard.tsx';
 import {
@@ -125,8 +125,8 @@ function useRegionOptions() {
 }
 
 export default function ServiceOrgEdit() {
-  const isStaff = useCanDo('service_org:add');
-  const canEdit = useCanDo('service_org:edit');
+  const isStaff = useCan('service_org:add');
+  const canEdit = useCan('service_org:edit');
   const regions = useRegionOptions();
   const page = useRecordForm({
     detail: orgQuery,

@@ -22,7 +22,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import {
   orderAction,
   orderQuery,
@@ -384,7 +384,7 @@ function RecordForm({
               )}
             </Form.List>
           </Form>
-          <Auth permission="prevention:serve">
+          <Can code="prevention:serve">
             <Space>
               <Button loading={busy === 'save'} disabled={busy !== null} onClick={() => void onSave()}>
                 {T.saveRecord}
@@ -394,7 +394,7 @@ function RecordForm({
               </Button>
               <Button onClick={() => navigate(-1)}>{T.back}</Button>
             </Space>
-          </Auth>
+          </Can>
         </Card>
         <Card variant="borderless" title={T.photos}>
           <MaterialsPanel

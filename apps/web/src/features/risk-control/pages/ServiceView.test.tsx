@@ -1,3 +1,4 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
 import type { ComplaintRow } from '@piibs/shared/risk-control';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -63,7 +64,7 @@ const button = async (name: RegExp) => (await screen.findByText(name)).closest('
 
 describe('服务详情', { timeout: 40_000 }, () => {
   it('the enterprise confirms with a rating: posts the loaded version, then shows the result page', async () => {
-    signInAs(['17'], ['prevention:list', 'prevention:confirm']);
+    signInAs([ROLE_CODES.enterprise], ['prevention:list', 'prevention:confirm']);
     api = mockApi(
       answers({
         [`POST api/prevention/orders/${NUMBER}/confirm`]: {
@@ -99,7 +100,7 @@ describe('服务详情', { timeout: 40_000 }, () => {
   });
 
   it('sends back with an opinion; a 409 reloads the order and says so in the dialog', async () => {
-    signInAs(['17'], ['prevention:list', 'prevention:confirm']);
+    signInAs([ROLE_CODES.enterprise], ['prevention:list', 'prevention:confirm']);
     api = mockApi(
       answers({
         [`POST api/prevention/orders/${NUMBER}/return`]: {
@@ -183,7 +184,7 @@ describe('服务详情', { timeout: 40_000 }, () => {
   });
 
   it('the enterprise complains: the content is sent trimmed, the reply deadline and an overdue one are shown', async () => {
-    signInAs(['17'], ['prevention:list', 'prevention:confirm']);
+    signInAs([ROLE_CODES.enterprise], ['prevention:list', 'prevention:confirm']);
     const older = complaint({
       id: 90,
       content: '上次服务人员迟到两小时',

@@ -13,7 +13,7 @@ import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import {
   complain,
   orderAction,
@@ -180,9 +180,9 @@ export default function ServiceView() {
           extra={
             <Space wrap>
               {actions.buttons(order)}
-              <Auth permission="prevention:confirm">
+              <Can code="prevention:confirm">
                 <Space wrap>{enterpriseButtons}</Space>
-              </Auth>
+              </Can>
               <Button onClick={() => navigate(-1)}>{T.back}</Button>
             </Space>
           }

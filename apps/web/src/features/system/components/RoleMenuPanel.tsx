@@ -4,7 +4,7 @@ import { Alert, App, Button, Empty, Flex, Space, Spin, Tree, Typography } from '
 import type { Key } from 'react';
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '@/components/crud/resource.ts';
-import { Auth, useCanDo } from '@/lib/permission.tsx';
+import { Can, useCan } from '@/lib/permission.tsx';
 import { grantRoleMenus, type MenuTreeNode, menuTreeQuery, roleDetailQuery, rolesResource } from '../api.ts';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
 import { checkedLeaves, parentIds, treeIds } from '../tree.ts';
@@ -37,8 +37,8 @@ export function grantedIds(nodes: readonly MenuTreeNode[], checked: ReadonlySet<
 
 /** The menus and buttons of one role, as a checkable tree; 保存 replaces the role's grant. */
 export function RoleMenuPanel({ roleId }: { roleId: number }) {
-  const canList = useCanDo('menu:list');
-  const canEdit = useCanDo('role:edit');
+  const canList = useCan('menu:list');
+  const canEdit = useCan('role:edit');
   const tree = useQuery({ ...menuTreeQuery, enabled: canList });
   const role = useQuery(roleDetailQuery(roleId));
   const client = useQueryClient();
@@ -98,7 +98,7 @@ export function RoleMenuPanel({ roleId }: { roleId: number }) {
           <Button size="small" type="link" onClick={() => setExpanded([])}>
             {T.collapseAll}
           </Button>
-          <Auth permission="role:edit">
+          <Can code="role:edit">
             <Button
               size="small"
               type="link"
@@ -119,7 +119,7 @@ export function RoleMenuPanel({ roleId }: { roleId: number }) {
             >
               {T.uncheckAll}
             </Button>
-          </Auth>
+          </Can>
         </Space>
       </Flex>
       <div style={{ maxHeight: 'calc(100vh - 320px)', minHeight: 240, overflow: 'auto' }}>
@@ -139,7 +139,7 @@ export function RoleMenuPanel({ roleId }: { roleId: number }) {
           }}
         />
       </div>
-      <Auth permission="role:edit">
+      <Can code="role:edit">
         <Button
           type="primary"
           icon={<SaveOutlined />}
@@ -151,7 +151,7 @@ export function RoleMenuPanel({ roleId }: { roleId: number }) {
         >
           {T.save}
         </Button>
-      </Auth>
+      </Can>
     </div>
   );
 }

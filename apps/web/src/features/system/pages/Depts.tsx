@@ -10,7 +10,7 @@ import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { deptsResource } from '../api.ts';
 import { DeptModal } from '../components/DeptModal.tsx';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
@@ -87,7 +87,7 @@ export default function Depts() {
         tree
         tableProps={{ expandable: { defaultExpandAllRows: true } }}
         toolbar={
-          <Auth permission="dept:add">
+          <Can code="dept:add">
             <Button
               type="primary"
               icon={<PlusOutlined />}
@@ -95,7 +95,7 @@ export default function Depts() {
             >
               {T.add}
             </Button>
-          </Auth>
+          </Can>
         }
       />
       <DeptModal

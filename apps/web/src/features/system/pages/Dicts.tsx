@@ -13,7 +13,7 @@ import { RowAction } from '@/components/crud/RowAction.tsx';
 import { fetchPage, postInline, reloadRow } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { invalidateDict } from '@/lib/dict.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { dictDetailsResource, dictsResource } from '../api.ts';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
 
@@ -91,7 +91,7 @@ function DictEntries({ dict }: { dict: DictRow }) {
         query={{ dictName: dict.name }}
         columns={columns}
         toolbar={
-          <Auth permission="dict:add">
+          <Can code="dict:add">
             <Button
               type="primary"
               icon={<PlusOutlined />}
@@ -99,7 +99,7 @@ function DictEntries({ dict }: { dict: DictRow }) {
             >
               {T.addEntry}
             </Button>
-          </Auth>
+          </Can>
         }
       />
       <CrudModal<EntryValues, DictDetailRow>
@@ -230,7 +230,7 @@ export default function Dicts() {
         list={list}
         columns={columns}
         toolbar={
-          <Auth permission="dict:add">
+          <Can code="dict:add">
             <Button
               type="primary"
               icon={<PlusOutlined />}
@@ -238,7 +238,7 @@ export default function Dicts() {
             >
               {T.add}
             </Button>
-          </Auth>
+          </Can>
         }
         tableProps={{
           onRow: (dict) => ({ onClick: () => select(dict), style: { cursor: 'pointer' } }),

@@ -13,7 +13,7 @@ import { RowAction } from '@/components/crud/RowAction.tsx';
 import { postInline, reloadRow } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { jobsResource } from '../api.ts';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
 
@@ -87,11 +87,11 @@ export default function Jobs() {
         list={list}
         columns={columns}
         toolbar={
-          <Auth permission="job:add">
+          <Can code="job:add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => setForm({ open: true, job: null })}>
               {T.add}
             </Button>
-          </Auth>
+          </Can>
         }
       />
       <CrudModal<JobValues, JobRow>

@@ -9,7 +9,7 @@ import { RowAction } from '@/components/crud/RowAction.tsx';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { MenuIcon } from '@/lib/icons.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { fetchMenuLevel, MENU_TYPES, type MenuRow, menusResource } from '../api.ts';
 import { MenuModal } from '../components/MenuModal.tsx';
@@ -169,7 +169,7 @@ export default function Menus() {
     <CrudPage>
       <SearchForm fields={SEARCH} list={list} />
       <Flex justify="space-between" align="center" style={{ marginBottom: 12 }}>
-        <Auth permission="menu:add">
+        <Can code="menu:add">
           <Button
             type="primary"
             icon={<PlusOutlined />}
@@ -177,7 +177,7 @@ export default function Menus() {
           >
             {T.add}
           </Button>
-        </Auth>
+        </Can>
         <Tooltip title={T.refresh}>
           <Button
             aria-label={T.refresh}

@@ -8,7 +8,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { onlineResource, revokeSessions } from '../api.ts';
 import { LOGIN_METHOD_LABELS, SYSTEM_TEXTS as T } from '../texts.ts';
 
@@ -97,11 +97,11 @@ export default function Online() {
       alwaysVisible: true,
       fixed: 'right',
       render: (_, row) => (
-        <Auth permission="online:kick">
+        <Can code="online:kick">
           <Button type="link" size="small" danger disabled={row.current} onClick={() => kick([row])}>
             {T.kick}
           </Button>
-        </Auth>
+        </Can>
       ),
     },
   ];
@@ -118,11 +118,11 @@ export default function Online() {
         selectable
         tableProps={{ rowSelection: { getCheckboxProps: (row) => ({ disabled: row.current }) } }}
         batchActions={(selected, clear) => (
-          <Auth permission="online:kick">
+          <Can code="online:kick">
             <Button danger icon={<LogoutOutlined />} onClick={() => kick(selected, clear)}>
               {T.kick}
             </Button>
-          </Auth>
+          </Can>
         )}
       />
     </CrudPage>

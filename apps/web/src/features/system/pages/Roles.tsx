@@ -11,7 +11,7 @@ import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
-import { Auth } from '@/lib/permission.tsx';
+import { Can } from '@/lib/permission.tsx';
 import { rolesResource } from '../api.ts';
 import { RoleMenuPanel } from '../components/RoleMenuPanel.tsx';
 import { RoleModal } from '../components/RoleModal.tsx';
@@ -104,7 +104,7 @@ export default function Roles() {
           <RowAction permission="role:edit" onClick={() => open(role)}>
             {T.edit}
           </RowAction>
-          <Auth permission="role:del">
+          <Can code="role:del">
             <Button
               type="link"
               size="small"
@@ -114,7 +114,7 @@ export default function Roles() {
             >
               {T.delete}
             </Button>
-          </Auth>
+          </Can>
         </Space>
       ),
     },
@@ -140,11 +140,11 @@ export default function Roles() {
         list={list}
         columns={columns}
         toolbar={
-          <Auth permission="role:add">
+          <Can code="role:add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => open(null)}>
               {T.add}
             </Button>
-          </Auth>
+          </Can>
         }
         tableProps={{
           onRow: (role) => ({ onClick: () => select(role), style: { cursor: 'pointer' } }),

@@ -12,7 +12,7 @@ import { RowAction } from '@/components/crud/RowAction.tsx';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
-import { Auth, useCanDo } from '@/lib/permission.tsx';
+import { Can, useCan } from '@/lib/permission.tsx';
 import { enableUser, resetUserPassword, usersResource } from '../api.ts';
 import { DeptTree } from '../components/DeptTree.tsx';
 import { type OneTimePassword, OneTimePasswordModal } from '../components/OneTimePasswordModal.tsx';
@@ -32,7 +32,7 @@ export default function Users() {
   const list = useListState({ filterKeys: FILTER_KEYS, defaultSort: 'createdAt,desc' });
   const { modal, message } = App.useApp();
   const client = useQueryClient();
-  const canEdit = useCanDo('user:edit');
+  const canEdit = useCan('user:edit');
   const [editing, setEditing] = useState<UserRow | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [oneTime, setOneTime] = useState<OneTimePassword | null>(null);
@@ -186,11 +186,11 @@ export default function Users() {
         list={list}
         columns={columns}
         toolbar={
-          <Auth permission="user:add">
+          <Can code="user:add">
             <Button type="primary" icon={<PlusOutlined />} onClick={() => open(null)}>
               {T.add}
             </Button>
-          </Auth>
+          </Can>
         }
       />
       <UserModal
