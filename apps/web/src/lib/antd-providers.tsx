@@ -5,7 +5,8 @@ import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { type ReactNode, useEffect } from 'react';
-import { antdHttpUi, configureHttp, staticHttpUi } from './http.ts';
+import { configureHttp, staticHttpUi } from './http.ts';
+import { antdHttpUi } from './http-ui.ts';
 
 // Everything here stays out of the entry: the login page renders plain markup and never loads antd's
 // providers, react-query or dayjs' locale (docs/ARCHITECTURE "Performance").

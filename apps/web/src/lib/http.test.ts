@@ -1,6 +1,7 @@
 import { type AxiosAdapter, AxiosError, CanceledError, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, type HttpUi, http, request, resetHttp } from './http.ts';
+import { configureHttp, http, request, resetHttp } from './http.ts';
+import type { HttpUi } from './http-ui.ts';
 
 type Confirm = Parameters<HttpUi['confirm']>[0];
 

@@ -1,6 +1,7 @@
 import { ERROR_NOTICE_MS, HTTP_TIMEOUT_MS } from '@piibs/shared/constants';
 import axios, { type AxiosError, type AxiosRequestConfig } from 'axios';
 import { authorization, removeToken } from './auth-storage.ts';
+import type { HttpUi } from './http-ui.ts';
 import { FORBIDDEN_PATH } from './paths.ts';
 
 declare module 'axios' {
@@ -35,21 +36,6 @@ export const HTTP_TEXTS = Object.freeze({
   failed: '接口请求失败',
 });
 
-type ConfirmOptions = {
-  title: string;
-  content: string;
-  okText: string;
-  cancelText: string;
-  onOk: () => Promise<void>;
-  onCancel: () => void;
-};
-
-/** The two dialogs the error policy shows; antd by default, a recorder in tests. */
-export type HttpUi = {
-  confirm: (options: ConfirmOptions) => void;
-  error: (message: string, durationMs: number) => void;
-};
-
 type HttpDeps = {
   ui: HttpUi;
   navigate: (to: string) => void;
@@ -57,18 +43,6 @@ type HttpDeps = {
   onLogout: () => void | Promise<void>;
   reload: () => void;
 };
-
-type ModalApi = { confirm: (props: ConfirmOptions) => unknown };
-type NotificationApi = { error: (args: { title: string; duration: number }) => void };
-
-/** Adapts antd's modal and notification APIs (static or from App.useApp()) to the policy's UI. */
-export function antdHttpUi(modal: ModalApi, notice: NotificationApi): HttpUi {
-  return {
-    confirm: (options) => void modal.confirm(options),
-    // antd counts notification durations in seconds.
-    error: (message, durationMs) => notice.error({ title: message, duration: durationMs / 1000 }),
-  };
-}
 
 /**
  * antd's static dialogs, loaded when the first one must be shown: the login page's first load does not

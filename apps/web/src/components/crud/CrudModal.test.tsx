@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Form, Input } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, type HttpUi } from '@/lib/http.ts';
+import { configureHttp } from '@/lib/http.ts';
+import type { HttpUi } from '@/lib/http-ui.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { CrudModal } from './CrudModal.tsx';
 import { postInline } from './resource.ts';
