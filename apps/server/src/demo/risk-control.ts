@@ -12,18 +12,18 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { policies, serviceOrgs } from '../db/schema.ts';
 import { preventionViewerFor } from '../modules/risk-control/access.ts';
+import { complain, rectifyHazard, saveRecord } from '../modules/risk-control/order-records.ts';
 import {
   acceptOrder,
-  complain,
   confirmOrder,
   dispatchOrder,
-  rectifyHazard,
   rejectOrder,
-  saveRecord,
   startOrder,
   submitOrder,
 } from '../modules/risk-control/orders.ts';
-import { createOrg, createPerson, setOrgMembers } from '../modules/risk-control/orgs.ts';
+import { setOrgMembers } from '../modules/risk-control/org-members.ts';
+import { createOrg } from '../modules/risk-control/orgs.ts';
+import { createPerson } from '../modules/risk-control/persons.ts';
 import { addPlanItem } from '../modules/risk-control/plans.ts';
 import { DEMO_ENTERPRISE } from './base.ts';
 import { demoUser } from './user.ts';

@@ -12,7 +12,7 @@ import { notFound } from '../../lib/errors.ts';
 import { allRows } from '../../lib/paging.ts';
 import { FONT_BOLD, FONT_REGULAR } from '../policies/pdf.ts';
 import type { PreventionViewer } from './access.ts';
-import { type ArchiveRow, archiveSpec } from './orders.ts';
+import { type ArchiveRow, archiveSpec } from './order-queries.ts';
 import { planListSpec } from './plans.ts';
 
 export const ARCHIVE_NOT_FOUND = '该企业没有可查看的事故预防服务档案';

@@ -12,7 +12,7 @@ import { serviceOrders } from '../../db/schema.ts';
 import { conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
 import type { RequestUser } from '../auth/sessions.ts';
 import { ONLY_ORG, ordersVisibleTo, preventionViewerFor } from './access.ts';
-import { ORDER_NOT_FOUND } from './orders.ts';
+import { ORDER_NOT_FOUND } from './order-queries.ts';
 
 /**
  * Who may read and change the photos of a service order: 404 unless the caller sees the order; answers why the

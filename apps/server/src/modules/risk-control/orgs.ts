@@ -1,36 +1,29 @@
-// Service organisations (风控服务机构) and their persons / experts: list, read, create, update, delete, the
-// accounts acting for an organisation, and reading masked phones (audited).
+// Service organisations (风控服务机构): list, read, create, update, delete, and reading masked phones (audited).
+// Their persons / experts: persons.ts; the accounts acting for an organisation: org-members.ts.
 //
 // Insurer staff manage every organisation; an organisation's own accounts see and edit only their own record
 // (not its code or enabled flag) and manage their own persons. Phones are masked whenever read; a masked phone
 // sent back keeps the stored number. Every change is audited; `version` answers 409 when stale.
-import { maskPhone, ROLE_CODES } from '@piibs/shared';
+
+import { maskPhone } from '@piibs/shared';
 import { shanghaiToday } from '@piibs/shared/application-status';
 import type {
-  OrgMemberRow,
   SERVICE_ORG_SORT_FIELDS,
-  SERVICE_PERSON_SORT_FIELDS,
   ServiceOrgRow,
-  ServicePersonRow,
   serviceOrgCreateForm,
   serviceOrgUpdateForm,
-  servicePersonCreateForm,
-  servicePersonUpdateForm,
 } from '@piibs/shared/risk-control';
-import { and, count, eq, inArray, isNull, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   dictDetails,
   dicts,
   preventionPlanItems,
-  roles,
   serviceOrders,
   serviceOrgMembers,
   serviceOrgs,
   servicePersons,
-  userRoles,
-  users,
 } from '../../db/schema.ts';
 import { auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
@@ -40,7 +33,7 @@ import { STALE_VERSION } from '../users/admin-service.ts';
 import { type PreventionViewer, requireInsurer } from './access.ts';
 
 export const ORG_NOT_FOUND = '服务机构不存在';
-export const PERSON_NOT_FOUND = '服务人员不存在';
+
 export const ORG_CODE_TAKEN = '统一社会信用代码已存在：该服务机构已登记';
 
 type Qualification = {
@@ -62,14 +55,13 @@ export function orgsVisibleTo(v: PreventionViewer): SQL | undefined {
   return sql`false`;
 }
 
-function personsVisibleTo(v: PreventionViewer): SQL | undefined {
-  if (v.insurer) return undefined;
-  if (v.orgId != null) return eq(servicePersons.orgId, v.orgId);
-  return sql`false`;
-}
-
 /** One organisation the caller may see (404 otherwise). */
-async function visibleOrg(db: Db | Tx, v: PreventionViewer, id: number, lock = false): Promise<OrgRecord> {
+export async function visibleOrg(
+  db: Db | Tx,
+  v: PreventionViewer,
+  id: number,
+  lock = false,
+): Promise<OrgRecord> {
   const q = db
     .select()
     .from(serviceOrgs)
@@ -390,379 +382,4 @@ export async function unmaskOrg(db: Db, v: PreventionViewer, id: number): Promis
     detail: { field: 'contacts.phone' },
   });
   return { contacts: (org.contacts as Contact[]).map((c) => ({ ...c, position: c.position ?? null })) };
-}
-
-// ---- the accounts acting for an organisation ----
-
-export async function orgMembers(db: Db, v: PreventionViewer, id: number): Promise<OrgMemberRow[]> {
-  await visibleOrg(db, v, id);
-  return db
-    .select({ userId: users.id, username: users.username, nickName: users.nickName, enabled: users.enabled })
-    .from(serviceOrgMembers)
-    .innerJoin(users, eq(users.id, serviceOrgMembers.userId))
-    .where(eq(serviceOrgMembers.orgId, id))
-    .orderBy(users.id);
-}
-
-/** How many candidates one search answers (type more of the name to narrow it). */
-export const MEMBER_CANDIDATE_LIMIT = 50;
-
-/**
- * GET /api/service-orgs/:id/member-candidates (staff): the accounts that may be linked to the organisation —
- * holding the 'service' role and linked to no other organisation (its own members included, so a picker can
- * show them) — whose username or nickname contains `keyword`. Names and the enabled flag only.
- */
-export async function orgMemberCandidates(
-  db: Db,
-  v: PreventionViewer,
-  id: number,
-  keyword?: string,
-): Promise<OrgMemberRow[]> {
-  await visibleOrg(db, v, id);
-  requireInsurer(v);
-  return db
-    .selectDistinct({
-      userId: users.id,
-      username: users.username,
-      nickName: users.nickName,
-      enabled: users.enabled,
-    })
-    .from(users)
-    .innerJoin(userRoles, eq(userRoles.userId, users.id))
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .leftJoin(serviceOrgMembers, eq(serviceOrgMembers.userId, users.id))
-    .where(
-      and(
-        eq(roles.code, ROLE_CODES.service),
-        or(isNull(serviceOrgMembers.orgId), eq(serviceOrgMembers.orgId, id)),
-        blurry(keyword?.trim(), users.username, users.nickName),
-      ),
-    )
-    .orderBy(users.username, users.id)
-    .limit(MEMBER_CANDIDATE_LIMIT);
-}
-
-/** POST /api/service-orgs/:id/members (staff): replaces the accounts; each must hold the 'service' role. */
-export async function setOrgMembers(
-  db: Db,
-  v: PreventionViewer,
-  id: number,
-  userIds: number[],
-): Promise<OrgMemberRow[]> {
-  requireInsurer(v);
-  const wanted = [...new Set(userIds)];
-  await db.transaction(async (tx) => {
-    await visibleOrg(tx, v, id, true);
-    const before = (
-      await tx
-        .select({ userId: serviceOrgMembers.userId })
-        .from(serviceOrgMembers)
-        .where(eq(serviceOrgMembers.orgId, id))
-    ).map((r) => r.userId);
-    if (wanted.length) {
-      const found = await tx
-        .select({ id: users.id, username: users.username })
-        .from(users)
-        .innerJoin(userRoles, eq(userRoles.userId, users.id))
-        .innerJoin(roles, eq(roles.id, userRoles.roleId))
-        .where(and(inArray(users.id, wanted), eq(roles.code, ROLE_CODES.service)));
-      const ok = new Set(found.map((f) => f.id));
-      const bad = wanted.find((u) => !ok.has(u));
-      if (bad !== undefined) throw badRequest(`机构账号：用户 ${bad} 不存在或不是风控服务机构账号`);
-      const [elsewhere] = await tx
-        .select({ username: users.username, orgName: serviceOrgs.name })
-        .from(serviceOrgMembers)
-        .innerJoin(users, eq(users.id, serviceOrgMembers.userId))
-        .innerJoin(serviceOrgs, eq(serviceOrgs.id, serviceOrgMembers.orgId))
-        .where(and(inArray(serviceOrgMembers.userId, wanted), sql`${serviceOrgMembers.orgId} <> ${id}`))
-        .orderBy(users.username)
-        .limit(1);
-      if (elsewhere)
-        throw conflict(
-          `机构账号：账号 ${elsewhere.username} 已属于其他服务机构「${elsewhere.orgName}」，请先从该机构移除`,
-        );
-    }
-    await tx.delete(serviceOrgMembers).where(eq(serviceOrgMembers.orgId, id));
-    if (wanted.length)
-      await tx.insert(serviceOrgMembers).values(wanted.map((userId) => ({ userId, orgId: id })));
-    await auditChange(tx, v, {
-      action: 'members',
-      entity: 'service_org',
-      entityId: id,
-      before: { userIds: before },
-      after: { userIds: wanted },
-    });
-  });
-  return orgMembers(db, v, id);
-}
-
-// ---- persons ----
-
-type PersonRecord = typeof servicePersons.$inferSelect;
-
-const personColumns = { person: servicePersons, orgName: serviceOrgs.name };
-
-function toPersonRow(
-  r: { person: PersonRecord; orgName: string },
-  today = shanghaiToday(),
-): ServicePersonRow {
-  const p = r.person;
-  return {
-    id: p.id,
-    orgId: p.orgId,
-    orgName: r.orgName,
-    name: p.name,
-    specialty: p.specialty,
-    title: p.title,
-    expert: p.expert,
-    certificateName: p.certificateName,
-    certificateNo: p.certificateNo,
-    certificateValidFrom: p.certificateValidFrom,
-    certificateValidTo: p.certificateValidTo,
-    certificateValid: p.certificateValidFrom <= today && today <= p.certificateValidTo,
-    phone: maskPhone(p.phone) ?? '',
-    enabled: p.enabled,
-    note: p.note,
-    version: p.version,
-    createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(),
-  };
-}
-
-export interface PersonFilter {
-  orgId?: number | undefined;
-  blurry?: string | undefined;
-  expert?: boolean | undefined;
-  enabled?: boolean | undefined;
-}
-
-type PersonSortField = (typeof SERVICE_PERSON_SORT_FIELDS)[number];
-const personSort: SortColumns<PersonSortField> = {
-  id: servicePersons.id,
-  name: servicePersons.name,
-  certificateValidTo: servicePersons.certificateValidTo,
-  createdAt: servicePersons.createdAt,
-};
-
-export function personListSpec(
-  db: Db,
-  v: PreventionViewer,
-  f: PersonFilter,
-): ListSpec<PersonSortField, ServicePersonRow> {
-  const where = and(
-    personsVisibleTo(v),
-    f.orgId ? eq(servicePersons.orgId, f.orgId) : undefined,
-    blurry(f.blurry, servicePersons.name, servicePersons.specialty, servicePersons.certificateNo),
-    f.expert === undefined ? undefined : eq(servicePersons.expert, f.expert),
-    f.enabled === undefined ? undefined : eq(servicePersons.enabled, f.enabled),
-  );
-  return {
-    columns: personSort,
-    defaultOrder: [sql`${servicePersons.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) => {
-      const today = shanghaiToday();
-      return (
-        await db
-          .select(personColumns)
-          .from(servicePersons)
-          .innerJoin(serviceOrgs, eq(serviceOrgs.id, servicePersons.orgId))
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map((r) => toPersonRow(r, today));
-    },
-    count: async () => (await db.select({ n: count() }).from(servicePersons).where(where))[0]?.n ?? 0,
-  };
-}
-
-async function visiblePerson(db: Db | Tx, v: PreventionViewer, id: number, lock = false) {
-  const q = db
-    .select(personColumns)
-    .from(servicePersons)
-    .innerJoin(serviceOrgs, eq(serviceOrgs.id, servicePersons.orgId))
-    .where(and(eq(servicePersons.id, id), personsVisibleTo(v)));
-  const [row] = lock ? await q.for('update', { of: servicePersons }) : await q;
-  if (!row) throw notFound(PERSON_NOT_FOUND);
-  return row;
-}
-
-export async function getPerson(db: Db | Tx, v: PreventionViewer, id: number): Promise<ServicePersonRow> {
-  return toPersonRow(await visiblePerson(db, v, id));
-}
-
-const personSnapshot = (
-  p: Omit<PersonRecord, 'id' | 'createdAt' | 'updatedAt' | 'createdBy' | 'version'>,
-) => ({
-  orgId: p.orgId,
-  name: p.name,
-  specialty: p.specialty,
-  title: p.title,
-  expert: p.expert,
-  certificateName: p.certificateName,
-  certificateNo: p.certificateNo,
-  certificateValidFrom: p.certificateValidFrom,
-  certificateValidTo: p.certificateValidTo,
-  phone: maskPhone(p.phone),
-  enabled: p.enabled,
-  note: p.note,
-});
-
-type PersonCreate = z.output<typeof servicePersonCreateForm>;
-type PersonUpdate = z.output<typeof servicePersonUpdateForm>;
-
-function personValues(form: PersonCreate, phone: string) {
-  return {
-    orgId: form.orgId,
-    name: form.name,
-    specialty: form.specialty,
-    title: form.title ?? null,
-    expert: form.expert,
-    certificateName: form.certificateName,
-    certificateNo: form.certificateNo,
-    certificateValidFrom: form.certificateValidFrom,
-    certificateValidTo: form.certificateValidTo,
-    phone,
-    enabled: form.enabled,
-    note: form.note ?? null,
-  };
-}
-
-/** The organisation a person is put in must be one the caller sees (and manages). */
-async function orgForPerson(db: Db | Tx, v: PreventionViewer, orgId: number): Promise<void> {
-  const [org] = await db
-    .select({ id: serviceOrgs.id })
-    .from(serviceOrgs)
-    .where(and(eq(serviceOrgs.id, orgId), orgsVisibleTo(v)));
-  if (!org) throw badRequest(`服务机构：${ORG_NOT_FOUND}`);
-}
-
-/** POST /api/service-persons: staff for any organisation, an organisation's account for its own. */
-export async function createPerson(
-  db: Db,
-  v: PreventionViewer,
-  form: PersonCreate,
-): Promise<ServicePersonRow> {
-  if (form.phone.includes('*')) throw badRequest('手机号：请输入完整的手机号码');
-  const id = await db.transaction(async (tx) => {
-    await orgForPerson(tx, v, form.orgId);
-    const values = personValues(form, form.phone);
-    const [row] = await tx
-      .insert(servicePersons)
-      .values({ ...values, createdBy: v.user.id })
-      .returning({ id: servicePersons.id });
-    await auditChange(tx, v, {
-      action: 'create',
-      entity: 'service_person',
-      entityId: row!.id,
-      after: personSnapshot(values),
-    });
-    return row!.id;
-  });
-  return getPerson(db, v, id);
-}
-
-/** POST /api/service-persons/update (`version` as loaded; the masked phone keeps the stored number). */
-export async function updatePerson(
-  db: Db,
-  v: PreventionViewer,
-  form: PersonUpdate,
-): Promise<ServicePersonRow> {
-  await db.transaction(async (tx) => {
-    const { person: before } = await visiblePerson(tx, v, form.id, true);
-    if (before.version !== form.version) throw conflict(STALE_VERSION);
-    if (form.orgId !== before.orgId) await orgForPerson(tx, v, form.orgId);
-    let phone = form.phone;
-    if (phone.includes('*')) {
-      if (phone !== maskPhone(before.phone)) throw badRequest('手机号：请输入完整的手机号码');
-      phone = before.phone;
-    }
-    const values = personValues(form, phone);
-    await tx
-      .update(servicePersons)
-      .set({ ...values, version: sql`${servicePersons.version} + 1`, updatedAt: sql`now()` })
-      .where(eq(servicePersons.id, form.id));
-    await auditChange(tx, v, {
-      action: 'update',
-      entity: 'service_person',
-      entityId: form.id,
-      before: personSnapshot(before),
-      after: personSnapshot(values),
-    });
-  });
-  return getPerson(db, v, form.id);
-}
-
-/** POST /api/service-persons/delete: only persons never planned or dispatched (else disable them). */
-export async function deletePersons(
-  db: Db,
-  v: PreventionViewer,
-  ids: number[],
-): Promise<{ deleted: number }> {
-  return db.transaction(async (tx) => {
-    let deleted = 0;
-    for (const id of [...new Set(ids)]) {
-      const { person } = await visiblePerson(tx, v, id, true);
-      const used = await tx.execute<{ n: number }>(sql`select
-        (select count(*) from prevention_plan_item where person_ids @> ${JSON.stringify([id])}::jsonb)
-        + (select count(*) from service_order where person_ids @> ${JSON.stringify([id])}::jsonb) as n`);
-      if (Number(used.rows[0]?.n ?? 0) > 0)
-        throw conflict(`服务人员「${person.name}」已参与服务计划或服务单，不能删除，请改为停用`);
-      await tx.delete(servicePersons).where(eq(servicePersons.id, id));
-      await auditChange(tx, v, {
-        action: 'delete',
-        entity: 'service_person',
-        entityId: id,
-        before: personSnapshot(person),
-      });
-      deleted++;
-    }
-    return { deleted };
-  });
-}
-
-/** POST /api/service-persons/:id/unmask: the full phone (audited). */
-export async function unmaskPerson(db: Db, v: PreventionViewer, id: number): Promise<{ phone: string }> {
-  const { person } = await visiblePerson(db, v, id);
-  await auditAction(db, v, {
-    action: 'unmask',
-    entity: 'service_person',
-    entityId: id,
-    detail: { field: 'phone' },
-  });
-  return { phone: person.phone };
-}
-
-/** Names of persons by id (for plan items and orders). */
-export async function personNames(db: Db | Tx, ids: number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await db
-    .select({ id: servicePersons.id, name: servicePersons.name })
-    .from(servicePersons)
-    .where(inArray(servicePersons.id, unique));
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
-/**
- * Checks persons for a service: each of the organisation, enabled, and (given a day) with a certificate valid
- * on that day. 400 naming the person otherwise.
- */
-export async function checkPersons(
-  db: Db | Tx,
-  orgId: number,
-  ids: number[],
-  day: string | null,
-): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
-  const rows = await db.select().from(servicePersons).where(inArray(servicePersons.id, unique));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  for (const id of unique) {
-    const p = byId.get(id);
-    if (!p || p.orgId !== orgId) throw badRequest(`服务人员：${id} 不是该服务机构的人员`);
-    if (!p.enabled) throw badRequest(`服务人员：${p.name} 已停用`);
-    if (day && !(p.certificateValidFrom <= day && day <= p.certificateValidTo))
-      throw badRequest(`服务人员：${p.name} 的资格证书在 ${day} 不在有效期内`);
-  }
 }

@@ -50,7 +50,8 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { ONLY_INSURER, type PreventionViewer, plansVisibleTo, sidesOnPolicy } from './access.ts';
-import { checkPersons, personNames, servesRegion } from './orgs.ts';
+import { servesRegion } from './orgs.ts';
+import { checkPersons, personNames } from './persons.ts';
 
 export type Fund = typeof preventionFunds.$inferSelect;
 export type PlanItem = typeof preventionPlanItems.$inferSelect;

@@ -14,7 +14,7 @@ import {
 import type { RequestUser } from '../auth/sessions.ts';
 import { preventionViewerFor } from './access.ts';
 import { serviceOrderMaterialAccess } from './materials.ts';
-import { complain } from './orders.ts';
+import { complain } from './order-records.ts';
 import { type Client, createRiskWorld, dayInPeriod, orgForm, type RiskWorld } from './test-fixtures.ts';
 
 let w: RiskWorld;
