@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applications } from '../db/schema.ts';
-import { CountCache, CURSOR_INVALID, decodeCursor, encodeCursor, keysetOrder } from './paging.ts';
+import { CountCache, CURSOR_INVALID, decodeCursor, encodeCursor, keysetOrder } from './keyset.ts';
 
 const FIELDS = {
   updatedAt: { column: applications.updatedAt, kind: 'timestamp' as const },

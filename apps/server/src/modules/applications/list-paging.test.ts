@@ -9,7 +9,7 @@ import { applications, customers, products, users } from '../../db/schema.ts';
 import { DEMO_PASSWORD } from '../../demo/base.ts';
 import { demoUser } from '../../demo/user.ts';
 import { seedVolume } from '../../demo/volume.ts';
-import { CountCache, CURSOR_INVALID } from '../../lib/paging.ts';
+import { CountCache, CURSOR_INVALID } from '../../lib/keyset.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { listApplications } from './queries.ts';
 

@@ -43,20 +43,17 @@ import {
   users,
 } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
+import { blurry } from '../../lib/filters.ts';
 import {
-  blurry,
   type CountCache,
   decodeCursor,
   encodeCursor,
   type KeysetField,
   keysetOrder,
-  type ListSpec,
-  orderByOf,
-  type PageParams,
   runNamed,
-  type SortColumns,
   sequenceVersion,
-} from '../../lib/paging.ts';
+} from '../../lib/keyset.ts';
+import { type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';

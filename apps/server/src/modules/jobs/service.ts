@@ -7,7 +7,8 @@ import { jobs, userJobs } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns, timeRange } from '../../lib/paging.ts';
+import { blurry, timeRange } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
 const JOB_NOT_FOUND = '岗位不存在';

@@ -3,7 +3,8 @@ import type { AuditLogRow, LoginLogRow, SORT_FIELDS } from '@piibs/shared/admin'
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auditLog, loginAttempts } from '../../db/schema.ts';
-import { blurry, countOrEstimate, type ListSpec, type SortColumns, timeRange } from '../../lib/paging.ts';
+import { blurry, timeRange } from '../../lib/filters.ts';
+import { countOrEstimate, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { browserOf } from '../../lib/user-agent.ts';
 
 export interface AuditFilter {

@@ -30,7 +30,8 @@ import {
   users,
 } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { blurry } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { applicationEventsOf } from '../applications/queries.ts';
 import type { CustomerViewer } from '../customers/access.ts';

@@ -26,7 +26,8 @@ import { coverages, products, rateTableRows, rateTables } from '../../db/schema.
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { blurry } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes } from '../dicts/codes.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 

@@ -39,7 +39,8 @@ import {
   serviceOrgs,
 } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { blurry } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { enterpriseSeesPolicy, ordersVisibleTo, type PreventionViewer } from './access.ts';
 import { personNames } from './persons.ts';

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.ts';
 import { roles, serviceOrgMembers, serviceOrgs, userRoles, users } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.ts';
 import { badRequest, conflict } from '../../lib/errors.ts';
-import { blurry } from '../../lib/paging.ts';
+import { blurry } from '../../lib/filters.ts';
 import { type PreventionViewer, requireInsurer } from './access.ts';
 import { visibleOrg } from './orgs.ts';
 

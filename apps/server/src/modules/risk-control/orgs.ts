@@ -28,7 +28,8 @@ import {
 import { auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { blurry } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { type PreventionViewer, requireInsurer } from './access.ts';
 

@@ -47,7 +47,8 @@ import {
 } from '../../db/schema.ts';
 import { entityAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { blurry } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { ONLY_INSURER, type PreventionViewer, plansVisibleTo, sidesOnPolicy } from './access.ts';
 import { servesRegion } from './orgs.ts';

@@ -11,7 +11,8 @@ import { auditChange } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns, timeRange } from '../../lib/paging.ts';
+import { blurry, timeRange } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import { bumpMenuVersion } from '../menus/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 

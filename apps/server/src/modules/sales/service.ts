@@ -48,7 +48,8 @@ import {
 import { type Actor, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
-import { blurry, type ListSpec, type SortColumns } from '../../lib/paging.ts';
+import { blurry } from '../../lib/filters.ts';
+import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { dictLabel } from '../dicts/codes.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
