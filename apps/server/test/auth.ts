@@ -1,8 +1,8 @@
 // Helpers for tests that sign in: set the system up, add users, solve captchas, log in.
+import { type Algorithm, hash } from '@node-rs/argon2';
 import { eq, inArray } from 'drizzle-orm';
 import { roles, userRoles, users } from '../src/db/schema.ts';
 import { storeCaptcha } from '../src/modules/auth/captcha.ts';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
 import type { TestContext } from './helpers.ts';
 
 export const ADMIN = { username: 'admin', password: 'Adm1n#Secure2026' } as const;
@@ -39,6 +39,15 @@ export interface TestUser {
   mustChangePassword?: boolean;
 }
 
+/**
+ * The password hash of a user made by a test: argon2id at the smallest cost. The parameters travel in the hash, so
+ * signing in as that user verifies as cheaply; the server's own hashes (first-run setup, password changes, user
+ * administration) keep the production cost, and passwords.test.ts holds it there.
+ */
+function testHash(password: string): Promise<string> {
+  return hash(password, { algorithm: 2 as Algorithm, memoryCost: 1024, timeCost: 1, parallelism: 1 });
+}
+
 /** Inserts a user directly (the system must be initialised so the built-in roles exist). */
 export async function createUser(t: TestContext, u: TestUser): Promise<number> {
   const db = t.database.db;
@@ -47,7 +56,7 @@ export async function createUser(t: TestContext, u: TestUser): Promise<number> {
     .values({
       username: u.username,
       nickName: u.username,
-      passwordHash: await hashPassword(u.password ?? STRONG),
+      passwordHash: await testHash(u.password ?? STRONG),
       channel: u.channel ?? 'staff',
       uscc: u.uscc ?? null,
       enabled: u.enabled ?? true,

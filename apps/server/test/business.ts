@@ -2,9 +2,11 @@
 // products, one account per role, and small factories for valid records.
 import { usccCheckChar } from '@piibs/shared';
 import type { CustomerCreateForm } from '@piibs/shared/customer';
-import { onStart } from '../src/startup.ts';
+import { inArray } from 'drizzle-orm';
+import { users } from '../src/db/schema.ts';
 import { client } from './admin.ts';
-import { ADMIN, createUser, initSystem, tokenFor } from './auth.ts';
+import { ADMIN, tokenFor } from './auth.ts';
+import { WORLD_ACCOUNTS, WORLD_USCC } from './databases.ts';
 import { createTestApp, type TestContext } from './helpers.ts';
 
 let serial = 0;
@@ -51,33 +53,42 @@ export interface World {
   ids: Record<'underwriter' | 'agent' | 'agent2' | 'ent' | 'ent2', number>;
 }
 
-/** A migrated database, initialised, with the seed dictionaries and products, and one account per role. */
+/**
+ * A migrated database, initialised, with the seed dictionaries and products, and one account per role (the world
+ * template of databases.ts, copied), everyone signed in.
+ */
 export async function createWorld(): Promise<World> {
-  const t = await createTestApp();
-  await initSystem(t);
-  await onStart({ config: t.config, database: t.database, log: () => {} });
-  const entUscc = newUscc();
-  const ent2Uscc = newUscc();
-  const ids = {
-    underwriter: await createUser(t, { username: 'uw', roles: ['underwriter'] }),
-    agent: await createUser(t, { username: 'ag', roles: ['agent'], channel: 'agent' }),
-    agent2: await createUser(t, { username: 'ag2', roles: ['agent'], channel: 'agent' }),
-    ent: await createUser(t, { username: 'ent', roles: ['17'], channel: 'enterprise', uscc: entUscc }),
-    ent2: await createUser(t, { username: 'ent2', roles: ['17'], channel: 'enterprise', uscc: ent2Uscc }),
-  };
-  await createUser(t, { username: 'nobody', roles: [] });
-  const as = async (name: string) => client(t, await tokenFor(t, name));
+  const t = await createTestApp({}, undefined, { from: 'world' });
+  const accounts = await t.database.db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(
+      inArray(
+        users.username,
+        Object.values(WORLD_ACCOUNTS).map((a) => a.username),
+      ),
+    );
+  const idOf = (key: keyof typeof WORLD_ACCOUNTS) =>
+    accounts.find((a) => a.username === WORLD_ACCOUNTS[key].username)!.id;
+  const as = async (key: keyof typeof WORLD_ACCOUNTS) =>
+    client(t, await tokenFor(t, WORLD_ACCOUNTS[key].username));
   return {
     t,
     admin: client(t, await tokenFor(t, ADMIN.username, ADMIN.password)),
-    underwriter: await as('uw'),
-    agent: await as('ag'),
-    agent2: await as('ag2'),
+    underwriter: await as('underwriter'),
+    agent: await as('agent'),
+    agent2: await as('agent2'),
     ent: await as('ent'),
     ent2: await as('ent2'),
     nobody: await as('nobody'),
-    entUscc,
-    ent2Uscc,
-    ids,
+    entUscc: WORLD_USCC.ent,
+    ent2Uscc: WORLD_USCC.ent2,
+    ids: {
+      underwriter: idOf('underwriter'),
+      agent: idOf('agent'),
+      agent2: idOf('agent2'),
+      ent: idOf('ent'),
+      ent2: idOf('ent2'),
+    },
   };
 }

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../src/app.ts';
-import { type Config, loadConfig } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
 import { connect, type Database, runMigrations } from '../src/db/client.ts';
+import { copyDatabase, databaseUrl, dropDatabase, type Templates, testConfig } from './databases.ts';
 
 export interface TestContext {
   app: App;
@@ -14,33 +11,23 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
+export interface TestAppOptions {
+  /** The prepared database to copy (see databases.ts): a freshly migrated one unless told. */
+  from?: keyof Templates;
 }
 
-/** A fresh, migrated database and an app instance on it, for one test file. */
+/** A database of its own (a copy of a prepared template) and an app instance on it, for one test file. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
   extend?: (app: App) => void,
+  { from = 'migrated' }: TestAppOptions = {},
 ): Promise<TestContext> {
   const serverUrl = inject('databaseUrl');
-  const name = `piibs_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-
-  const database = connect(withDatabase(serverUrl, name), 5);
+  const name = await copyDatabase(serverUrl, inject('templates')[from]);
+  const database = connect(databaseUrl(serverUrl, name), 5);
+  // What every start does: nothing to apply here (the template is migrated), one cheap look.
   await runMigrations(database);
-  const config: Config = {
-    ...loadConfig({
-      JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
-      DATA_DIR: path.join(os.tmpdir(), name),
-    }),
-    ...overrides,
-  };
+  const config = testConfig(name, overrides);
   const app = await buildApp(
     { config, database, embedded: !process.env.PIIBS_TEST_DATABASE_URL },
     { logger: false },
@@ -54,10 +41,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await dropDatabase(serverUrl, name);
     },
   };
 }
