@@ -21,6 +21,7 @@ import {
   tokenFor,
   userId,
 } from '../../test/auth.ts';
+import { depth } from '../../test/depth.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { loginAttempts, sessions, users } from '../db/schema.ts';
 import {
@@ -36,6 +37,9 @@ import { SESSION_EXPIRED } from '../plugins/auth.ts';
 const WRONG = 'Wrong#Pass2026';
 const RATE_LIMITED = /^操作过于频繁，请 \d+ 秒后再试$/;
 const LOCKED = lockedMessage(LOCK_MS);
+/** Wrong passwords per brute-force case: 200 in `npm test`, 1,000 in `npm run test:long`. */
+const ATTEMPTS = depth(200, 1_000);
+const many = ATTEMPTS.toLocaleString('en');
 
 let t: TestContext;
 /** The same system with the in-memory per-IP rate limit out of the way, to reach the database budget. */
@@ -63,12 +67,12 @@ const tally = (xs: string[]) =>
     return m;
   }, {});
 
-describe('brute force: 1,000 wrong passwords for one account', () => {
+describe(`brute force: ${many} wrong passwords for one account`, () => {
   it('from one IP: 4 × 401, the 5th locks (429), then the per-IP rate limit answers 429 for the rest', async () => {
     const ip = freshIp();
     const answers: string[] = [];
     const limit = t.config.signInRatePerMinute;
-    for (let i = 0; i < 1_000; i++) {
+    for (let i = 0; i < ATTEMPTS; i++) {
       // Past the rate limit the server answers before reading the form, so an unsolved captcha saves the
       // test a database write per attempt (were the limit not to hold, the captcha's 400 would fail the test).
       const unsolved = i >= limit ? { uuid: 'unsolved', code: 'x' } : {};
@@ -80,8 +84,8 @@ describe('brute force: 1,000 wrong passwords for one account', () => {
     expect(answers.slice(MAX_FAILURES - 1, limit)).toEqual(
       Array(limit - MAX_FAILURES + 1).fill(`429 ${LOCKED}`),
     );
-    expect(answers.slice(limit)).toEqual(Array(1_000 - limit).fill('429 操作过于频繁'));
-    console.info(`auth: 1,000 wrong passwords from one IP → ${JSON.stringify(tally(answers))}`);
+    expect(answers.slice(limit)).toEqual(Array(ATTEMPTS - limit).fill('429 操作过于频繁'));
+    console.info(`auth: ${many} wrong passwords from one IP → ${JSON.stringify(tally(answers))}`);
     // Locked in the database, the counter reset; the right password is refused while locked (from anywhere).
     const row = await account(t, 'victim1');
     expect(row.failedLogins).toBe(0);
@@ -91,10 +95,10 @@ describe('brute force: 1,000 wrong passwords for one account', () => {
     expect(right.json().message).toMatch(/^账号已锁定，请在 \d+ 分钟后重试$/);
   }, 60_000);
 
-  it('from 1,000 IPs: the account still locks after 5, and 995 attempts during the lock neither count nor extend it', async () => {
+  it(`from ${many} IPs: the account still locks after ${MAX_FAILURES}, and ${ATTEMPTS - MAX_FAILURES} attempts during the lock neither count nor extend it`, async () => {
     const answers: string[] = [];
     let lockedUntil: number | undefined;
-    for (let i = 0; i < 1_000; i++) {
+    for (let i = 0; i < ATTEMPTS; i++) {
       const res = await login(t, 'victim2', `${WRONG}${i}`, { ip: freshIp() });
       answers.push(`${res.statusCode} ${(res.json() as { message: string }).message}`);
       if (i === MAX_FAILURES - 1) lockedUntil = (await account(t, 'victim2')).lockedUntil!.getTime();
@@ -104,7 +108,7 @@ describe('brute force: 1,000 wrong passwords for one account', () => {
     expect(answers.slice(MAX_FAILURES).every((a) => /^429 账号已锁定，请在 1?\d 分钟后重试$/.test(a))).toBe(
       true,
     );
-    console.info(`auth: 1,000 wrong passwords from 1,000 IPs → ${JSON.stringify(tally(answers))}`);
+    console.info(`auth: ${many} wrong passwords from ${many} IPs → ${JSON.stringify(tally(answers))}`);
     const row = await account(t, 'victim2');
     expect(row.lockedUntil!.getTime()).toBe(lockedUntil);
     expect(row.failedLogins).toBe(0);
