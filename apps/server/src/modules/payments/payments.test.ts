@@ -13,8 +13,8 @@ import {
 } from '../../db/schema.ts';
 import { jobHandlers } from '../../jobs/boss.ts';
 import { businessContext } from './context.ts';
+import { handleNotification } from './notify.ts';
 import { signFields } from './provider.ts';
-import { handleNotification } from './service.ts';
 import {
   cashier,
   createPayWorld,

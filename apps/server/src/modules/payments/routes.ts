@@ -7,9 +7,10 @@ import { adminErrors, errorBody } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import { businessContext } from './context.ts';
+import { handleNotification } from './notify.ts';
 import { SandboxProvider } from './sandbox.ts';
 import { registerSandboxCashier } from './sandbox-cashier.ts';
-import { handleNotification, paymentResult as resultOf, startPayment } from './service.ts';
+import { paymentResult as resultOf, startPayment } from './service.ts';
 
 /** Payments for the signed-in: open the charge, read the result. */
 const paymentApiRoutes: FastifyPluginAsyncZod = async (app) => {
