@@ -14,7 +14,8 @@ import { rateTableRows, rateTables } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
-import { getProduct, RATE_TABLE_NOT_FOUND, today } from './service.ts';
+import { RATE_TABLE_NOT_FOUND } from './rate-tables.ts';
+import { getProduct, today } from './service.ts';
 
 type QuoteInput = z.infer<typeof quoteForm>;
 

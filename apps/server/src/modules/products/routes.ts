@@ -31,17 +31,19 @@ import { customerViewerOf } from '../customers/access.ts';
 import { quoteProduct } from './quote.ts';
 import {
   activateRateTable,
-  availableProducts,
-  createProduct,
   createRateTable,
-  deleteProducts,
   deleteRateTable,
-  getProduct,
   getRateTable,
   listRateTables,
+  updateRateTable,
+} from './rate-tables.ts';
+import {
+  availableProducts,
+  createProduct,
+  deleteProducts,
+  getProduct,
   productListSpec,
   updateProduct,
-  updateRateTable,
 } from './service.ts';
 
 const productClass = z.enum(PRODUCT_CLASSES, { error: '请选择正确的险种类别' }).meta({ title: '险种类别' });
