@@ -1,0 +1,103 @@
+// Customers (投保人) and the review tasks of customers, applications and declared projects.
+
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.ts';
+import { users } from './system.ts';
+
+/** Customers (投保人). An application needs an approved one. */
+export const customers = pgTable(
+  'customer',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Unified social credit code (or legacy tax number), upper case. */
+    uscc: text('uscc').notNull(),
+    name: text('name').notNull(),
+    industrySection: text('industry_section').notNull(),
+    industryDivision: text('industry_division').notNull(),
+    region: text('region').notNull(),
+    address: text('address').notNull(),
+    legalRepresentative: text('legal_representative').notNull(),
+    contactName: text('contact_name').notNull(),
+    phone: text('phone').notNull(),
+    headcount: integer('headcount').notNull(),
+    licenceNo: text('licence_no'),
+    /** SHA-256 (hex) of the bound CA certificate. */
+    caFingerprint: text('ca_fingerprint'),
+    /** The agent who owns the client (agent-created records); enterprise users are linked by uscc instead. */
+    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    /** pending | approved | returned | rejected */
+    reviewStatus: text('review_status').notNull().default('pending'),
+    reviewOpinion: text('review_opinion'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('customer_uscc').on(t.uscc),
+    uniqueIndex('customer_ca_fingerprint').on(t.caFingerprint).where(sql`${t.caFingerprint} is not null`),
+    index('customer_owner').on(t.ownerId),
+    index('customer_created_by').on(t.createdBy),
+    index('customer_review_status').on(t.reviewStatus),
+    index('customer_created').on(t.createdAt),
+    check(
+      'customer_review_status_value',
+      sql`${t.reviewStatus} in ('pending', 'approved', 'returned', 'rejected')`,
+    ),
+    check('customer_headcount', sql`${t.headcount} between 0 and 999999`),
+  ],
+);
+
+/**
+ * Review tasks: one per submission of a record for review (kind 'customer' now; 'application' and 'tender'
+ * later). At most one open task per record; deciding closes it.
+ */
+export const reviewTasks = pgTable(
+  'review_task',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** customer | application | tender */
+    kind: text('kind').notNull(),
+    subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
+    /** What is reviewed, for lists (e.g. the customer's name and code). */
+    title: text('title').notNull(),
+    /** open | done */
+    status: text('status').notNull().default('open'),
+    submittedBy: bigint('submitted_by', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    assigneeId: bigint('assignee_id', { mode: 'number' }).references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    /** approve | return | reject */
+    decision: text('decision'),
+    opinion: text('opinion'),
+    decidedBy: bigint('decided_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('review_task_one_open').on(t.kind, t.subjectId).where(sql`${t.status} = 'open'`),
+    index('review_task_queue').on(t.status, t.kind, t.createdAt),
+    index('review_task_subject').on(t.kind, t.subjectId),
+    check('review_task_status', sql`${t.status} in ('open', 'done')`),
+    check(
+      'review_task_decision',
+      sql`(${t.status} = 'open' and ${t.decision} is null) or (${t.status} = 'done' and ${t.decision} in ('approve', 'return', 'reject'))`,
+    ),
+  ],
+);

@@ -1,0 +1,136 @@
+// Products (险种), their coverages (责任) and versioned rate tables.
+// Money in fen (BIGINT); ratios in micro-percent (percent × 10⁶); rates in 10⁻⁷ (per-mille × 10⁴);
+// multipliers × 10⁴. See packages/shared/src/money.ts.
+
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.ts';
+
+/** Insurance products (险种). The 2025 work-safety rules are CHECK constraints as well as form rules. */
+export const products = pgTable(
+  'product',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** work_safety | construction | guarantee */
+    productClass: text('product_class').notNull(),
+    clauseVersion: text('clause_version').notNull(),
+    /** GB/T 2260 region code (region_* dictionaries). */
+    region: text('region').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }).notNull(),
+    allowsCoinsurance: boolean('allows_coinsurance').notNull().default(false),
+    /** Micro-percent, 0 ≤ min ≤ max ≤ 21% [rule]. */
+    preventionRatioMin: integer('prevention_ratio_min').notNull(),
+    preventionRatioMax: integer('prevention_ratio_max').notNull(),
+    /** Micro-percent, ≤ 5% [rule]. */
+    commissionCap: integer('commission_cap').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    description: text('description'),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('product_code').on(t.code),
+    index('product_class_region').on(t.productClass, t.region),
+    check(
+      'product_prevention_ratio',
+      sql`0 <= ${t.preventionRatioMin} and ${t.preventionRatioMin} <= ${t.preventionRatioMax} and ${t.preventionRatioMax} <= 21000000`,
+    ),
+    check('product_commission_cap', sql`${t.commissionCap} between 0 and 5000000`),
+    check('product_validity', sql`${t.validFrom} <= ${t.validTo}`),
+  ],
+);
+
+/** Coverages (责任) of a product, one per type. */
+export const coverages = pgTable(
+  'coverage',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    perPersonLimitFen: bigint('per_person_limit_fen', { mode: 'number' }),
+    perAccidentLimitFen: bigint('per_accident_limit_fen', { mode: 'number' }),
+    aggregateLimitFen: bigint('aggregate_limit_fen', { mode: 'number' }),
+    deductibleFen: bigint('deductible_fen', { mode: 'number' }).notNull().default(0),
+    mandatory: boolean('mandatory').notNull().default(false),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [uniqueIndex('coverage_product_type').on(t.productId, t.type)],
+);
+
+/**
+ * Versioned rate tables of a product. Drafts are editable; activating one makes it the single active version
+ * (the previous one retires) and freezes it, so a quote that stored its rate_table id stays reproducible.
+ */
+export const rateTables = pgTable(
+  'rate_table',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    productId: bigint('product_id', { mode: 'number' })
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    versionNo: integer('version_no').notNull(),
+    effectiveDate: date('effective_date', { mode: 'string' }).notNull(),
+    /** draft | active | retired */
+    status: text('status').notNull().default('draft'),
+    /** Construction: the high-risk loading (× 10⁴); null: ×1.3. */
+    highRiskLoading: integer('high_risk_loading'),
+    /** Floating factors: FactorDef[] (see packages/shared/src/rating.ts). */
+    factors: jsonb('factors').notNull().default([]),
+    note: text('note'),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    activatedBy: bigint('activated_by', { mode: 'number' }),
+    createdBy: bigint('created_by', { mode: 'number' }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('rate_table_product_version').on(t.productId, t.versionNo),
+    uniqueIndex('rate_table_one_active').on(t.productId).where(sql`${t.status} = 'active'`),
+    check('rate_table_status', sql`${t.status} in ('draft', 'active', 'retired')`),
+  ],
+);
+
+/** Rows of a rate table: a rate by coverage, industry and limit tier, or a construction cost band. */
+export const rateTableRows = pgTable(
+  'rate_table_row',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    rateTableId: bigint('rate_table_id', { mode: 'number' })
+      .notNull()
+      .references(() => rateTables.id, { onDelete: 'cascade' }),
+    coverageType: text('coverage_type'),
+    /** GB/T 4754 section letter or two-digit division; null: any. */
+    industry: text('industry'),
+    limitTierFen: bigint('limit_tier_fen', { mode: 'number' }),
+    costBandUpToFen: bigint('cost_band_up_to_fen', { mode: 'number' }),
+    /** 10⁻⁷ of the base (per-mille × 10⁴). */
+    rate: integer('rate').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [
+    index('rate_table_row_table').on(t.rateTableId),
+    check('rate_table_row_rate', sql`${t.rate} between 0 and 10000000`),
+  ],
+);
