@@ -1,15 +1,21 @@
-// The e-policy (电子保单) as a PDF, made on the server with pdfkit and a CJK font shipped in an npm package
-// (@embedpdf/fonts-sc: Noto Sans Hans, OFL; pdfkit embeds only the glyphs used). It carries the policy's data,
-// its coverages, the co-insurers with their shares and amounts in yuan, the prevention fee, and the
-// verification code with a QR code of the public verification page.
-// The frame (header with the QR code, footer on every page), the label/value rows, the sections and tables are
+// The e-policy (电子保单) as a PDF (the kit: lib/pdf.ts). It carries the policy's data, its coverages, the
+// co-insurers with their shares and amounts in yuan, the prevention fee, and the verification code with a QR
+// code of the public verification page. Its frame (the header with the QR code, the footer on every page) is
 // shared with the endorsement (批单, project-orders/endorsement-pdf.ts).
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { amountShortText, formatYuan, microPercentText } from '@piibs/shared/money';
 import { type PolicyCoinsurer, type PolicyCoverage, periodText } from '@piibs/shared/policy';
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
+import {
+  BLUE,
+  createPdf,
+  facts,
+  GREY,
+  MARGIN,
+  notes,
+  type PdfDocument,
+  section,
+  table,
+} from '../../lib/pdf.ts';
 
 export interface PolicyPdfData {
   /** The insurer (the organisation running the system). */
@@ -41,20 +47,8 @@ export interface PolicyPdfData {
   issuedAtText: string;
 }
 
-const fontDir = (() => {
-  const entry = createRequire(import.meta.url).resolve('@embedpdf/fonts-sc');
-  return path.join(path.dirname(entry), '..', 'fonts');
-})();
-export const FONT_REGULAR = path.join(fontDir, 'NotoSansHans-Regular.otf');
-export const FONT_BOLD = path.join(fontDir, 'NotoSansHans-Bold.otf');
-
 export const yuan = (fen: number) => `${formatYuan(fen)} 元`;
 const limit = (fen: number | null) => (fen == null ? '—' : amountShortText(fen));
-
-const MARGIN = 48;
-const BLUE = '#1f4e99';
-const GREY = '#666666';
-const LINE = '#b8c4d6';
 
 /** The frame every e-document of a policy shares: the header with its QR code, the footer on every page. */
 export interface DocumentFrame {
@@ -72,12 +66,7 @@ export interface DocumentFrame {
   footer: string;
 }
 
-export interface OpenDocument {
-  doc: PDFKit.PDFDocument;
-  left: number;
-  width: number;
-  /** The lowest y the content may reach on a page. */
-  bottom: () => number;
+export interface OpenDocument extends Omit<PdfDocument, 'finish'> {
   /** The y below the header. */
   top: number;
   /** Prints the footers and answers the PDF bytes. */
@@ -92,23 +81,8 @@ export async function openDocument(f: DocumentFrame): Promise<OpenDocument> {
     margin: 1,
     width: 240,
   });
-  const doc = new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
-    info: { ...f.info, Author: f.insurerName, CreationDate: f.createdAt },
-  });
-  doc.registerFont('cjk', FONT_REGULAR);
-  doc.registerFont('cjk-bold', FONT_BOLD);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', () => resolve());
-    doc.on('error', reject);
-  });
-
-  const left = MARGIN;
-  const width = doc.page.width - MARGIN * 2;
+  const pdf = createPdf({ ...f.info, Author: f.insurerName, CreationDate: f.createdAt });
+  const { doc, left, width } = pdf;
   doc
     .font('cjk-bold')
     .fontSize(11)
@@ -137,50 +111,7 @@ export async function openDocument(f: DocumentFrame): Promise<OpenDocument> {
     .strokeColor(BLUE)
     .stroke();
 
-  const finish = async () => {
-    const range = doc.bufferedPageRange();
-    for (let i = range.start; i < range.start + range.count; i++) {
-      doc.switchToPage(i);
-      // Writing inside the bottom margin must not start a new page.
-      doc.page.margins.bottom = 0;
-      doc
-        .font('cjk')
-        .fontSize(8)
-        .fillColor(GREY)
-        .text(
-          `${f.footer} · 第 ${i - range.start + 1} / ${range.count} 页`,
-          left,
-          doc.page.height - MARGIN + 8,
-          { width, align: 'center', lineBreak: false },
-        );
-    }
-    doc.end();
-    await ended;
-    return Buffer.concat(chunks);
-  };
-  return { doc, left, width, bottom: () => doc.page.height - MARGIN - 12, top: top + 10, finish };
-}
-
-/** Label/value rows: one pair across the page, or two pairs side by side. Answers the y below. */
-export function facts(o: OpenDocument, y: number, pairs: [string, string][][]): number {
-  const label = 92;
-  const half = o.width / 2;
-  let top = y;
-  for (const row of pairs) {
-    const cells = row.flat();
-    const widths = row.length === 1 ? [label, o.width - label] : [label, half - label, label, half - label];
-    top = table(o.doc, top, widths, [cells], { header: false, bottom: o.bottom, keyColumns: [0, 2] });
-  }
-  return top;
-}
-
-/** A section's notes in small grey type. */
-export function notes(o: OpenDocument, y: number, lines: string[]): void {
-  o.doc
-    .font('cjk')
-    .fontSize(9)
-    .fillColor(GREY)
-    .text(lines.join('\n'), o.left, y, { width: o.width, lineGap: 3 });
+  return { ...pdf, top: top + 10, finish: () => pdf.finish(f.footer) };
 }
 
 /** Renders the e-policy; answers the PDF bytes. */
@@ -245,7 +176,7 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
         yuan(c.premiumFen),
       ]),
     ],
-    { header: true, bottom },
+    { header: true, bottom, align: 'numbers' },
   );
 
   // ---- co-insurance ----
@@ -265,7 +196,7 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
           yuan(c.preventionFeeFen),
         ]),
       ],
-      { header: true, bottom },
+      { header: true, bottom, align: 'numbers' },
     );
   }
 
@@ -282,59 +213,4 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
     '3. 保险期间内发生生产安全事故，请立即报案并配合开展事故预防与理赔服务。',
   ]);
   return o.finish();
-}
-
-/** A section title (on a new page when little room is left); answers the y below it. */
-export function section(doc: PDFKit.PDFDocument, title: string, y: number, bottom: () => number): number {
-  let top = y;
-  if (top + 40 > bottom()) {
-    doc.addPage();
-    top = MARGIN;
-  }
-  doc.font('cjk-bold').fontSize(12).fillColor(BLUE).text(title, MARGIN, top);
-  return doc.y + 4;
-}
-
-/** A bordered table; the first row is a header when `header`. Breaks pages as needed. Answers the y below. */
-export function table(
-  doc: PDFKit.PDFDocument,
-  y: number,
-  widths: number[],
-  rows: string[][],
-  opts: { header: boolean; bottom: () => number; keyColumns?: number[] },
-): number {
-  const pad = 4;
-  let top = y;
-  rows.forEach((row, r) => {
-    const isHeader = opts.header && r === 0;
-    const isKey = (c: number) => isHeader || (opts.keyColumns?.includes(c) ?? false);
-    const font = (c: number) => (isKey(c) ? 'cjk-bold' : 'cjk');
-    doc.fontSize(9);
-    const height =
-      Math.max(
-        ...row.map((cell, c) => doc.font(font(c)).heightOfString(cell, { width: widths[c]! - pad * 2 })),
-      ) +
-      pad * 2;
-    if (top + height > opts.bottom()) {
-      doc.addPage();
-      top = MARGIN;
-    }
-    let x = MARGIN;
-    row.forEach((cell, c) => {
-      const w = widths[c]!;
-      if (isKey(c)) doc.rect(x, top, w, height).fill('#eef3fa');
-      doc.rect(x, top, w, height).lineWidth(0.5).strokeColor(LINE).stroke();
-      doc
-        .font(font(c))
-        .fontSize(9)
-        .fillColor('#000')
-        .text(cell, x + pad, top + pad, {
-          width: w - pad * 2,
-          align: c > 0 && opts.header ? 'right' : 'left',
-        });
-      x += w;
-    });
-    top += height;
-  });
-  return top;
 }

@@ -3,7 +3,8 @@
 // difference to collect or refund, and the wording that amends the policy. The QR code verifies the policy it
 // amends.
 import type { EndorsementChange } from '@piibs/shared/project-order';
-import { facts, notes, openDocument, section, table, yuan } from '../policies/pdf.ts';
+import { facts, notes, section, table } from '../../lib/pdf.ts';
+import { openDocument, yuan } from '../policies/pdf.ts';
 
 export interface EndorsementPdfData {
   insurerName: string;
@@ -81,7 +82,7 @@ export async function renderEndorsementPdf(d: EndorsementPdfData): Promise<Buffe
     y,
     [100, (width - 100) / 2, (width - 100) / 2],
     [['批改项目', '批改前', '批改后'], ...d.changes.map((c) => [c.label, c.before, c.after])],
-    { header: true, bottom },
+    { header: true, bottom, align: 'numbers' },
   );
 
   y = section(doc, '保险费', y + 14, bottom);
@@ -93,7 +94,7 @@ export async function renderEndorsementPdf(d: EndorsementPdfData): Promise<Buffe
       ['批改前保险费', '批改后保险费', '保险费差额'],
       [yuan(d.premiumBeforeFen), yuan(d.premiumAfterFen), premiumDiffText(d.premiumDiffFen)],
     ],
-    { header: true, bottom },
+    { header: true, bottom, align: 'numbers' },
   );
 
   y = section(doc, '重要提示', y + 14, bottom);

@@ -6,11 +6,10 @@
 import { formatTime } from '@piibs/shared/constants';
 import { formatYuan } from '@piibs/shared/money';
 import { type FundSummary, preventionSeqNo } from '@piibs/shared/risk-control';
-import PDFDocument from 'pdfkit';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { allRows } from '../../lib/paging.ts';
-import { FONT_BOLD, FONT_REGULAR } from '../policies/pdf.ts';
+import { BLUE, createPdf, facts, GREY, MARGIN, notes, section, table } from '../../lib/pdf.ts';
 import type { PreventionViewer } from './access.ts';
 import { type ArchiveRow, archiveSpec } from './order-queries.ts';
 import { planListSpec } from './plans.ts';
@@ -83,41 +82,16 @@ export async function archivePdfData(
   return { enterpriseName, uscc, policies: [...byPolicy.values()], generatedAt: now };
 }
 
-const MARGIN = 48;
-const BLUE = '#1f4e99';
-const GREY = '#666666';
-const LINE = '#b8c4d6';
-const HEAD_FILL = '#eef3fa';
-
-const yuan = (fen: number) => formatYuan(fen);
-const dash = (s: string | null | undefined) => (s == null || s === '' ? '—' : s);
-
 /** Renders the archive summary; answers the PDF bytes. */
 export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
   const generatedText = formatTime(d.generatedAt);
-  const doc = new PDFDocument({
-    size: 'A4',
-    bufferPages: true,
-    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
-    info: {
-      Title: `事故预防服务档案 ${d.enterpriseName}`,
-      Subject: `统一社会信用代码 ${d.uscc}`,
-      Keywords: `${d.uscc} AQ 9010-2019`,
-      CreationDate: d.generatedAt,
-    },
+  const pdf = createPdf({
+    Title: `事故预防服务档案 ${d.enterpriseName}`,
+    Subject: `统一社会信用代码 ${d.uscc}`,
+    Keywords: `${d.uscc} AQ 9010-2019`,
+    CreationDate: d.generatedAt,
   });
-  doc.registerFont('cjk', FONT_REGULAR);
-  doc.registerFont('cjk-bold', FONT_BOLD);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const ended = new Promise<void>((resolve, reject) => {
-    doc.on('end', () => resolve());
-    doc.on('error', reject);
-  });
-
-  const left = MARGIN;
-  const width = doc.page.width - MARGIN * 2;
-  const bottom = () => doc.page.height - MARGIN - 12;
+  const { doc, left, width, bottom } = pdf;
 
   // ---- header ----
   doc.font('cjk-bold').fontSize(20).fillColor('#000').text('事故预防服务档案', left, MARGIN, { width });
@@ -138,8 +112,6 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
   const allOrders = d.policies.flatMap((p) => p.orders);
   const hazards = allOrders.flatMap((o) => o.hazards.map((h) => ({ o, h })));
   const complaints = allOrders.flatMap((o) => o.complaints.map((c) => ({ o, c })));
-  const label = 110;
-  const half = width / 2;
   const pairs: [string, string][][] = [
     [['投保企业', d.enterpriseName]],
     [['统一社会信用代码', d.uscc]],
@@ -158,21 +130,18 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
       ],
     ],
   ];
-  for (const row of pairs) {
-    const widths = row.length === 1 ? [label, width - label] : [label, half - label, label, half - label];
-    y = table(doc, y, widths, [row.flat()], { header: false, bottom, keyColumns: [0, 2] });
-  }
+  y = facts(pdf, y, pairs, 110);
 
   for (const p of d.policies) {
     y = section(doc, `保单 ${p.policyNumber}`, y + 18, bottom, 13);
-    const facts = [`事故预防编号 ${p.seqNo}`];
-    if (p.productName) facts.push(p.productName);
-    if (p.startDate && p.endDate) facts.push(`保险期间 ${p.startDate} 至 ${p.endDate}`);
-    doc.font('cjk').fontSize(9).fillColor(GREY).text(facts.join(' · '), left, y, { width });
+    const about = [`事故预防编号 ${p.seqNo}`];
+    if (p.productName) about.push(p.productName);
+    if (p.startDate && p.endDate) about.push(`保险期间 ${p.startDate} 至 ${p.endDate}`);
+    doc.font('cjk').fontSize(9).fillColor(GREY).text(about.join(' · '), left, y, { width });
     y = doc.y + 6;
 
     // ---- the fund ----
-    y = section(doc, '事故预防费用（元）', y + 4, bottom);
+    y = section(doc, '事故预防费用（元）', y + 4, bottom, 11);
     const f = p.fund;
     y = table(
       doc,
@@ -180,14 +149,14 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
       [width / 4, width / 4, width / 4, width / 4],
       [
         ['总额', '已计划', '已使用', '剩余'],
-        f ? [yuan(f.totalFen), yuan(f.plannedFen), yuan(f.spentFen), yuan(f.leftFen)] : ['—', '—', '—', '—'],
+        f ? [formatYuan(f.totalFen), formatYuan(f.plannedFen), formatYuan(f.spentFen), formatYuan(f.leftFen)] : ['—', '—', '—', '—'],
       ],
       { header: true, bottom, align: 'right' },
     );
 
     // ---- the orders ----
-    y = section(doc, '服务单', y + 12, bottom);
-    if (!p.orders.length) y = note(doc, '暂无服务单', y);
+    y = section(doc, '服务单', y + 12, bottom, 11);
+    if (!p.orders.length) y = notes(pdf, y, ['暂无服务单']);
     else
       y = table(
         doc,
@@ -209,8 +178,8 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
 
     // ---- hazards ----
     const ph = p.orders.flatMap((o) => o.hazards.map((h) => ({ o, h })));
-    y = section(doc, '隐患与整改', y + 12, bottom);
-    if (!ph.length) y = note(doc, '未发现隐患', y);
+    y = section(doc, '隐患与整改', y + 12, bottom, 11);
+    if (!ph.length) y = notes(pdf, y, ['未发现隐患']);
     else
       y = table(
         doc,
@@ -235,8 +204,8 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
 
     // ---- complaints ----
     const pc = p.orders.flatMap((o) => o.complaints.map((c) => ({ o, c })));
-    y = section(doc, '投诉', y + 12, bottom);
-    if (!pc.length) y = note(doc, '无投诉', y);
+    y = section(doc, '投诉', y + 12, bottom, 11);
+    if (!pc.length) y = notes(pdf, y, ['无投诉']);
     else
       y = table(
         doc,
@@ -265,86 +234,5 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
     .fillColor(GREY)
     .text(`生成时间：${generatedText}（仅含当前账号可查看的服务记录）`, left, y + 16, { width });
 
-  // ---- footer on every page ----
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    // Writing inside the bottom margin must not start a new page.
-    doc.page.margins.bottom = 0;
-    doc
-      .font('cjk')
-      .fontSize(8)
-      .fillColor(GREY)
-      .text(
-        `${d.enterpriseName} · 事故预防服务档案 · 第 ${i - range.start + 1} / ${range.count} 页`,
-        left,
-        doc.page.height - MARGIN + 8,
-        { width, align: 'center', lineBreak: false },
-      );
-  }
-  doc.end();
-  await ended;
-  return Buffer.concat(chunks);
-}
-
-function section(doc: PDFKit.PDFDocument, title: string, y: number, bottom: () => number, size = 11): number {
-  let top = y;
-  if (top + 48 > bottom()) {
-    doc.addPage();
-    top = MARGIN;
-  }
-  doc.font('cjk-bold').fontSize(size).fillColor(BLUE).text(title, MARGIN, top);
-  return doc.y + 4;
-}
-
-function note(doc: PDFKit.PDFDocument, text: string, y: number): number {
-  doc.font('cjk').fontSize(9).fillColor(GREY).text(text, MARGIN, y);
-  return doc.y;
-}
-
-/** A bordered table; the first row is a header when `header`. Breaks pages (repeating the header). */
-function table(
-  doc: PDFKit.PDFDocument,
-  y: number,
-  widths: number[],
-  rows: string[][],
-  opts: { header: boolean; bottom: () => number; keyColumns?: number[]; align?: 'left' | 'right' },
-): number {
-  const pad = 4;
-  let top = y;
-  const draw = (row: string[], isHeader: boolean) => {
-    const isKey = (c: number) => isHeader || (opts.keyColumns?.includes(c) ?? false);
-    const font = (c: number) => (isKey(c) ? 'cjk-bold' : 'cjk');
-    doc.fontSize(9);
-    const height =
-      Math.max(
-        ...row.map((cell, c) => doc.font(font(c)).heightOfString(cell, { width: widths[c]! - pad * 2 })),
-      ) +
-      pad * 2;
-    if (top + height > opts.bottom()) {
-      doc.addPage();
-      top = MARGIN;
-      if (opts.header && !isHeader) draw(rows[0]!, true);
-    }
-    let x = MARGIN;
-    row.forEach((cell, c) => {
-      const w = widths[c]!;
-      if (isKey(c)) doc.rect(x, top, w, height).fill(HEAD_FILL);
-      doc.rect(x, top, w, height).lineWidth(0.5).strokeColor(LINE).stroke();
-      doc
-        .font(font(c))
-        .fontSize(9)
-        .fillColor('#000')
-        .text(dash(cell), x + pad, top + pad, {
-          width: w - pad * 2,
-          align: opts.align ?? 'left',
-        });
-      x += w;
-    });
-    top += height;
-  };
-  rows.forEach((row, r) => {
-    draw(row, opts.header && r === 0);
-  });
-  return top;
+  return pdf.finish(`${d.enterpriseName} · 事故预防服务档案`);
 }
