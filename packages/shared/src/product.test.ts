@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { yuan } from './money.ts';
+import { problemText } from './problem.ts';
 import { productCreateForm, rateRowsProblem, rateTableCreateForm } from './product.ts';
 
 const workSafety = {
@@ -107,9 +108,32 @@ describe('rate tables', () => {
     ['guarantee', [row({ industry: 'E' }), row({})], null],
     ['guarantee', [row({ industry: '98' })], '费率明细：第 1 行行业大类 98 不存在'],
   ] as const)('%s %j → %s', (cls, rows, problem) => {
-    expect(rateRowsProblem(cls, rateTableCreateForm.parse({ effectiveDate: '2026-01-01', rows }).rows)).toBe(
-      problem,
-    );
+    const found = rateRowsProblem(cls, rateTableCreateForm.parse({ effectiveDate: '2026-01-01', rows }).rows);
+    expect(found && problemText(found)).toBe(problem);
+  });
+
+  it.each([
+    ['work_safety', [row({})], 'rows.0.coverageType'],
+    [
+      'work_safety',
+      [
+        row({ coverageType: 'EMPLOYEE_DEATH_DISABILITY' }),
+        row({ coverageType: 'EMPLOYEE_DEATH_DISABILITY' }),
+      ],
+      'rows.1.coverageType',
+    ],
+    [
+      'work_safety',
+      [row({ coverageType: 'EMPLOYEE_DEATH_DISABILITY', limitTierFen: yuan(300_000) })],
+      'rows.0.limitTierFen',
+    ],
+    ['work_safety', [row({ coverageType: 'RESCUE' })], 'rows'],
+    ['construction', [row({ industry: 'C' })], 'rows.0.industry'],
+    ['construction', [row({ costBandUpToFen: yuan(10_000_000) })], 'rows'],
+    ['guarantee', [row({ industry: 'E' }), row({ industry: 'E' })], 'rows.1.industry'],
+  ] as const)('%s %j → at %s', (cls, rows, field) => {
+    const found = rateRowsProblem(cls, rateTableCreateForm.parse({ effectiveDate: '2026-01-01', rows }).rows);
+    expect(found?.field).toBe(field);
   });
 
   it('validates factor definitions and reserves HIGH_RISK', () => {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { sectionOfDivision } from './industry.ts';
 import { RATE_SCALE } from './money.ts';
+import type { FieldProblem } from './problem.ts';
 import {
   COVERAGE_LABELS,
   COVERAGE_TYPES,
@@ -335,49 +336,63 @@ export type RateTableUpdateForm = z.input<typeof rateTableUpdateForm>;
 
 type RowInput = z.output<typeof rateRowForm>;
 
+/** The column of a row a duplicate is reported at: the row's first key column for the class. */
+const FIRST_ROW_FIELD: Readonly<Record<ProductClass, keyof RowInput>> = {
+  work_safety: 'coverageType',
+  construction: 'costBandUpToFen',
+  guarantee: 'industry',
+};
+
 /**
- * The first problem of a table's rows for a product class (Chinese, naming the row), or null:
+ * The first problem of a table's rows for a product class (Chinese, naming the row, at the row's column it is
+ * about; the whole table at `rows`), or null:
  * - work safety: rows per coverage type (industry and, for death/disability, limit tier ≥ 400,000 yuan);
  *   at least one death/disability row;
  * - construction: cost bands only (whole contract), ascending, the open top band last;
  * - guarantee: whole-contract rows, optionally by industry.
  */
-export function rateRowsProblem(productClass: ProductClass, rows: readonly RowInput[]): string | null {
+export function rateRowsProblem(productClass: ProductClass, rows: readonly RowInput[]): FieldProblem | null {
+  const label = '费率明细';
   const keys = new Map<string, number>();
   for (const [i, r] of rows.entries()) {
     const n = i + 1;
+    const at = (column: keyof RowInput, message: string): FieldProblem => ({
+      field: `rows.${i}.${column}`,
+      label,
+      message: `第 ${n} 行${message}`,
+    });
     const key = [r.coverageType, r.industry, r.limitTierFen, r.costBandUpToFen].join('|');
     const twin = keys.get(key);
-    if (twin !== undefined) return `费率明细：第 ${n} 行与第 ${twin} 行重复`;
+    if (twin !== undefined) return at(FIRST_ROW_FIELD[productClass], `与第 ${twin} 行重复`);
     keys.set(key, n);
     if (r.industry !== null && /^\d{2}$/.test(r.industry) && !sectionOfDivision(r.industry))
-      return `费率明细：第 ${n} 行行业大类 ${r.industry} 不存在`;
+      return at('industry', `行业大类 ${r.industry} 不存在`);
     if (productClass === 'work_safety') {
       if (r.coverageType === null || r.coverageType === 'PERFORMANCE_GUARANTEE')
-        return `费率明细：第 ${n} 行须选择安责险的责任类型`;
-      if (r.costBandUpToFen !== null) return `费率明细：第 ${n} 行不适用造价分档`;
+        return at('coverageType', '须选择安责险的责任类型');
+      if (r.costBandUpToFen !== null) return at('costBandUpToFen', '不适用造价分档');
       if (r.limitTierFen !== null && r.coverageType !== 'EMPLOYEE_DEATH_DISABILITY')
-        return `费率明细：第 ${n} 行只有从业人员伤亡责任按限额分档`;
+        return at('limitTierFen', '只有从业人员伤亡责任按限额分档');
       if (r.limitTierFen !== null && r.limitTierFen < MIN_DEATH_DISABILITY_LIMIT_FEN)
-        return `费率明细：第 ${n} 行限额档次不得低于 40万元`;
+        return at('limitTierFen', '限额档次不得低于 40万元');
     } else {
-      if (r.coverageType !== null) return `费率明细：第 ${n} 行应为整单费率（不选责任类型）`;
-      if (r.limitTierFen !== null) return `费率明细：第 ${n} 行不适用限额分档`;
-      if (productClass === 'construction' && r.industry !== null)
-        return `费率明细：第 ${n} 行造价分档不区分行业`;
+      if (r.coverageType !== null) return at('coverageType', '应为整单费率（不选责任类型）');
+      if (r.limitTierFen !== null) return at('limitTierFen', '不适用限额分档');
+      if (productClass === 'construction' && r.industry !== null) return at('industry', '造价分档不区分行业');
       if (productClass === 'guarantee' && r.costBandUpToFen !== null)
-        return `费率明细：第 ${n} 行不适用造价分档`;
+        return at('costBandUpToFen', '不适用造价分档');
     }
   }
   if (productClass === 'work_safety' && !rows.some((r) => r.coverageType === 'EMPLOYEE_DEATH_DISABILITY'))
-    return '费率明细：须包含从业人员伤亡责任的费率';
+    return { field: 'rows', label, message: '须包含从业人员伤亡责任的费率' };
   if (productClass === 'construction') {
     const bands: CostBand[] = rows
       .map((r) => ({ upToFen: r.costBandUpToFen, rate: r.rate }))
       .sort((a, b) => (a.upToFen ?? Number.POSITIVE_INFINITY) - (b.upToFen ?? Number.POSITIVE_INFINITY));
     const problem = costBandsProblem(bands);
-    if (problem) return problem;
-    if (bands[bands.length - 1]!.upToFen !== null) return '造价分档：最高一档须不设上限';
+    if (problem) return { field: 'rows', message: problem };
+    if (bands[bands.length - 1]!.upToFen !== null)
+      return { field: 'rows', label: '造价分档', message: '最高一档须不设上限' };
   }
   return null;
 }

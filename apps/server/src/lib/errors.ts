@@ -20,12 +20,12 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string) => new HttpError(400, message);
 /**
- * A 400 about one field of the request, checked by hand (a business rule): `errors` puts `message` on `field`
- * (its request path), and the notice reads "label：message" as a validation failure's does (just `message`
- * without a label).
+ * A refusal about one field of the request, checked by hand (a business rule; a 400 unless it conflicts with
+ * the record's state, 409): `errors` puts `message` on `field` (its request path), and the notice reads
+ * "label：message" as a validation failure's does (just `message` without a label).
  */
-export const fieldError = (field: string, message: string, label?: string) =>
-  new HttpError(400, label ? `${label}：${message}` : message, [{ field, message }]);
+export const fieldError = (field: string, message: string, label?: string, status: 400 | 409 = 400) =>
+  new HttpError(status, label ? `${label}：${message}` : message, [{ field, message }]);
 export const unauthorized = (message = '未登录或登录状态已过期') => new HttpError(401, message);
 export const forbidden = (message = '没有权限执行此操作') => new HttpError(403, message);
 export const notFound = (message = '记录不存在') => new HttpError(404, message);

@@ -1,14 +1,19 @@
 import type { AxiosRequestConfig } from 'axios';
 import { request } from './http.ts';
 
-/** A refusal the page shows next to the form instead of through the global error policy. */
+/**
+ * A refusal the page shows next to the form instead of through the global error policy; `errors` is the
+ * answer's refused fields, as is (see components/form/server-errors.ts).
+ */
 export class ApiError extends Error {
   readonly status: number;
+  readonly errors: unknown;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, errors?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.errors = errors;
   }
 }
 
@@ -36,6 +41,10 @@ export async function requestInline<T>(config: AxiosRequestConfig): Promise<T> {
     },
   });
   if (status >= 200 && status < 300) return body as T;
-  const message = (body as { message?: unknown } | null | undefined)?.message;
-  throw new ApiError(status, typeof message === 'string' && message ? message : `请求失败（${status}）`);
+  const { message, errors } = (body as { message?: unknown; errors?: unknown } | null | undefined) ?? {};
+  throw new ApiError(
+    status,
+    typeof message === 'string' && message ? message : `请求失败（${status}）`,
+    errors,
+  );
 }

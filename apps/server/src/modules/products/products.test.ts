@@ -473,7 +473,11 @@ describe('rate-table versioning: activating a new version never changes an exist
       effectiveDate: '2026-07-01',
       rows: [{ costBandUpToFen: null, rate: 6_500 }],
     });
-    expect(bad.json()).toEqual({ status: 400, message: '费率明细：第 1 行须选择安责险的责任类型' });
+    expect(bad.json()).toEqual({
+      status: 400,
+      message: '费率明细：第 1 行须选择安责险的责任类型',
+      errors: [{ field: 'rows.0.coverageType', message: '第 1 行须选择安责险的责任类型' }],
+    });
     const draft = (
       await w.admin.post(`/api/products/${p.id}/rateTables`, {
         effectiveDate: '2026-07-01',

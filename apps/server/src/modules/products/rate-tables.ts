@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { products, rateTableRows, rateTables } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { getProduct, PRODUCT_NOT_FOUND, today } from './service.ts';
 
@@ -106,9 +106,9 @@ type TableInput = z.infer<typeof rateTableCreateForm>;
 
 function checkRows(productClass: string, form: TableInput): void {
   const problem = rateRowsProblem(productClass as ProductClass, form.rows);
-  if (problem) throw badRequest(problem);
+  if (problem) throw fieldError(problem.field, problem.message, problem.label);
   if (form.highRiskLoading != null && productClass !== 'construction')
-    throw badRequest('高风险加成系数：只适用于建筑施工险种');
+    throw fieldError('highRiskLoading', '只适用于建筑施工险种', '高风险加成系数');
 }
 
 async function insertRows(tx: Tx, tableId: number, form: TableInput): Promise<void> {

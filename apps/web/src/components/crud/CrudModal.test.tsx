@@ -40,7 +40,6 @@ function ThingModal({
       title={record ? '编辑事物' : '新增事物'}
       record={record}
       toValues={(thing) => ({ name: thing.name })}
-      fieldTitles={{ 名称: 'name' }}
       reload={reload}
       onClose={() => {}}
       onSaved={onSaved}
@@ -99,7 +98,14 @@ describe('CrudModal', () => {
   });
 
   it('a refusal naming a field lands under that field; one that does not, above the form', async () => {
-    let answer = { status: 400, data: { status: 400, message: '名称：不能超过 30 个字符' } };
+    let answer: { status: number; data: object } = {
+      status: 400,
+      data: {
+        status: 400,
+        message: '名称：不能超过 30 个字符',
+        errors: [{ field: 'name', message: '不能超过 30 个字符' }],
+      },
+    };
     api = mockApi({ 'POST api/things': () => answer });
     renderWithProviders(<ThingModal record={null} />);
     fireEvent.change(await screen.findByLabelText('名称'), { target: { value: 'x'.repeat(31) } });
@@ -111,6 +117,15 @@ describe('CrudModal', () => {
     fireEvent.change(screen.getByLabelText('名称'), { target: { value: '甲' } });
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByRole('alert')).toHaveTextContent('名称已存在');
+
+    // A field the form does not show goes above the form too.
+    answer = {
+      status: 400,
+      data: { status: 400, message: '版本号：不能为空', errors: [{ field: 'version', message: '不能为空' }] },
+    };
+    fireEvent.change(screen.getByLabelText('名称'), { target: { value: '乙' } });
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('版本号：不能为空');
     expect(ui.error).not.toHaveBeenCalled();
   });
 

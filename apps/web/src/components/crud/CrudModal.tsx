@@ -1,6 +1,6 @@
 import { Alert, App, Button, Drawer, Form, type FormInstance, type FormProps, Modal, Space } from 'antd';
-import type { NamePath } from 'antd/es/form/interface';
 import { type ReactNode, useEffect, useState } from 'react';
+import { applyServerErrors, type FieldNames } from '@/components/form/server-errors.ts';
 import { serverError } from './resource.ts';
 import { CRUD_TEXTS as T } from './texts.ts';
 
@@ -15,7 +15,7 @@ export interface CrudModalProps<V extends object, R> {
   initialValues?: Partial<V>;
   /**
    * Saves. Make the call with `inlineErrors: true` (see postInline): a refusal it throws is shown on the form,
-   * on its field when the message names one (`手机号：…`).
+   * on the fields its `errors` name.
    */
   onSubmit: (values: V, record: R | null) => Promise<unknown>;
   /**
@@ -25,8 +25,8 @@ export interface CrudModalProps<V extends object, R> {
   reload?: (record: R) => Promise<R | undefined>;
   onClose: () => void;
   onSaved?: (result: unknown, record: R | null) => void;
-  /** The server's field titles → form field names, for messages such as '手机号：请输入正确的11位手机号码'. */
-  fieldTitles?: Readonly<Record<string, NamePath>>;
+  /** Request fields the form names differently (see applyServerErrors); by default a field is its request path. */
+  fieldNames?: FieldNames;
   /** A drawer from the right instead of a centred dialog (long forms). */
   drawer?: boolean;
   width?: number;
@@ -35,8 +35,6 @@ export interface CrudModalProps<V extends object, R> {
   formProps?: Omit<FormProps<V>, 'form' | 'onFinish' | 'initialValues' | 'children'>;
   children: ReactNode | ((form: FormInstance<V>, record: R | null) => ReactNode);
 }
-
-const FIELD_MESSAGE = /^([^：]{1,20})：(.+)$/;
 
 function versionOf(record: unknown): unknown {
   return (record as { version?: unknown } | null)?.version;
@@ -56,7 +54,7 @@ export function CrudModal<V extends object, R = V>({
   reload,
   onClose,
   onSaved,
-  fieldTitles,
+  fieldNames,
   drawer = false,
   width = 560,
   okText = T.ok,
@@ -102,13 +100,7 @@ export function CrudModal<V extends object, R = V>({
           return;
         }
       }
-      const field = FIELD_MESSAGE.exec(refusal.message);
-      const name = field ? fieldTitles?.[field[1]!] : undefined;
-      if (field && name !== undefined) {
-        form.setFields([{ name, errors: [field[2]!] }]);
-      } else {
-        setError(refusal.message);
-      }
+      if (!applyServerErrors(form, err, fieldNames)) setError(refusal.message);
     } finally {
       setSaving(false);
     }

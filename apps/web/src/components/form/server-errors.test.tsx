@@ -93,6 +93,8 @@ describe('applyServerErrors', () => {
         { field: 'insured.contactPhone', message: '请输入正确的11位手机号码' },
         { field: 'contacts.1.phone', message: '请输入完整的电话号码' },
         { field: 'unknownField', message: '不该出现' },
+        // The list itself shows no message: not taken.
+        { field: 'contacts', message: '列表不该出现' },
       ]),
     });
     render(<OrgForm />);
@@ -103,9 +105,17 @@ describe('applyServerErrors', () => {
     expect(errorUnder('联系人电话1')).toBeUndefined();
     expect(errorUnder('名称')).toBeUndefined();
     expect(screen.queryByText('不该出现')).not.toBeInTheDocument();
+    expect(screen.queryByText('列表不该出现')).not.toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     // The form shows the refusal: the client's notice stays quiet.
     expect(ui.error).not.toHaveBeenCalled();
+  });
+
+  it('puts an entry of a list the form edits as one field on that field', async () => {
+    api = mockApi({ 'POST api/orgs': refuse([{ field: 'name.0', message: '不能为空' }], '名称：不能为空') });
+    render(<OrgForm />);
+    fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(errorUnder('名称')).toBe('不能为空'));
   });
 
   it('maps a request field the form names differently', async () => {
@@ -115,6 +125,13 @@ describe('applyServerErrors', () => {
     render(<OrgForm names={{ projectCostFen: 'costYuan' }} />);
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(errorUnder('工程造价')).toBe('须大于 0'));
+  });
+
+  it('does not take a message for a list (it has no place to show it)', async () => {
+    api = mockApi({ 'POST api/orgs': refuse([{ field: 'contacts.1', message: '重复' }], '联系人：重复') });
+    render(<OrgForm />);
+    fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('refused');
   });
 
   it('returns false when no field of the form is named, so the caller shows the message', async () => {

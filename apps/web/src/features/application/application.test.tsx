@@ -12,7 +12,7 @@ import { sharesProblem, typedShares } from './components/CoinsuranceSection.tsx'
 import { livePrice } from './components/LiveQuote.tsx';
 import { FLOWS, flowOf, stepsOf, viewPathOf } from './flows.ts';
 import InsureList from './pages/InsureList.tsx';
-import { draftFieldsOf, fieldRefusal, sharesOf } from './values.ts';
+import { draftFieldsOf, sharesOf } from './values.ts';
 
 /** The seeded work-safety product as GET /api/products/available answers it (one rate row, one factor). */
 const workSafety = {
@@ -186,14 +186,6 @@ describe('draft fields by step', () => {
     expect(draftFieldsOf(insured, ['policy'])).not.toHaveProperty('insuredIdNumber');
     expect(draftFieldsOf(insured, ['policy'], 2)).toMatchObject({ insuredIdNumber: insured.insuredIdNumber });
     expect(draftFieldsOf(insured, ['policy'], 2)).not.toHaveProperty('insuredUscc');
-  });
-
-  it('puts a server refusal at the field it names', () => {
-    expect(fieldRefusal('参保人数：至少为 1 人')).toEqual({ name: 'headcount', error: '至少为 1 人' });
-    expect(fieldRefusal('保险起期：不能早于 2026-11-24（不得倒签）')?.name).toBe('startDate');
-    expect(fieldRefusal('被保险人身份证号：请输入正确的18位居民身份证号码')?.name).toBe('insuredIdNumber');
-    expect(fieldRefusal('被保险人姓名：不能为空')?.name).toBe('insuredName');
-    expect(fieldRefusal('投保单已被修改，请刷新后重试')).toBeNull();
   });
 });
 

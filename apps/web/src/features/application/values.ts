@@ -5,7 +5,6 @@ import type { ApplicationDetail, ApplicationFields } from '@piibs/shared/applica
 import type { PolicyholderType } from '@piibs/shared/application-status';
 import { microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
 import type { CoverageType } from '@piibs/shared/rating';
-import type { NamePath } from 'antd/es/form/interface';
 import type { StepKind } from './flows.ts';
 
 export interface ShareValue {
@@ -144,40 +143,8 @@ export function sharesOf(values: WizardValues): { insurerCode: string; lead: boo
   }));
 }
 
-/**
- * The form field a server message names ("参保人数：至少为 1 人" → headcount), so a refusal shows at the
- * field; unknown labels go to the alert above the form.
- */
-export const FIELD_OF_TITLE: Readonly<Record<string, NamePath>> = Object.freeze({
-  险种: 'productId',
-  投保人: 'customerId',
-  保险起期: 'startDate',
-  保险止期: 'endDate',
-  参保人数: 'headcount',
-  每人伤亡限额: 'perPersonLimitFen',
-  附加责任: 'coverages',
-  事故预防费用比例: 'preventionRatio',
-  保证金额: 'guaranteeAmountYuan',
-  工程名称: 'projectName',
-  工程地址: 'projectAddress',
-  工程造价: 'projectCostYuan',
-  施工单位: 'contractor',
-  被保险人名称: 'insuredName',
-  被保险人姓名: 'insuredName',
-  被保险人统一社会信用代码: 'insuredUscc',
-  被保险人身份证号: 'insuredIdNumber',
-  被保险人地址: 'insuredAddress',
-  联系人: 'contactName',
-  联系电话: 'contactPhone',
-  电子邮箱: 'contactEmail',
-  特别约定: 'specialTerms',
+/** The request fields the wizard keeps under other names (amounts are typed in yuan), for a refusal's `errors`. */
+export const REQUEST_FIELD_NAMES = Object.freeze({
+  guaranteeAmountFen: 'guaranteeAmountYuan',
+  projectCostFen: 'projectCostYuan',
 });
-
-const FIELD_MESSAGE = /^([^：]{1,20})：(.+)$/;
-
-/** A server message split into the field it names and the rest, or null. */
-export function fieldRefusal(message: string): { name: NamePath; error: string } | null {
-  const m = FIELD_MESSAGE.exec(message);
-  const name = m ? FIELD_OF_TITLE[m[1]!] : undefined;
-  return m && name !== undefined ? { name, error: m[2]! } : null;
-}

@@ -1,5 +1,6 @@
 import { App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { ApiError } from '@/lib/request-inline.ts';
 import { updatePassword } from '../api.ts';
 import { CENTER_TEXTS as T } from '../texts.ts';
@@ -20,11 +21,9 @@ export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
       void message.success(revokedSessions ? T.passwordChangedOthers(revokedSessions) : T.passwordChanged);
       onChanged?.();
     } catch (err) {
-      if (err instanceof ApiError) {
-        // Wrong old password, same as the old one …: shown on the field it concerns.
-        const field = /旧密码/.test(err.message) ? 'oldPass' : 'newPass';
-        form.setFields([{ name: field, errors: [err.message] }]);
-      }
+      // Wrong old password, same as the old one …: shown on the field it concerns, else under the new one.
+      if (err instanceof ApiError && !applyServerErrors(form, err))
+        form.setFields([{ name: 'newPass', errors: [err.message] }]);
     } finally {
       setSaving(false);
     }

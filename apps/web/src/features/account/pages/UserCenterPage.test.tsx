@@ -104,7 +104,10 @@ describe('personal center', () => {
 
   it('wrong old password is shown on its field', async () => {
     api = mockApi({
-      'POST api/users/updatePass': { status: 400, data: { status: 400, message: '旧密码错误' } },
+      'POST api/users/updatePass': {
+        status: 400,
+        data: { status: 400, message: '旧密码错误', errors: [{ field: 'oldPass', message: '旧密码错误' }] },
+      },
     });
     renderPage();
     const user = userEvent.setup();
@@ -113,7 +116,9 @@ describe('personal center', () => {
     await user.type(screen.getByLabelText('新密码'), 'New#Pass2026x');
     await user.type(screen.getByLabelText('确认密码'), 'New#Pass2026x');
     await user.click(screen.getAllByRole('button', { name: /修改密码/ }).at(-1)!);
-    expect(await screen.findByText('旧密码错误')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByLabelText('旧密码').closest('.ant-form-item')).toHaveTextContent('旧密码错误'),
+    );
   });
 
   it('active sessions: 退出其他设备 revokes the others', async () => {

@@ -160,4 +160,37 @@ describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000
     expect(screen.getByRole('textbox', { name: '施工单位' })).toHaveValue('镇江示范建设有限公司');
     expect(screen.getByRole('switch', { name: '高风险工程' })).toBeChecked();
   });
+
+  it('a refused save shows each message at its field, the cost typed in yuan too; others above the form', async () => {
+    signInAs(['contractor'], ['application:add', 'application:edit']);
+    const project = draft({ channel: 'project', productClass: 'construction', projectName: '镇江测试工程' });
+    let errors = [
+      { field: 'projectCostFen', message: '超出费率表的最高档次（10亿元）' },
+      { field: 'projectName', message: '不能超过 100 个字符' },
+    ];
+    api = mockApi({
+      'GET api/applications/5': { data: project },
+      'GET api/products/available': { data: [] },
+      'POST api/applications/5/draft': () => ({
+        status: 400,
+        data: { status: 400, message: `工程造价：${errors[0]!.message}`, errors },
+      }),
+    });
+    renderAt('/piibs/epinsure/stepSecond/5/1');
+    fireEvent.change(await screen.findByRole('spinbutton', { name: '工程造价' }), {
+      target: { value: '2000000000' },
+    });
+    fireEvent.change(screen.getByRole('textbox', { name: '工程地址' }), { target: { value: '镇江市' } });
+    fireEvent.change(screen.getByRole('textbox', { name: '施工单位' }), { target: { value: '镇江建设' } });
+    fireEvent.click(screen.getByRole('button', { name: '下一步' }));
+    const under = (name: string) =>
+      screen.getByRole(name === '工程造价' ? 'spinbutton' : 'textbox', { name }).closest('.ant-form-item');
+    await waitFor(() => expect(under('工程造价')).toHaveTextContent('超出费率表的最高档次（10亿元）'));
+    expect(under('工程名称')).toHaveTextContent('不能超过 100 个字符');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    errors = [{ field: 'version', message: '不能为空' }];
+    fireEvent.click(screen.getByRole('button', { name: '下一步' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('工程造价：不能为空');
+  });
 });

@@ -14,6 +14,7 @@ import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin, Steps } fro
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import {
   applicationQuery,
   applicationsResource,
@@ -44,7 +45,7 @@ import {
   stepPath,
   stepsOf,
 } from '../flows.ts';
-import { draftFieldsOf, fieldRefusal, sharesOf, valuesOf, type WizardValues } from '../values.ts';
+import { draftFieldsOf, REQUEST_FIELD_NAMES, sharesOf, valuesOf, type WizardValues } from '../values.ts';
 
 /**
  * Input typed on a step and not yet saved (Back after a refused save, a failed call): restored when the step is
@@ -218,13 +219,7 @@ function StepForm({
       setError(`${refusal.message}（已重新载入服务器上的投保单，请检查后重试）`);
       return;
     }
-    const field = fieldRefusal(refusal.message);
-    if (field && form.getFieldInstance(field.name) !== undefined) {
-      form.setFields([{ name: field.name, errors: [field.error] }]);
-      form.scrollToField(field.name);
-    } else {
-      setError(refusal.message);
-    }
+    if (!applyServerErrors(form, err, REQUEST_FIELD_NAMES)) setError(refusal.message);
   };
 
   /** Saves this step's fields (and the co-insurers) and answers the application as the server holds it. */

@@ -4,12 +4,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { zodRule } from '@/components/form/zod-rule.ts';
 import { NewPasswordFields } from '@/features/account/components/NewPasswordFields.tsx';
 import { ApiError, errorText } from '@/lib/request-inline.ts';
 import { initCheckQuery, initialise, useInitCheck } from '../api.ts';
 import { AuthLayout, authStyles as styles } from '../components/AuthLayout.tsx';
 import { AUTH_TEXTS as T } from '../texts.ts';
-import { zodRule } from '../zod-rule.ts';
 
 type Values = {
   organisationName: string;
@@ -64,7 +65,7 @@ export default function InitPage() {
         queryClient.setQueryData(initCheckQuery.queryKey, { initialized: true });
         return;
       }
-      setError(errorText(err) ?? '初始化失败');
+      if (!applyServerErrors(form, err)) setError(errorText(err) ?? '初始化失败');
     } finally {
       setSubmitting(false);
     }

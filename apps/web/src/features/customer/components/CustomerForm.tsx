@@ -2,7 +2,6 @@ import type { CustomerRow } from '@piibs/shared/customer';
 import { sectionOfDivision } from '@piibs/shared/industry';
 import { isTaxNumber, MESSAGES, rules } from '@piibs/shared/validators';
 import { Col, Form, type FormInstance, Input, Row, Select } from 'antd';
-import type { NamePath } from 'antd/es/form/interface';
 import { useMemo } from 'react';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
 import { useCan } from '@/lib/permission.tsx';
@@ -25,22 +24,6 @@ export interface CustomerValues {
   licenceNo?: string | null;
   caFingerprint?: string | null;
 }
-
-/** The server's field titles (its 400 messages: `联系电话：…`) → the form's fields. */
-export const CUSTOMER_FIELD_TITLES: Readonly<Record<string, NamePath>> = Object.freeze({
-  统一社会信用代码: 'uscc',
-  投保人名称: 'name',
-  行业门类: 'industrySection',
-  行业大类: 'industryDivision',
-  所在地区: 'region',
-  详细地址: 'address',
-  法定代表人: 'legalRepresentative',
-  联系人: 'contactName',
-  联系电话: 'phone',
-  单位总人数: 'headcount',
-  营业执照号: 'licenceNo',
-  CA证书指纹: 'caFingerprint',
-});
 
 export function customerValues(row: CustomerRow): CustomerValues {
   return {

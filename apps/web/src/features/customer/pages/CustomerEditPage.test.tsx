@@ -76,7 +76,14 @@ describe('客户信息', { timeout: 40_000 }, () => {
   it('new: the shared rules speak at the fields; a server 400 is shown at its field', async () => {
     api = mockApi({
       'GET api/dictDetail': dictAnswer,
-      'POST api/customers': { status: 400, data: { status: 400, message: '详细地址：不能超过 200 个字符' } },
+      'POST api/customers': {
+        status: 400,
+        data: {
+          status: 400,
+          message: '详细地址：不能超过 200 个字符',
+          errors: [{ field: 'address', message: '不能超过 200 个字符' }],
+        },
+      },
     });
     renderRoute(<CustomerEditPage />, PATTERN, '/piibs/applicant/newUpdate/0/false');
     const user = userEvent.setup();
@@ -96,7 +103,11 @@ describe('客户信息', { timeout: 40_000 }, () => {
       'GET api/dictDetail': dictAnswer,
       'POST api/customers/update': {
         status: 400,
-        data: { status: 400, message: '联系人：不能超过 30 个字符' },
+        data: {
+          status: 400,
+          message: '联系人：不能超过 30 个字符',
+          errors: [{ field: 'contactName', message: '不能超过 30 个字符' }],
+        },
       },
       'POST api/customers/7/resubmit': { data: customerRow({ reviewStatus: 'pending', version: 4 }) },
     });
@@ -104,7 +115,7 @@ describe('客户信息', { timeout: 40_000 }, () => {
     const user = userEvent.setup();
     await screen.findByDisplayValue('镇江示范机械有限公司');
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
-    expect(await screen.findByText('不能超过 30 个字符')).toBeInTheDocument();
+    expect(await screen.findByText('不能超过 30 个字符')).toHaveClass('ant-form-item-explain-error');
     expect(body('POST api/customers/update')).toMatchObject({
       id: 7,
       version: 3,

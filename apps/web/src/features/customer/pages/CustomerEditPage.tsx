@@ -6,6 +6,7 @@ import { Alert, App, Button, Card, Descriptions, Form, Result, Space, Spin } fro
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { MATERIAL_TEXTS, MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { flattenMenus, usePermissionStore } from '@/stores/permission.ts';
@@ -21,16 +22,9 @@ import {
   resubmitCustomer,
   updateCustomer,
 } from '../api.ts';
-import {
-  CUSTOMER_FIELD_TITLES,
-  CustomerFields,
-  type CustomerValues,
-  customerValues,
-} from '../components/CustomerForm.tsx';
+import { CustomerFields, type CustomerValues, customerValues } from '../components/CustomerForm.tsx';
 import { ReviewStatusTag } from '../components/ReviewStatusTag.tsx';
 import { APPLICANT_TEXTS as T } from '../texts.ts';
-
-const FIELD_MESSAGE = /^([^：]{1,20})：(.+)$/;
 
 function toBody(values: CustomerValues) {
   return {
@@ -89,10 +83,7 @@ export default function CustomerEditPage() {
   const showRefusal = (err: unknown): boolean => {
     const refusal = serverError(err);
     if (!refusal || refusal.status === 401) return true;
-    const field = FIELD_MESSAGE.exec(refusal.message);
-    const name = field ? CUSTOMER_FIELD_TITLES[field[1]!] : undefined;
-    if (field && name !== undefined) form.setFields([{ name, errors: [field[2]!] }]);
-    else setError(refusal.message);
+    if (!applyServerErrors(form, err)) setError(refusal.message);
     return refusal.status === 409;
   };
 

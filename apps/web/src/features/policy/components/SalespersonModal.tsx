@@ -4,14 +4,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Descriptions, Form, Input, Modal, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { changeSalesperson, policySalesQuery, salesResource } from '../api.ts';
-import { fieldRefusal } from '../refusal.ts';
 import { SALES_TEXTS as T } from '../texts.ts';
 import { ChangeHistory } from './ChangeHistory.tsx';
 
 type Values = Omit<SalespersonChangeForm, 'version'>;
-
-const TITLES = { salespersonName: T.newName, salespersonNo: T.newNo, reason: T.reason } as const;
 
 export function SalespersonModal({
   policyId,
@@ -48,9 +46,7 @@ export function SalespersonModal({
         setError(`${refusal.message}（${T.conflictReloaded}）`);
         return;
       }
-      const field = fieldRefusal(refusal.message, TITLES);
-      if (field) form.setFields([{ name: field.name as keyof Values, errors: [field.error] }]);
-      else setError(refusal.message);
+      if (!applyServerErrors(form, err)) setError(refusal.message);
     } finally {
       setSaving(false);
     }

@@ -89,7 +89,11 @@ describe('修改销售信息', { timeout: 40_000 }, () => {
       'GET api/policies/12/sales': { data: policySales({ supplement: supplement({ policyId: 12 }) }) },
       'POST api/policies/12/sales/salesperson': {
         status: 400,
-        data: { status: 400, message: '变更原因：不能超过 200 个字符' },
+        data: {
+          status: 400,
+          message: '变更原因：不能超过 200 个字符',
+          errors: [{ field: 'reason', message: '不能超过 200 个字符' }],
+        },
       },
     });
     renderWithProviders(<SalesList mode="updateSale" />, '/piibs/policy/marge/updateSale');
@@ -107,7 +111,7 @@ describe('修改销售信息', { timeout: 40_000 }, () => {
     expect(api.callsTo('POST api/policies/12/sales/salesperson')).toHaveLength(0);
     await user.type(within(dialog).getByLabelText('变更原因'), '岗位调整');
     await user.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
-    expect(await within(dialog).findByText('不能超过 200 个字符')).toBeInTheDocument();
+    expect(await within(dialog).findByText('不能超过 200 个字符')).toHaveClass('ant-form-item-explain-error');
     await waitFor(() => expect(api.callsTo('POST api/policies/12/sales/salesperson')).toHaveLength(1));
     expect(JSON.parse(String(api.callsTo('POST api/policies/12/sales/salesperson')[0]?.data))).toEqual({
       version: 2,

@@ -30,7 +30,11 @@ describe('补录资料详情', { timeout: 40_000 }, () => {
       'GET api/dictDetail': salesDictAnswer,
       'PUT api/policies/11/sales': {
         status: 400,
-        data: { status: 400, message: '手续费比例：不能超过该险种的上限 3%' },
+        data: {
+          status: 400,
+          message: '手续费比例：不能超过该险种的上限 3%',
+          errors: [{ field: 'commissionRate', message: '不能超过该险种的上限 3%' }],
+        },
       },
     });
     renderRoute(<SupplementPage />, PATTERN, '/piibs/policy/marge/11/false');
@@ -44,7 +48,7 @@ describe('补录资料详情', { timeout: 40_000 }, () => {
     await chooseSource(user, '专业代理业务');
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
 
-    expect(await screen.findByText('不能超过该险种的上限 3%')).toBeInTheDocument();
+    expect(await screen.findByText('不能超过该险种的上限 3%')).toHaveClass('ant-form-item-explain-error');
     expect(body('PUT api/policies/11/sales')).toMatchObject({
       version: null,
       variant: 'STANDARD',
@@ -71,7 +75,7 @@ describe('补录资料详情', { timeout: 40_000 }, () => {
     expect(await screen.findByText('该险种手续费上限 3%')).toBeInTheDocument();
     await user.type(screen.getByLabelText('手续费比例'), '4');
     await user.click(screen.getByRole('button', { name: /保\s*存/ }));
-    expect(await screen.findByText('不能超过该险种的上限 3%')).toBeInTheDocument();
+    expect(await screen.findByText('不能超过该险种的上限 3%')).toHaveClass('ant-form-item-explain-error');
     expect(api.callsTo('PUT api/policies/11/sales')).toHaveLength(0);
   });
 

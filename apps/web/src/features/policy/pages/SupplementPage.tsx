@@ -38,6 +38,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { useDictState } from '@/lib/dict.tsx';
 import { Can } from '@/lib/permission.tsx';
@@ -50,7 +51,6 @@ import {
 } from '../api.ts';
 import { ChangeHistory } from '../components/ChangeHistory.tsx';
 import { PolicyStatusTag } from '../components/PolicySummary.tsx';
-import { fieldRefusal } from '../refusal.ts';
 import { SALES_TEXTS as T } from '../texts.ts';
 
 const F = SUPPLEMENT_FIELD_TITLES;
@@ -211,9 +211,8 @@ export default function SupplementPage() {
         setError(`${refusal.message}（${T.conflictReloaded}）`);
         return;
       }
-      const field = fieldRefusal(refusal.message, F);
-      if (field) form.setFields([{ name: field.name as keyof SupplementValues, errors: [field.error] }]);
-      else setError(refusal.message);
+      // The agent is chosen by name: a refused agent account shows there.
+      if (!applyServerErrors(form, err, { agentUserId: 'agentName' })) setError(refusal.message);
     } finally {
       setSaving(false);
     }

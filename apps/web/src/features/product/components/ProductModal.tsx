@@ -12,11 +12,11 @@ import {
 import { rules } from '@piibs/shared/validators';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, DatePicker, Form, Input, Row, Select, Switch } from 'antd';
-import type { NamePath } from 'antd/es/form/interface';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { invalidateResource, reloadRow } from '@/components/crud/resource.ts';
+import type { FieldNames } from '@/components/form/server-errors.ts';
 import { useDict } from '@/lib/dict.tsx';
 import { createProduct, productsResource, updateProduct } from '../api.ts';
 
@@ -114,38 +114,19 @@ function toBody(values: ProductValues): ProductCreateForm {
   };
 }
 
-/** The server's field titles → the form's fields (coverage titles point at a coverage, chosen on submit). */
-const PRODUCT_TITLES: Record<string, NamePath> = {
-  险种代码: 'code',
-  险种名称: 'name',
-  险种类别: 'productClass',
-  条款版本: 'clauseVersion',
-  适用地区: 'region',
-  生效日期: 'validFrom',
-  失效日期: 'validTo',
-  事故预防费用比例下限: 'preventionRatioMin',
-  事故预防费用比例上限: 'preventionRatioMax',
-  手续费比例上限: 'commissionCap',
-  说明: 'description',
-};
-const COVERAGE_TITLES: Record<string, keyof CoverageValues> = {
-  责任类型: 'type',
-  责任名称: 'name',
-  每人限额: 'perPersonLimit',
-  每次事故限额: 'perAccidentLimit',
-  累计限额: 'aggregateLimit',
-  免赔额: 'deductible',
-  是否必选: 'mandatory',
+/** A coverage's amounts travel in fen; the form types them in yuan, under these names. */
+const COVERAGE_FIELDS: Readonly<Record<string, keyof CoverageValues>> = {
+  perPersonLimitFen: 'perPersonLimit',
+  perAccidentLimitFen: 'perAccidentLimit',
+  aggregateLimitFen: 'aggregateLimit',
+  deductibleFen: 'deductible',
 };
 
-/**
- * The coverage a coverage message is about: the server names the field, not the row, so the row is the
- * death/disability coverage the work-safety rules check, else the first.
- */
-function coverageIndex(values: ProductValues): number {
-  const i = (values.coverages ?? []).findIndex((c) => c.type === 'EMPLOYEE_DEATH_DISABILITY');
-  return i >= 0 ? i : 0;
-}
+/** A refused coverage amount ('coverages.0.perPersonLimitFen') → its field in the form. */
+const fieldNames: FieldNames = ([list, i, field]) =>
+  list === 'coverages' && i !== undefined && typeof field === 'string' && COVERAGE_FIELDS[field]
+    ? ['coverages', i, COVERAGE_FIELDS[field]]
+    : undefined;
 
 function useRegionOptions() {
   const zhenjiang = useDict('region_zhenjiang');
@@ -172,12 +153,7 @@ export function ProductModal({
 }) {
   const client = useQueryClient();
   const regions = useRegionOptions();
-  // Read by CrudModal when a refusal arrives; the coverage entries are aimed on each submit.
-  const titles = useRef<Record<string, NamePath>>({ ...PRODUCT_TITLES }).current;
-
   const submit = (values: ProductValues, record: ProductRow | null) => {
-    const i = coverageIndex(values);
-    for (const [title, field] of Object.entries(COVERAGE_TITLES)) titles[title] = ['coverages', i, field];
     const body = toBody(values);
     return record ? updateProduct({ ...body, id: record.id, version: record.version }) : createProduct(body);
   };
@@ -198,7 +174,7 @@ export function ProductModal({
       reload={(row) => reloadRow(client, productsResource, row.id)}
       onSaved={() => void invalidateResource(client, productsResource)}
       onClose={onClose}
-      fieldTitles={titles}
+      fieldNames={fieldNames}
       drawer
       width={880}
       formProps={{ name: 'product' }}

@@ -213,7 +213,14 @@ describe('rate-table versions', { timeout: 60_000 }, () => {
     let detail = draft;
     const answers: MockAnswer[] = [
       { status: 409, data: { status: 409, message: '数据已被他人修改，请刷新后重试' } },
-      { status: 400, data: { status: 400, message: '费率明细：第 1 行限额档次不得低于 40万元' } },
+      {
+        status: 400,
+        data: {
+          status: 400,
+          message: '费率明细：第 1 行限额档次不得低于 40万元',
+          errors: [{ field: 'rows.0.limitTierFen', message: '第 1 行限额档次不得低于 40万元' }],
+        },
+      },
     ];
     render([draft, table()], {
       'GET api/rateTables/4': () => ({ data: detail }),

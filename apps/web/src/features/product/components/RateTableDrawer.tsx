@@ -21,6 +21,7 @@ import dayjs from 'dayjs';
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
 import { errorMessage, invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { CRUD_TEXTS as T } from '@/components/crud/texts.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { Can, useCan } from '@/lib/permission.tsx';
 import {
   createRateTable,
@@ -33,7 +34,7 @@ import { emptyRow, RateTableForm, useIndustryOptions } from './RateTableForm.tsx
 import {
   type Problem,
   type RateTableValues,
-  refusalProblem,
+  refusalFields,
   tableProblems,
   toBody,
   toValues,
@@ -308,9 +309,7 @@ export function RateTableDrawer({
           return;
         }
       }
-      const placed = refusalProblem(values, productClass, refusal.message);
-      if (placed) place([placed]);
-      else setError(refusal.message);
+      if (!applyServerErrors(form, err, refusalFields(values))) setError(refusal.message);
     } finally {
       setSaving(false);
     }

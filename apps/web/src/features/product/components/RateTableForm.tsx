@@ -19,41 +19,9 @@ import {
 } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useMemo } from 'react';
+import { zodRule } from '@/components/form/zod-rule.ts';
 import { useDict } from '@/lib/dict.tsx';
 import { type FactorValues, parseMultiplier, parseRate, type RateRowValues } from './rate-table-values.ts';
-
-/** What the shared zod field schemas offer a form rule. */
-interface FieldSchema {
-  safeParse(value: unknown): { success: true } | { success: false; error: { issues: { message: string }[] } };
-}
-
-/**
- * A rule for a number typed as text: the text must parse (else `malformed`), then the shared field schema
- * decides (its message shown as the server would word it). Empty passes: `required` decides that.
- */
-function sharedNumber(parse: (text: string) => number | null, malformed: string, schema: FieldSchema): Rule {
-  return {
-    validator: async (_, value: unknown) => {
-      const typed = String(value ?? '').trim();
-      if (typed === '') return;
-      const n = parse(typed);
-      if (n === null) throw new Error(malformed);
-      const result = schema.safeParse(n);
-      if (!result.success) throw new Error(result.error.issues[0]?.message ?? malformed);
-    },
-  };
-}
-
-/** A rule running a shared text schema (codes, names). */
-function sharedText(schema: FieldSchema): Rule {
-  return {
-    validator: async (_, value: unknown) => {
-      if (value === undefined || value === null || value === '') return;
-      const result = schema.safeParse(value);
-      if (!result.success) throw new Error(result.error.issues[0]?.message ?? '格式不正确');
-    },
-  };
-}
 
 const required = (message: string): Rule => ({ required: true, message });
 const RATE_MALFORMED = '请输入费率（‰），最多四位小数';
@@ -61,27 +29,35 @@ const YUAN_MALFORMED = '请输入金额（元），最多两位小数';
 const MULTIPLIER_MALFORMED = '请输入系数，如 1.3（最多四位小数）';
 
 const RULES = {
-  rate: [required('请输入费率'), sharedNumber(parseRate, RATE_MALFORMED, rateRowForm.shape.rate)],
-  limitTier: [sharedNumber(yuanTextToFen, YUAN_MALFORMED, rateRowForm.shape.limitTierFen)],
-  costBandUpTo: [sharedNumber(yuanTextToFen, YUAN_MALFORMED, rateRowForm.shape.costBandUpToFen)],
-  highRiskLoading: [
-    sharedNumber(parseMultiplier, MULTIPLIER_MALFORMED, rateTableCreateForm.shape.highRiskLoading),
+  rate: [
+    required('请输入费率'),
+    zodRule(rateRowForm.shape.rate, { read: parseRate, malformed: RATE_MALFORMED }),
   ],
-  factorCode: [required('请输入因子代码'), sharedText(factorDefForm.shape.code)],
-  factorLabel: [required('请输入因子名称'), sharedText(factorDefForm.shape.label)],
+  limitTier: [zodRule(rateRowForm.shape.limitTierFen, { read: yuanTextToFen, malformed: YUAN_MALFORMED })],
+  costBandUpTo: [
+    zodRule(rateRowForm.shape.costBandUpToFen, { read: yuanTextToFen, malformed: YUAN_MALFORMED }),
+  ],
+  highRiskLoading: [
+    zodRule(rateTableCreateForm.shape.highRiskLoading, {
+      read: parseMultiplier,
+      malformed: MULTIPLIER_MALFORMED,
+    }),
+  ],
+  factorCode: [required('请输入因子代码'), zodRule(factorDefForm.shape.code)],
+  factorLabel: [required('请输入因子名称'), zodRule(factorDefForm.shape.label)],
   factorMin: [
     required('请输入系数下限'),
-    sharedNumber(parseMultiplier, MULTIPLIER_MALFORMED, factorDefForm.shape.min),
+    zodRule(factorDefForm.shape.min, { read: parseMultiplier, malformed: MULTIPLIER_MALFORMED }),
   ],
   factorMax: [
     required('请输入系数上限'),
-    sharedNumber(parseMultiplier, MULTIPLIER_MALFORMED, factorDefForm.shape.max),
+    zodRule(factorDefForm.shape.max, { read: parseMultiplier, malformed: MULTIPLIER_MALFORMED }),
   ],
-  optionValue: [required('请输入选项代码'), sharedText(factorOptionForm.shape.value)],
-  optionLabel: [required('请输入选项名称'), sharedText(factorOptionForm.shape.label)],
+  optionValue: [required('请输入选项代码'), zodRule(factorOptionForm.shape.value)],
+  optionLabel: [required('请输入选项名称'), zodRule(factorOptionForm.shape.label)],
   optionMultiplier: [
     required('请输入系数'),
-    sharedNumber(parseMultiplier, MULTIPLIER_MALFORMED, factorOptionForm.shape.multiplier),
+    zodRule(factorOptionForm.shape.multiplier, { read: parseMultiplier, malformed: MULTIPLIER_MALFORMED }),
   ],
 } satisfies Record<string, Rule[]>;
 
@@ -493,7 +469,7 @@ export function RateTableForm({ productClass }: { productClass: ProductClass }) 
           </Col>
         ) : null}
         <Col span={productClass === 'construction' ? 8 : 16}>
-          <Form.Item name="note" label="备注" rules={[sharedText(rateTableCreateForm.shape.note)]}>
+          <Form.Item name="note" label="备注" rules={[zodRule(rateTableCreateForm.shape.note)]}>
             <Input maxLength={200} />
           </Form.Item>
         </Col>

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { type RateTableValues, refusalProblem, tableProblems, toBody } from './rate-table-values.ts';
+import { type RateTableValues, refusalFields, tableProblems, toBody } from './rate-table-values.ts';
 
 const construction = (rows: RateTableValues['rows'], highRiskLoading?: string): RateTableValues => ({
   effectiveDate: dayjs('2026-12-01'),
@@ -51,7 +51,7 @@ describe('rate-table form values', () => {
     ]);
   });
 
-  it('places server refusals by field title, row number and factor name', () => {
+  it('places server refusals by their errors: the body’s keys at the form’s fields, a factor at its part', () => {
     const values: RateTableValues = {
       rows: [{ rate: '1' }],
       factors: [
@@ -59,21 +59,20 @@ describe('rate-table form values', () => {
         { label: '履约记录', options: [{ value: 'A', label: '良好', multiplier: '5' }] },
       ],
     };
-    expect(refusalProblem(values, 'guarantee', '生效日期：2099-01-01 未到')).toEqual({
-      name: 'effectiveDate',
-      message: '2099-01-01 未到',
-    });
-    expect(refusalProblem(values, 'work_safety', '费率明细：第 4 行须选择安责险的责任类型')).toEqual({
-      name: ['rows', 3, 'coverageType'],
-      message: '第 4 行须选择安责险的责任类型',
-    });
-    expect(
-      refusalProblem(values, 'guarantee', '浮动因子：浮动因子「履约记录」的选项「良好」系数超出范围'),
-    ).toEqual({
-      name: ['factors', 1, 'options', 0, 'multiplier'],
-      message: '浮动因子「履约记录」的选项「良好」系数超出范围',
-    });
-    expect(refusalProblem(values, 'guarantee', '费率：不能超过 100%')).toBeNull();
-    expect(refusalProblem(values, 'guarantee', '数据已被他人修改，请刷新后重试')).toBeNull();
+    const at = refusalFields(values) as (path: (string | number)[], message: string) => unknown;
+    expect(at(['effectiveDate'], '2099-01-01 未到')).toBe('effectiveDate');
+    expect(at(['rows', 3, 'limitTierFen'], '第 4 行限额档次不得低于 40万元')).toEqual([
+      'rows',
+      3,
+      'limitTier',
+    ]);
+    expect(at(['factors', 1], '浮动因子「履约记录」的选项「良好」系数超出范围')).toEqual([
+      'factors',
+      1,
+      'options',
+      0,
+      'multiplier',
+    ]);
+    expect(at(['rows'], '须包含从业人员伤亡责任的费率')).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // The rate-table editor's form values (texts as typed: yuan, ‰, multipliers as decimals) and their
 // conversion to the request body, checked with the shared rules (`rateTableCreateForm`, `rateRowsProblem`,
-// `factorDefProblem` inside it) so the editor refuses what the server would, at the field concerned.
+// `factorDefProblem` inside it) so the editor refuses what the server would, at the field concerned; a
+// server refusal goes to the same fields by its `errors`.
 import {
   fenToYuanText,
   multiplierText,
@@ -8,6 +9,7 @@ import {
   rateText,
   yuanTextToFen,
 } from '@piibs/shared/money';
+import { problemText } from '@piibs/shared/problem';
 import {
   type RateTableCreateForm,
   type RateTableDetail,
@@ -17,6 +19,7 @@ import {
 import type { CoverageType, ProductClass } from '@piibs/shared/rating';
 import type { NamePath } from 'antd/es/form/interface';
 import dayjs, { type Dayjs } from 'dayjs';
+import { type FieldNames, namePathOf } from '@/components/form/server-errors.ts';
 
 export interface RateRowValues {
   coverageType?: CoverageType | null;
@@ -142,36 +145,6 @@ const ROW_FIELDS: Readonly<Record<string, keyof RateRowValues>> = {
   rate: 'rate',
 };
 
-/** The column a row's first field is in, for messages about the row as a whole (a duplicate). */
-const FIRST_ROW_FIELD: Readonly<Record<ProductClass, keyof RateRowValues>> = {
-  work_safety: 'coverageType',
-  construction: 'costBandUpTo',
-  guarantee: 'industry',
-};
-
-/**
- * Where a rows message (`费率明细：第 3 行…`, from `rateRowsProblem` or the server) belongs: the row it
- * names, at the column it is about; null when it names no row (a rule of the table as a whole).
- */
-export function rowProblemField(productClass: ProductClass, message: string): NamePath | null {
-  const m = /第 (\d+) 行(.*)$/.exec(message);
-  if (!m) return null;
-  const index = Number(m[1]) - 1;
-  const about = m[2]!;
-  const column: keyof RateRowValues = about.includes('重复')
-    ? FIRST_ROW_FIELD[productClass]
-    : about.includes('行业')
-      ? 'industry'
-      : about.includes('责任类型') || about.includes('整单费率')
-        ? 'coverageType'
-        : about.includes('限额')
-          ? 'limitTier'
-          : about.includes('造价')
-            ? 'costBandUpTo'
-            : 'rate';
-  return ['rows', index, column];
-}
-
 /**
  * Where a factor's problem (`factorDefProblem`: `浮动因子「…」的…`) belongs: the bound, option or default it
  * is about, else the factor's name.
@@ -226,35 +199,12 @@ export function tableProblems(values: RateTableValues, productClass: ProductClas
   }
   const problem = rateRowsProblem(productClass, parsed.data.rows);
   if (!problem) return [];
-  const name = rowProblemField(productClass, problem);
-  return [{ name, message: name ? problem.replace(/^费率明细：/, '') : problem }];
+  const name = issueField(values, namePathOf(problem.field), problem.message);
+  return [{ name, message: name ? problem.message : problemText(problem) }];
 }
 
-/** The server's field titles (`生效日期：…`) → form fields; row and factor messages are placed by their text. */
-const TITLES: Readonly<Record<string, NamePath>> = {
-  生效日期: 'effectiveDate',
-  高风险加成系数: 'highRiskLoading',
-  备注: 'note',
-};
-
-/** Where a server refusal (`标题：消息`) belongs on the form, or null for the alert above it. */
-export function refusalProblem(
-  values: RateTableValues,
-  productClass: ProductClass,
-  refusal: string,
-): Problem | null {
-  const m = /^([^：]{1,20})：(.+)$/.exec(refusal);
-  if (!m) return null;
-  const [, title, message] = m as unknown as [string, string, string];
-  if (TITLES[title]) return { name: TITLES[title], message };
-  if (title === '费率明细') {
-    const name = rowProblemField(productClass, message);
-    return name ? { name, message } : null;
-  }
-  if (title === '浮动因子') {
-    const label = /浮动因子「(.+?)」/.exec(message)?.[1];
-    const index = (values.factors ?? []).findIndex((f) => text(f.label) === label);
-    if (index >= 0) return { name: factorProblemField(values.factors![index]!, index, message), message };
-  }
-  return null;
-}
+/** Where a refused request field goes in the editor (the server's refusal, by its `errors`). */
+export const refusalFields =
+  (values: RateTableValues): FieldNames =>
+  (path, message) =>
+    issueField(values, path, message);

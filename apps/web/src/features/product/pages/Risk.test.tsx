@@ -101,7 +101,14 @@ describe('险种与责任', { timeout: 40_000 }, () => {
   });
 
   it('the form sends fen and micro-percent, and shows the server 400 at its field', async () => {
-    let answer = { status: 400, data: { status: 400, message: '事故预防费用比例上限：不能超过 21%' } };
+    let answer = {
+      status: 400,
+      data: {
+        status: 400,
+        message: '事故预防费用比例上限：不能超过 21%',
+        errors: [{ field: 'preventionRatioMax', message: '不能超过 21%' }],
+      },
+    };
     api = mockApi({
       'GET api/products': page([productRow()]),
       'GET api/dictDetail': dictAnswer,
@@ -135,6 +142,12 @@ describe('险种与责任', { timeout: 40_000 }, () => {
       data: {
         status: 400,
         message: '每人限额：安责险从业人员每人死亡/伤残限额不得低于 40万元（400000 元，应急〔2025〕27号）',
+        errors: [
+          {
+            field: 'coverages.0.perPersonLimitFen',
+            message: '安责险从业人员每人死亡/伤残限额不得低于 40万元（400000 元，应急〔2025〕27号）',
+          },
+        ],
       },
     };
     await user.clear(max);

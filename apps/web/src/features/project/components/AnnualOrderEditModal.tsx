@@ -15,13 +15,6 @@ interface EditValues {
   note?: string | null;
 }
 
-const FIELD_TITLES = {
-  保费额度: 'quotaYuan',
-  联系人: 'contactName',
-  联系电话: 'contactPhone',
-  备注: 'note',
-} as const;
-
 const toValues = (o: AnnualOrderDetail): EditValues => ({
   quotaYuan: (o.quotaFen / 100).toFixed(2),
   contactName: o.contactName,
@@ -47,7 +40,7 @@ export function AnnualOrderEditModal({
       title={`修改年度订单 ${order.number}`}
       record={order}
       toValues={toValues}
-      fieldTitles={FIELD_TITLES}
+      fieldNames={{ quotaFen: 'quotaYuan' }}
       reload={(o) => client.fetchQuery({ ...annualOrderQuery(o.id), staleTime: 0 })}
       onClose={onClose}
       onSaved={onSaved}

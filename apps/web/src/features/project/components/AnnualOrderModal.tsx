@@ -24,15 +24,6 @@ const FORMAT = 'YYYY-MM-DD';
 const toPicker = (value: unknown) => ({ value: typeof value === 'string' && value ? dayjs(value) : null });
 const fromPicker = (value: Dayjs | null) => (value ? value.format(FORMAT) : undefined);
 
-const FIELD_TITLES = {
-  '施工企业（投保人）': 'customerId',
-  险种: 'productId',
-  起始日期: 'startDate',
-  终止日期: 'endDate',
-  保费额度: 'quotaYuan',
-  备注: 'note',
-} as const;
-
 export function AnnualOrderModal({
   open,
   onClose,
@@ -56,7 +47,7 @@ export function AnnualOrderModal({
         startDate: today,
         endDate: addDays(addDays(today, 365), -1),
       }}
-      fieldTitles={FIELD_TITLES}
+      fieldNames={{ quotaFen: 'quotaYuan' }}
       onClose={onClose}
       onSaved={(result) => onSaved(result as AnnualOrderDetail)}
       onSubmit={(v) =>

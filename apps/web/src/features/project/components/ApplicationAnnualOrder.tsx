@@ -50,7 +50,7 @@ export function ApplicationAnnualOrder({
         title="生成年度订单"
         okText="生成"
         initialValues={{ quotaYuan: app.premiumFen ? (app.premiumFen / 100).toFixed(2) : null }}
-        fieldTitles={{ 保费额度: 'quotaYuan' }}
+        fieldNames={{ quotaFen: 'quotaYuan' }}
         onClose={() => setOpen(false)}
         onSubmit={(v) =>
           annualOrderFromApplication(app.id, {

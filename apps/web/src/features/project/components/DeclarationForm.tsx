@@ -2,7 +2,7 @@
 // wire; the premium priced in the browser by the shared rating code on the product's active rate table, the same
 // figure the server computes (and, authoritatively, again at submit).
 import { defaultEnd, earliestStart } from '@piibs/shared/application-status';
-import { yuanTextToFen } from '@piibs/shared/money';
+import { fenToYuanText, yuanTextToFen } from '@piibs/shared/money';
 import type { DeclarationDetail, DeclarationFields } from '@piibs/shared/project-order';
 import { composeQuote } from '@piibs/shared/quote';
 import { useQuery } from '@tanstack/react-query';
@@ -45,7 +45,7 @@ export function valuesOf(d: DeclarationDetail): DeclarationValues {
   return {
     projectName: d.projectName,
     projectAddress: d.projectAddress,
-    projectCostYuan: (d.projectCostFen / 100).toFixed(2),
+    projectCostYuan: fenToYuanText(d.projectCostFen),
     startDate: d.startDate,
     endDate: d.endDate,
     highRisk: d.highRisk,
@@ -68,23 +68,8 @@ export function toDeclarationFields(v: DeclarationValues): DeclarationFields {
   };
 }
 
-/** The server names the field first ('工程造价：须大于 0'): which form field that is. */
-const FIELD_OF_LABEL: Readonly<Record<string, keyof DeclarationValues>> = {
-  工程名称: 'projectName',
-  工程地址: 'projectAddress',
-  工程造价: 'projectCostYuan',
-  开工日期: 'startDate',
-  竣工日期: 'endDate',
-  危大工程: 'highRisk',
-  施工人数: 'headcount',
-};
-
-/** The form field a server message is about, with the message without its label; null when none. */
-export function fieldOfMessage(message: string): { name: keyof DeclarationValues; error: string } | null {
-  const m = /^([^：]+)：(.+)$/.exec(message);
-  const name = m ? FIELD_OF_LABEL[m[1]!] : undefined;
-  return name ? { name, error: m![2]! } : null;
-}
+/** The request fields the form keeps under other names (the cost is typed in yuan), for a refusal's `errors`. */
+export const DECLARATION_FIELD_NAMES = Object.freeze({ projectCostFen: 'projectCostYuan' });
 
 export const FORMAT = 'YYYY-MM-DD';
 export const toPicker = (value: unknown) => ({

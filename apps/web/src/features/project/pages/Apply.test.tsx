@@ -34,7 +34,14 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
       'POST api/project-orders/5/declarations': () => {
         posts += 1;
         return posts === 1
-          ? { status: 400, data: { status: 400, message: '工程造价：金额过大' } }
+          ? {
+              status: 400,
+              data: {
+                status: 400,
+                message: '工程造价：金额过大',
+                errors: [{ field: 'projectCostFen', message: '金额过大' }],
+              },
+            }
           : {
               data: declarationDetail({
                 status: 'DRAFT',
@@ -69,7 +76,7 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
 
     await user.click(screen.getByRole('button', { name: '保存草稿' }));
     // The server's refusal sits under the field it names.
-    expect(await screen.findByText('金额过大')).toBeInTheDocument();
+    expect(await screen.findByText('金额过大')).toHaveClass('ant-form-item-explain-error');
     expect(bodyOf('POST api/project-orders/5/declarations')).toMatchObject({
       kind: 1,
       projectName: '学府路小学改扩建工程',

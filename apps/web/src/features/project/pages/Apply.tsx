@@ -35,6 +35,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
 import { Can } from '@/lib/permission.tsx';
@@ -52,9 +53,9 @@ import {
 import { ChangeForm, changeValuesOf, toChangeFields } from '../components/ChangeForm.tsx';
 import { ChangeComparison, EndorsementFacts, EndorsementTable } from '../components/ChangeSummary.tsx';
 import {
+  DECLARATION_FIELD_NAMES,
   DeclarationForm,
   type DeclarationValues,
-  fieldOfMessage,
   newDeclarationValues,
   toDeclarationFields,
   valuesOf,
@@ -84,9 +85,7 @@ function useRefusal(form: FormInstance<DeclarationValues>) {
   const show = (err: unknown): number | null => {
     const refusal = serverError(err);
     if (!refusal || refusal.status === 401) return null;
-    const field = fieldOfMessage(refusal.message);
-    if (field && refusal.status === 400) form.setFields([{ name: field.name, errors: [field.error] }]);
-    else setError(refusal.message);
+    if (!applyServerErrors(form, err, DECLARATION_FIELD_NAMES)) setError(refusal.message);
     return refusal.status;
   };
   return { error, setError, show };

@@ -99,6 +99,12 @@ describe('年度订单详情 (projectManage/orderDetail/:id)', { timeout: 40_000
               data: {
                 status: 409,
                 message: '保费额度：不能低于已占用的保费 46,150.00 元（拟调整为 40,000.00 元）',
+                errors: [
+                  {
+                    field: 'quotaFen',
+                    message: '不能低于已占用的保费 46,150.00 元（拟调整为 40,000.00 元）',
+                  },
+                ],
               },
             }
           : { data: annualOrderDetail({ quotaFen: 6_000_000, version: 4 }) };

@@ -13,11 +13,11 @@ import { App, Button, Card, Form, type FormInstance, Input, Space, Table } from 
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { decideTask, TASK_LIST_PATH, tasksResource } from '../api.ts';
 
 export const OPINION_MESSAGE = '退回或拒绝时必须填写审核意见';
 const DECISIONS: readonly ReviewDecision[] = ['approve', 'return', 'reject'];
-const FIELD_MESSAGE = /^审核意见：(.+)$/;
 
 export interface DecisionValues {
   opinion?: string;
@@ -60,10 +60,7 @@ export function useTaskDecision(opts: {
     } catch (err) {
       const refusal = serverError(err);
       if (!refusal || refusal.status === 401) return;
-      const field = FIELD_MESSAGE.exec(refusal.message);
-      if (field) {
-        form.setFields([{ name: 'opinion', errors: [field[1]!] }]);
-      } else {
+      if (!applyServerErrors(form, err)) {
         setError(refusal.message);
         if (refusal.status === 409) await opts.reload();
       }

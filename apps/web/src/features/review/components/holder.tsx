@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Modal, Select, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { useCan } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { assigneesQuery, assignTask, claimTask, releaseTask, taskQuery, tasksResource } from '../api.ts';
@@ -114,7 +115,9 @@ export function AssignModal({
       const refusal = serverError(err);
       if (!refusal || refusal.status === 401) return;
       if (refusal.status === 400) {
-        form.setFields([{ name: 'assigneeId', errors: [refusal.message.replace(/^处理人：/, '')] }]);
+        // The dialog has the one field: a refusal about anything else shows there too.
+        if (!applyServerErrors(form, err))
+          form.setFields([{ name: 'assigneeId', errors: [refusal.message] }]);
       } else {
         // Moved meanwhile (409) or gone (404): say so and show the task as it is now.
         void message.error(refusal.message);

@@ -118,7 +118,14 @@ describe('审核任务', { timeout: 40_000 }, () => {
       'POST api/tasks/11/assign': () => {
         if (refuse) {
           refuse = false;
-          return { status: 400, data: { status: 400, message: '处理人：该用户不能审核此任务' } };
+          return {
+            status: 400,
+            data: {
+              status: 400,
+              message: '处理人：该用户不能审核此任务',
+              errors: [{ field: 'assigneeId', message: '该用户不能审核此任务' }],
+            },
+          };
         }
         return { data: taskRow({ assignee: { id: 8, name: '核保员乙' }, version: 3 }) };
       },

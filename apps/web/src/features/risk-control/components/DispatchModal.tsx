@@ -1,11 +1,12 @@
 // Dispatching a service order for a plan item: the date (by default the item's next planned one), the persons,
 // the cost (by default the item's unit cost) and a note.
+import { fenToYuanText } from '@piibs/shared/money';
 import { nextScheduledDate, type PlanItemRow, type ServiceOrderDetail } from '@piibs/shared/risk-control';
 import { DatePicker, Form, Input } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { dispatchOrder } from '../api.ts';
-import { dayOf, dayText, fenOfYuan, yuanInput } from '../form.ts';
+import { dayOf, dayText, fenOfYuan } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 import { amountRule, PersonSelect } from './plan-fields.tsx';
 
@@ -15,13 +16,6 @@ interface DispatchValues {
   cost?: string;
   note?: string | null;
 }
-
-const DISPATCH_FIELDS: Readonly<Record<string, keyof DispatchValues>> = {
-  计划服务日期: 'scheduledDate',
-  服务人员: 'personIds',
-  服务费用: 'cost',
-  派单说明: 'note',
-};
 
 export function DispatchModal({
   seqNo,
@@ -47,7 +41,7 @@ export function DispatchModal({
         scheduledDate: dayOf((item && nextScheduledDate(item, firstDay)) ?? firstDay),
         personIds: item?.persons.map((p) => p.id) ?? [],
       }}
-      fieldTitles={DISPATCH_FIELDS}
+      fieldNames={{ costFen: 'cost' }}
       onClose={onClose}
       onSubmit={(v) =>
         dispatchOrder(seqNo, {
@@ -71,7 +65,7 @@ export function DispatchModal({
         <PersonSelect orgId={item?.orgId} />
       </Form.Item>
       <Form.Item name="cost" label={T.costYuan} extra={T.costHint} rules={[amountRule]}>
-        <Input prefix="¥" inputMode="decimal" placeholder={item ? yuanInput(item.unitCostFen) : ''} />
+        <Input prefix="¥" inputMode="decimal" placeholder={item ? fenToYuanText(item.unitCostFen) : ''} />
       </Form.Item>
       <Form.Item name="note" label={T.note}>
         <Input.TextArea rows={2} maxLength={500} />

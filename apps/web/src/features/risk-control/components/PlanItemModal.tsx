@@ -1,5 +1,7 @@
 // A service plan item, added or changed by insurer staff: what is served, how often, at what unit cost, by
 // which organisation and persons, and (optionally) on which planned dates within the policy period.
+import { shanghaiToday } from '@piibs/shared/application-status';
+import { fenToYuanText } from '@piibs/shared/money';
 import {
   FREQUENCY_TIMES,
   type PlanDetail,
@@ -18,7 +20,7 @@ import { Col, DatePicker, Form, type FormInstance, Input, InputNumber, Row, Sele
 import type { Dayjs } from 'dayjs';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { addPlanItem, orgOptionsQuery, updatePlanItem } from '../api.ts';
-import { dayOf, dayText, fenOfYuan, shanghaiDay, yuanInput } from '../form.ts';
+import { dayOf, dayText, fenOfYuan } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 import { amountRule, PersonSelect } from './plan-fields.tsx';
 
@@ -33,16 +35,6 @@ interface ItemValues {
   scheduledDates?: Dayjs[];
 }
 
-const ITEM_FIELDS: Readonly<Record<string, keyof ItemValues>> = {
-  服务项目: 'itemType',
-  服务内容: 'content',
-  服务频次: 'frequency',
-  计划次数: 'times',
-  单次费用: 'unitCost',
-  服务机构: 'orgId',
-  服务人员: 'personIds',
-  [SCHEDULED_DATES_TITLE]: 'scheduledDates',
-};
 /** Texts of the planned dates (the shared risk-control texts belong to other pages' work too). */
 const DATES_TEXTS = Object.freeze({
   label: SCHEDULED_DATES_TITLE,
@@ -56,7 +48,7 @@ export interface Period {
 
 /** The planned dates: a multiple-date picker bounded by the policy period, checked by the shared rule. */
 function ScheduledDatesField({ form, period }: { form: FormInstance<ItemValues>; period: Period }) {
-  const today = shanghaiDay();
+  const today = shanghaiToday();
   const opensAt =
     today < period.startDate ? period.startDate : today > period.endDate ? period.endDate : today;
   return (
@@ -186,13 +178,13 @@ export function PlanItemModal({
         content: i.content,
         frequency: i.frequency,
         times: i.times,
-        unitCost: yuanInput(i.unitCostFen),
+        unitCost: fenToYuanText(i.unitCostFen),
         orgId: i.orgId,
         personIds: i.persons.map((p) => p.id),
         scheduledDates: i.scheduledDates.map((d) => dayOf(d)!),
       })}
       initialValues={{ frequency: 'ONCE', times: 1, personIds: [], scheduledDates: [] }}
-      fieldTitles={ITEM_FIELDS}
+      fieldNames={{ unitCostFen: 'unitCost' }}
       onClose={onClose}
       reload={reload}
       onSubmit={(v, record) => {

@@ -27,8 +27,8 @@ import type { Dayjs } from 'dayjs';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { Can } from '@/lib/permission.tsx';
-import { fieldRefusal } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 /** Trimmed text, or null when empty (optional fields). */
@@ -55,8 +55,6 @@ export interface RecordFormSpec<Row extends Versioned, Values, Body, Key extends
   toBody: (values: Values) => Body;
   create: (body: Body) => Promise<Row>;
   update: (body: Body & Versioned) => Promise<Row>;
-  /** The server's field titles → form fields, for a refusal naming one ("姓名：…"). */
-  fieldTitles: Readonly<Record<string, string>>;
   /** Where a save goes, and 返回 from a missing record. */
   donePath: string;
   /** The title when the record does not exist or is not visible. */
@@ -126,9 +124,7 @@ export function useRecordForm<Row extends Versioned, Values, Body, Key extends Q
         setError(`${refusal.message}（${T.conflictReloaded}）`);
         return;
       }
-      const field = fieldRefusal(refusal.message, spec.fieldTitles);
-      if (field) form.setFields([{ name: field.name as NamePath<Values>, errors: [field.error] }]);
-      else setError(refusal.message);
+      if (!applyServerErrors(form, err)) setError(refusal.message);
     } finally {
       setSaving(false);
     }

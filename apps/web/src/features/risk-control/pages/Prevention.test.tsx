@@ -1,3 +1,4 @@
+import { shanghaiToday } from '@piibs/shared/application-status';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
@@ -6,7 +7,6 @@ import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { fundPercents } from '../components/FundSummary.tsx';
-import { shanghaiDay } from '../form.ts';
 import { fund, orderDetail, page, planDetail, planItem, SEQ } from '../test-data.ts';
 import Prevention from './Prevention.tsx';
 
@@ -120,7 +120,7 @@ describe('事故预防', { timeout: 40_000 }, () => {
 
   describe('planned dates', { timeout: 60_000 }, () => {
     // A period starting two months from now: its first month is what the date panel opens on.
-    const start = dayjs(shanghaiDay()).add(2, 'month').startOf('month');
+    const start = dayjs(shanghaiToday()).add(2, 'month').startOf('month');
     const day = (months: number, date: number) => start.add(months, 'month').date(date).format('YYYY-MM-DD');
     const period = {
       startDate: day(0, 1),

@@ -5,6 +5,7 @@
 // An item may carry its planned dates (within the policy period, no more than its times); dispatching defaults
 // to the next of them. An organisation sees only its own items; the enterprise reads it all.
 import { PlusOutlined } from '@ant-design/icons';
+import { shanghaiToday } from '@piibs/shared/application-status';
 import { microPercentText } from '@piibs/shared/money';
 import { type PlanDetail, type PlanItemRow, SCHEDULED_DATES_TITLE } from '@piibs/shared/risk-control';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -28,7 +29,6 @@ import { FundSummary } from '../components/FundSummary.tsx';
 import { PlanItemModal } from '../components/PlanItemModal.tsx';
 import { PlanLedger } from '../components/PlanLedger.tsx';
 import { RecordOrders } from '../components/RecordOrders.tsx';
-import { shanghaiDay } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 function PlanHeader({ plan }: { plan: PlanDetail }) {
@@ -193,7 +193,7 @@ export default function Prevention() {
       : []),
   ];
 
-  const today = shanghaiDay();
+  const today = shanghaiToday();
   const firstDay = data.startDate > today ? data.startDate : today;
 
   return (

@@ -14,6 +14,7 @@ import {
 import { Col, Form, Input, Row, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo } from 'react';
+import { zodRule } from '@/components/form/zod-rule.ts';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
 import { useCan } from '@/lib/permission.tsx';
 import { createOrg, EXPERT_PATH, orgEditPath, orgQuery, orgsResource, unmaskOrg, updateOrg } from '../api.ts';
@@ -27,7 +28,7 @@ import {
   useRecordForm,
   ValidityItems,
 } from '../components/RecordForm.tsx';
-import { dayOf, dayText, zodRule } from '../form.ts';
+import { dayOf, dayText } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 interface OrgValues {
@@ -47,16 +48,6 @@ interface OrgValues {
   enabled: boolean;
   note?: string | null;
 }
-
-/** The server's field titles → form fields (nested ones are shown above the form). */
-const FIELD_TITLES: Readonly<Record<string, string>> = {
-  统一社会信用代码: 'code',
-  机构名称: 'name',
-  地址: 'address',
-  服务地区: 'regions',
-  服务行业: 'industries',
-  备注: 'note',
-};
 
 function valuesOf(o: ServiceOrgRow): OrgValues {
   return {
@@ -135,7 +126,6 @@ export default function ServiceOrgEdit() {
     toBody: toOrgBody,
     create: createOrg,
     update: updateOrg,
-    fieldTitles: FIELD_TITLES,
     donePath: EXPERT_PATH,
     notFound: T.orgNotFound,
   });

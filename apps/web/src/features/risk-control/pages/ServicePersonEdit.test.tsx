@@ -46,14 +46,18 @@ describe('服务人员', { timeout: 40_000 }, () => {
       'GET api/service-persons/8': { data: personRow() },
       'POST api/service-persons/update': {
         status: 400,
-        data: { status: 400, message: '资格证书编号：该证书编号已登记' },
+        data: {
+          status: 400,
+          message: '资格证书编号：该证书编号已登记',
+          errors: [{ field: 'certificateNo', message: '该证书编号已登记' }],
+        },
       },
     });
     renderRoute(<ServicePersonEdit />, PATTERN, '/piibs/riskControl/servicePerson/newUpdate/8/false');
     expect(await screen.findByDisplayValue('王振国')).toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(await button(/^保\s*存$/));
-    expect(await screen.findByText('该证书编号已登记')).toBeInTheDocument();
+    expect(await screen.findByText('该证书编号已登记')).toHaveClass('ant-form-item-explain-error');
     expect(body('POST api/service-persons/update')).toMatchObject({
       id: 8,
       version: 1,

@@ -9,6 +9,7 @@ import { Col, Form, Input, Row, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
+import { zodRule } from '@/components/form/zod-rule.ts';
 import {
   createPerson,
   EXPERT_PATH,
@@ -27,7 +28,7 @@ import {
   useRecordForm,
   ValidityItems,
 } from '../components/RecordForm.tsx';
-import { dayOf, dayText, zodRule } from '../form.ts';
+import { dayOf, dayText } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 interface PersonValues {
@@ -44,19 +45,6 @@ interface PersonValues {
   enabled: boolean;
   note?: string | null;
 }
-
-const FIELD_TITLES: Readonly<Record<string, string>> = {
-  服务机构: 'orgId',
-  姓名: 'name',
-  专业领域: 'specialty',
-  职称: 'title',
-  资格证书名称: 'certificateName',
-  资格证书编号: 'certificateNo',
-  证书有效期起: 'certificateValidFrom',
-  证书有效期止: 'certificateValidTo',
-  手机号: 'phone',
-  备注: 'note',
-};
 
 function valuesOf(p: ServicePersonRow): PersonValues {
   return {
@@ -102,7 +90,6 @@ export default function ServicePersonEdit() {
     toBody,
     create: createPerson,
     update: updatePerson,
-    fieldTitles: FIELD_TITLES,
     donePath: EXPERT_PATH,
     notFound: T.personNotFound,
   });

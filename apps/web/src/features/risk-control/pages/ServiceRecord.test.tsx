@@ -1,3 +1,4 @@
+import { shanghaiToday } from '@piibs/shared/application-status';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
@@ -5,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import { shanghaiDay } from '../form.ts';
 import { dictAnswer, orderDetail, SEQ } from '../test-data.ts';
 import ServiceRecord from './ServiceRecord.tsx';
 
@@ -102,7 +102,7 @@ describe('服务记录', { timeout: 40_000 }, () => {
           location: null,
           level: 'MAJOR',
           measure: null,
-          deadline: dayjs(shanghaiDay()).add(15, 'day').format('YYYY-MM-DD'),
+          deadline: dayjs(shanghaiToday()).add(15, 'day').format('YYYY-MM-DD'),
         },
       ],
       participants: [{ name: '王振国', side: 'ORG', position: '高级工程师' }],
@@ -136,14 +136,18 @@ describe('服务记录', { timeout: 40_000 }, () => {
       answers({
         [`POST api/prevention/orders/${NUMBER}/record`]: {
           status: 400,
-          data: { status: 400, message: '服务日期：不能晚于今天' },
+          data: {
+            status: 400,
+            message: '服务日期：不能晚于今天',
+            errors: [{ field: 'serviceDate', message: '不能晚于今天' }],
+          },
         },
       }),
     );
     renderRoute(<ServiceRecord />, PATTERN, URL);
     const user = userEvent.setup();
     await user.click(await button(/保存记录/));
-    expect(await screen.findByText('不能晚于今天')).toBeInTheDocument();
+    expect(await screen.findByText('不能晚于今天')).toHaveClass('ant-form-item-explain-error');
   });
 
   it('is read-only once the service is no longer under way', async () => {

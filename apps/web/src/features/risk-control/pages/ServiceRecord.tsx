@@ -4,7 +4,9 @@
 // photos (image materials of business type 'service_order'). 保存记录 replaces the saved record (with the
 // version as loaded: 409 reloads); 提交 saves, then submits it for the enterprise's confirmation and opens
 // prevention/success/:seqNo. The enterprise's send-back opinion is shown on top.
+
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { shanghaiToday } from '@piibs/shared/application-status';
 import {
   HAZARD_LEVEL_LABELS,
   HAZARD_LEVELS,
@@ -21,6 +23,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
@@ -34,7 +37,7 @@ import {
 } from '../api.ts';
 import { OrderSummary } from '../components/OrderParts.tsx';
 import { useOrderPage } from '../components/useOrderPage.tsx';
-import { dayOf, dayText, fieldRefusal, shanghaiDay } from '../form.ts';
+import { dayOf, dayText } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 interface RecordValues {
@@ -51,18 +54,12 @@ interface RecordValues {
   participants: { name?: string; side?: ParticipantSide; position?: string | null }[];
 }
 
-const FIELD_TITLES: Readonly<Record<string, string>> = {
-  服务日期: 'serviceDate',
-  服务地点: 'address',
-  服务情况: 'findings',
-};
-
 /** Days to rectify by level, for a new hazard row (the organisation may set another deadline). */
 const DAYS_BY_LEVEL: Readonly<Record<HazardLevel, number>> = { GENERAL: 15, SERIOUS: 7, MAJOR: 3 };
 
 function valuesOf(o: ServiceOrderDetail): RecordValues {
   return {
-    serviceDate: dayOf(o.serviceDate ?? shanghaiDay()),
+    serviceDate: dayOf(o.serviceDate ?? shanghaiToday()),
     address: o.address,
     findings: o.findings ?? '',
     hazards: o.hazards.map((h) => ({
@@ -170,9 +167,7 @@ function RecordForm({
         setError(`${refusal.message}（${T.conflictReloaded}）`);
         return null;
       }
-      const field = fieldRefusal(refusal.message, FIELD_TITLES);
-      if (field) form.setFields([{ name: field.name as keyof RecordValues, errors: [field.error] }]);
-      else setError(refusal.message);
+      if (!applyServerErrors(form, err)) setError(refusal.message);
       return null;
     }
   };
@@ -210,7 +205,7 @@ function RecordForm({
       },
     });
 
-  const today = dayjs(shanghaiDay());
+  const today = dayjs(shanghaiToday());
 
   return (
     <div style={{ padding: 16 }}>

@@ -5,6 +5,7 @@
 // complains (answered within 10 working days); the organisation marks hazards 已整改 after the confirmation,
 // answers complaints, and takes the order on (接单 / 开始服务 / 执行服务); insurer staff cancel and answer.
 // Every call sends the version as loaded; a refusal is shown in the dialog, a 409 reloads the order.
+import { shanghaiToday } from '@piibs/shared/application-status';
 import type { ComplaintRow, HazardRow, ServiceOrderDetail } from '@piibs/shared/risk-control';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, DatePicker, Form, Input, Modal, Rate, Space } from 'antd';
@@ -33,7 +34,7 @@ import {
   RecordDescriptions,
 } from '../components/OrderParts.tsx';
 import { useOrderPage } from '../components/useOrderPage.tsx';
-import { dayText, shanghaiDay } from '../form.ts';
+import { dayText } from '../form.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 type Dialog =
@@ -247,7 +248,7 @@ export default function ServiceView() {
           layout="vertical"
           name="order-dialog"
           onFinish={(v) => void finish(v)}
-          initialValues={{ rectifiedDate: dayjs(shanghaiDay()) }}
+          initialValues={{ rectifiedDate: dayjs(shanghaiToday()) }}
         >
           {dialog?.kind === 'confirm' ? (
             <Alert type="info" showIcon title={T.confirmHint} style={{ marginBottom: 16 }} />

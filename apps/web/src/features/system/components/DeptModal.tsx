@@ -15,8 +15,6 @@ interface DeptValues {
   enabled: boolean;
 }
 
-const FIELD_TITLES = { 部门名称: 'name', 上级部门: 'parentId', 排序: 'sort', 状态: 'enabled' } as const;
-
 export function DeptModal({
   open,
   dept,
@@ -40,7 +38,6 @@ export function DeptModal({
       record={dept}
       toValues={(d) => ({ name: d.name, parentId: d.parentId, sort: d.sort, enabled: d.enabled })}
       initialValues={{ parentId: parentId ?? null, sort: 999, enabled: true }}
-      fieldTitles={FIELD_TITLES}
       onClose={onClose}
       reload={(record) => reloadRow(client, deptsResource, record.id)}
       onSubmit={(values, record) => {

@@ -10,18 +10,6 @@ import { IconPicker } from './IconPicker.tsx';
 
 type MenuValues = Omit<MenuForm, 'parentId'> & { parentId?: number | null };
 
-const FIELD_TITLES = {
-  菜单类型: 'type',
-  菜单标题: 'title',
-  上级菜单: 'parentId',
-  组件名称: 'name',
-  图标: 'icon',
-  路由地址: 'path',
-  组件路径: 'component',
-  权限标识: 'permission',
-  排序: 'sort',
-} as const;
-
 const YES_NO = [
   { value: true, label: T.yes },
   { value: false, label: T.no },
@@ -84,7 +72,6 @@ export function MenuModal({
         affix: false,
         sort: 999,
       }}
-      fieldTitles={FIELD_TITLES}
       onClose={onClose}
       onSubmit={(values, record) =>
         record

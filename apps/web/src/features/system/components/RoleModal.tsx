@@ -18,15 +18,6 @@ export interface RoleValues {
   description?: string;
 }
 
-const FIELD_TITLES = {
-  角色名称: 'name',
-  角色编码: 'code',
-  角色级别: 'level',
-  数据权限: 'dataScope',
-  数据权限部门: 'deptIds',
-  描述: 'description',
-} as const;
-
 function toValues(role: RoleRow): RoleValues {
   return {
     name: role.name,
@@ -72,7 +63,6 @@ export function RoleModal({
       width={620}
       toValues={toValues}
       initialValues={{ level: Math.max(3, minLevel), dataScope: 'self', deptIds: [] }}
-      fieldTitles={FIELD_TITLES}
       onClose={onClose}
       reload={(record) => reloadRow(client, rolesResource, record.id)}
       onSubmit={(values, record) =>

@@ -26,19 +26,6 @@ export interface UserValues {
   enabled: boolean;
 }
 
-const FIELD_TITLES = {
-  用户名: 'username',
-  昵称: 'nickName',
-  手机号: 'phone',
-  邮箱: 'email',
-  性别: 'gender',
-  部门: 'deptId',
-  角色: 'roleIds',
-  岗位: 'jobIds',
-  渠道: 'channel',
-  统一社会信用代码: 'uscc',
-} as const;
-
 function toValues(user: UserRow): UserValues {
   return {
     username: user.username,
@@ -117,7 +104,6 @@ export function UserModal({
       width={680}
       toValues={toValues}
       initialValues={{ roleIds: [], jobIds: [], channel: 'staff', enabled: true }}
-      fieldTitles={FIELD_TITLES}
       onClose={onClose}
       reload={(record) => reloadRow(client, usersResource, record.id)}
       onSubmit={async (values, record) => {

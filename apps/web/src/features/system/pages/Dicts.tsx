@@ -109,7 +109,6 @@ function DictEntries({ dict }: { dict: DictRow }) {
         width={480}
         toValues={(entry) => ({ label: entry.label, value: entry.value, sort: entry.sort })}
         initialValues={{ sort: 999 }}
-        fieldTitles={{ 字典标签: 'label', 字典值: 'value', 排序: 'sort' }}
         onClose={() => setForm((current) => ({ ...current, open: false }))}
         onSubmit={(values, entry) => {
           const body = { label: values.label.trim(), value: values.value.trim(), sort: values.sort };
@@ -251,7 +250,6 @@ export default function Dicts() {
         record={form.dict}
         width={480}
         toValues={(dict) => ({ name: dict.name, description: dict.description ?? '' })}
-        fieldTitles={{ 字典名称: 'name', 描述: 'description' }}
         onClose={() => setForm((c) => ({ ...c, open: false }))}
         reload={(dict) => reloadRow(client, dictsResource, dict.id)}
         onSubmit={(values, dict) => {

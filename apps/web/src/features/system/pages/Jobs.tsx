@@ -101,7 +101,6 @@ export default function Jobs() {
         width={480}
         toValues={(job) => ({ name: job.name, sort: job.sort, enabled: job.enabled })}
         initialValues={{ sort: 999, enabled: true }}
-        fieldTitles={{ 岗位名称: 'name', 排序: 'sort', 状态: 'enabled' }}
         onClose={() => setForm((current) => ({ ...current, open: false }))}
         reload={(job) => reloadRow(client, jobsResource, job.id)}
         onSubmit={(values, job) => {
