@@ -10,7 +10,8 @@
 // share: filters.ts.
 
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@piibs/shared/admin';
-import { type AnyColumn, asc, desc, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, asc, count, desc, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 
@@ -102,6 +103,35 @@ export interface ListSpec<F extends string, T> {
   fetch: (q: { limit: number; offset: number; orderBy: SQL[] }) => Promise<T[]>;
   /** The exact number of rows matching the filters. */
   count: () => Promise<number>;
+}
+
+/** A select a list reads its pages from (drizzle's select builder, after `.from()` and any joins). */
+interface PagedSelect<R> {
+  where(where: SQL | undefined): {
+    orderBy(...orderBy: SQL[]): { limit(limit: number): { offset(offset: number): PromiseLike<R[]> } };
+  };
+}
+
+/** One page of a list's rows: `query` under the list's filter, in the order and window asked for. */
+export function pageRows<R>(
+  query: PagedSelect<R>,
+  where: SQL | undefined,
+  q: { limit: number; offset: number; orderBy: SQL[] },
+): PromiseLike<R[]> {
+  return query
+    .where(where)
+    .orderBy(...q.orderBy)
+    .limit(q.limit)
+    .offset(q.offset);
+}
+
+/** The number of rows of `table` matching `where` (a list's exact count). */
+export async function countRows(
+  db: Pick<Db, 'select'>,
+  table: PgTable,
+  where: SQL | undefined,
+): Promise<number> {
+  return (await db.select({ n: count() }).from(table).where(where))[0]?.n ?? 0;
 }
 
 /** Runs a paged list: one query for the rows, and a count only when the page is full. */

@@ -53,7 +53,7 @@ import {
   runNamed,
   sequenceVersion,
 } from '../../lib/keyset.ts';
-import { type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
@@ -392,7 +392,7 @@ export function applicationListSpec(
     columns: sortColumns,
     defaultOrder: DEFAULT_ORDER,
     fetch: async (q) => (await fetchListPage(db, where, q)).map((r) => toRow(r, viewer.user.id)),
-    count: async () => (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0,
+    count: () => countRows(db, applications, where),
   };
 }
 

@@ -20,7 +20,7 @@ import {
   statusAfterResubmit,
   statusOnCreate,
 } from '@piibs/shared/review';
-import { and, count, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
@@ -29,7 +29,7 @@ import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { openReviewTask } from '../tasks/queue.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -137,15 +137,8 @@ export function customerListSpec(
   return {
     columns: sortColumns,
     defaultOrder: [sql`${customers.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await selectRows(db)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map(toRow),
-    count: async () => (await db.select({ n: count() }).from(customers).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
+    count: () => countRows(db, customers, where),
   };
 }
 

@@ -17,7 +17,7 @@ import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
 const DICT_NOT_FOUND = '字典不存在';
@@ -62,17 +62,8 @@ export function dictListSpec(db: Db, f: DictFilter): ListSpec<(typeof SORT_FIELD
   return {
     columns: dictSort,
     defaultOrder: [asc(dicts.id)],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await db
-          .select(dictColumns)
-          .from(dicts)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map(toDictRow),
-    count: async () => (await db.select({ n: count() }).from(dicts).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(db.select(dictColumns).from(dicts), where, q)).map(toDictRow),
+    count: () => countRows(db, dicts, where),
   };
 }
 

@@ -8,7 +8,7 @@ import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
 const JOB_NOT_FOUND = '岗位不存在';
@@ -47,17 +47,8 @@ export function jobListSpec(db: Db, f: JobFilter): ListSpec<(typeof SORT_FIELDS.
   return {
     columns: sortColumns,
     defaultOrder: [asc(jobs.sort), asc(jobs.id)],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await db
-          .select()
-          .from(jobs)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map(toRow),
-    count: async () => (await db.select({ n: count() }).from(jobs).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(db.select().from(jobs), where, q)).map(toRow),
+    count: () => countRows(db, jobs, where),
   };
 }
 

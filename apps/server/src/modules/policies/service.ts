@@ -17,7 +17,7 @@ import {
   VERIFY_FAILED,
   verifyPath,
 } from '@piibs/shared/policy';
-import { and, asc, count, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   applications,
@@ -31,7 +31,7 @@ import {
 } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { applicationEventsOf } from '../applications/queries.ts';
 import type { CustomerViewer } from '../customers/access.ts';
@@ -130,15 +130,8 @@ export function policyListSpec(
   return {
     columns: sortColumns,
     defaultOrder: [sql`${policies.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await selectRows(db)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map((r) => toRow(r, today)),
-    count: async () => (await db.select({ n: count() }).from(policies).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map((r) => toRow(r, today)),
+    count: () => countRows(db, policies, where),
   };
 }
 

@@ -10,7 +10,7 @@ import type {
   productUpdateForm,
 } from '@piibs/shared/product';
 import { COVERAGE_LABELS, type ProductClass } from '@piibs/shared/rating';
-import { and, asc, count, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { coverages, products, rateTables } from '../../db/schema.ts';
@@ -18,7 +18,7 @@ import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes } from '../dicts/codes.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
@@ -107,15 +107,8 @@ export function productListSpec(db: Db, f: ProductFilter): ListSpec<SortField, P
   return {
     columns: sortColumns,
     defaultOrder: [asc(products.id)],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await selectRows(db)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map(toRow),
-    count: async () => (await db.select({ n: count() }).from(products).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
+    count: () => countRows(db, products, where),
   };
 }
 

@@ -13,7 +13,7 @@ import type {
   serviceOrgCreateForm,
   serviceOrgUpdateForm,
 } from '@piibs/shared/risk-control';
-import { and, count, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import {
@@ -29,7 +29,7 @@ import { auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { type PreventionViewer, requireInsurer } from './access.ts';
 
@@ -208,18 +208,8 @@ export function orgListSpec(
   return {
     columns: orgSort,
     defaultOrder: [sql`${serviceOrgs.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      toOrgRows(
-        db,
-        await db
-          .select(orgColumns)
-          .from(serviceOrgs)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset),
-      ),
-    count: async () => (await db.select({ n: count() }).from(serviceOrgs).where(where))[0]?.n ?? 0,
+    fetch: async (q) => toOrgRows(db, await pageRows(db.select(orgColumns).from(serviceOrgs), where, q)),
+    count: () => countRows(db, serviceOrgs, where),
   };
 }
 

@@ -10,14 +10,14 @@ import type {
   servicePersonCreateForm,
   servicePersonUpdateForm,
 } from '@piibs/shared/risk-control';
-import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { serviceOrgs, servicePersons } from '../../db/schema.ts';
 import { auditAction, auditChange } from '../../lib/audit.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import type { PreventionViewer } from './access.ts';
 import { ORG_NOT_FOUND, orgsVisibleTo } from './orgs.ts';
@@ -91,20 +91,15 @@ export function personListSpec(
   return {
     columns: personSort,
     defaultOrder: [sql`${servicePersons.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) => {
+    fetch: async (q) => {
       const today = shanghaiToday();
-      return (
-        await db
-          .select(personColumns)
-          .from(servicePersons)
-          .innerJoin(serviceOrgs, eq(serviceOrgs.id, servicePersons.orgId))
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map((r) => toPersonRow(r, today));
+      const query = db
+        .select(personColumns)
+        .from(servicePersons)
+        .innerJoin(serviceOrgs, eq(serviceOrgs.id, servicePersons.orgId));
+      return (await pageRows(query, where, q)).map((r) => toPersonRow(r, today));
     },
-    count: async () => (await db.select({ n: count() }).from(servicePersons).where(where))[0]?.n ?? 0,
+    count: () => countRows(db, servicePersons, where),
   };
 }
 

@@ -12,7 +12,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { bumpMenuVersion } from '../menus/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
@@ -71,15 +71,8 @@ export function roleListSpec(db: Db, f: RoleFilter): ListSpec<(typeof SORT_FIELD
   return {
     columns: sortColumns,
     defaultOrder: [asc(roles.level), asc(roles.id)],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await selectRows(db)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map(toRow),
-    count: async () => (await db.select({ n: count() }).from(roles).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
+    count: () => countRows(db, roles, where),
   };
 }
 

@@ -29,7 +29,7 @@ import type {
   TaskDetail,
   TaskRow,
 } from '@piibs/shared/task';
-import { and, count, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
@@ -37,7 +37,7 @@ import { auditLog, reviewTasks } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { applicationTasksVisibleTo } from '../applications/access.ts';
 import { applicationEventsOf, getApplication } from '../applications/queries.ts';
 import { applyApplicationReview, lockApplicationForReview } from '../applications/transitions.ts';
@@ -143,17 +143,8 @@ export function taskListSpec(db: Db, reviewer: Reviewer, f: TaskFilter): ListSpe
   return {
     columns: sortColumns,
     defaultOrder: [sql`${reviewTasks.createdAt} asc`, sql`${reviewTasks.id} asc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await db
-          .select(taskColumns)
-          .from(reviewTasks)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map(toTaskRow),
-    count: async () => (await db.select({ n: count() }).from(reviewTasks).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(db.select(taskColumns).from(reviewTasks), where, q)).map(toTaskRow),
+    count: () => countRows(db, reviewTasks, where),
   };
 }
 

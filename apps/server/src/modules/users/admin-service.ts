@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { MASKED_MOBILE, maskPhone, passwordStrength } from '@piibs/shared';
 import type { SORT_FIELDS, UserRow, userCreateForm, userUpdateForm } from '@piibs/shared/admin';
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { departments, jobs, roles, userJobs, userRoles, users } from '../../db/schema.ts';
@@ -16,7 +16,7 @@ import { type DataScope, deptSubtree, usersInScope } from '../../lib/data-scope.
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import { setUserEnabled } from './service.ts';
@@ -144,15 +144,8 @@ export async function userListSpec(
   return {
     columns: sortColumns,
     defaultOrder: [sql`${users.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await selectRows(db)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map(toRow),
-    count: async () => (await db.select({ n: count() }).from(users).where(where))[0]?.n ?? 0,
+    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
+    count: () => countRows(db, users, where),
   };
 }
 
