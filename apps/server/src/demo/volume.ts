@@ -23,6 +23,7 @@ import type { RequestUser } from '../modules/auth/sessions.ts';
 import type { CustomerViewer } from '../modules/customers/access.ts';
 import { isInitialized } from '../modules/init/service.ts';
 import { quoteProduct } from '../modules/products/quote.ts';
+import { numberPrefix } from '../modules/products/service.ts';
 import { DEMO_PASSWORD } from './base.ts';
 
 export const VOLUME_KEY = 'seed.volume';
@@ -85,7 +86,6 @@ interface Template {
 }
 
 /** The number prefix of a product code (as the application service makes it): AZX_GM_2025 → AZX. */
-const prefixOf = (code: string) => (code.split('_')[0] ?? 'TB').replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 
 /** One array parameter (a JS array in drizzle's sql template would become a list of parameters). */
 const pgArray = (ids: number[]) => `{${ids.join(',')}}`;
@@ -107,7 +107,7 @@ async function quoteTemplates(db: Db, viewer: CustomerViewer): Promise<Template[
     const p = byCode.get(code);
     if (!p) throw new Error(`seed-volume: product ${code} is missing (start the server once first)`);
     const quote = await quoteProduct(db, caller, p.id, input);
-    return { productId: p.id, prefix: prefixOf(code), productClass: p.productClass, quote };
+    return { productId: p.id, prefix: numberPrefix(code, 'TB'), productClass: p.productClass, quote };
   };
   const out: Template[] = [];
   // Work safety first, indexed industry × headcount (the customer's own), then construction, then guarantee.

@@ -16,6 +16,7 @@ import {
 import { type Actor, entityAudit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
+import { numberPrefix } from '../products/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
 
@@ -81,16 +82,13 @@ export async function addEvent(
 
 export const audit = entityAudit('application');
 
-/** The number prefix of a product: the letters of its code before the first '_' (AZX_GM_2025 → AZX). */
-const prefixOf = (productCode: string) =>
-  (productCode.split('_')[0] ?? 'TB').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || 'TB';
 const year = () => formatTime(Date.now(), '{y}');
 
 /** A new application's number: the product's prefix, the year and a serial (AZX2026000123). */
 export async function nextApplicationNumber(tx: Tx, productCode: string): Promise<string> {
   const res = await tx.execute<{ n: string }>(sql`select nextval('application_number_seq')::text as n`);
   void applicationNumberSeq;
-  return `${prefixOf(productCode)}${year()}${res.rows[0]!.n.padStart(6, '0')}`;
+  return `${numberPrefix(productCode, 'TB')}${year()}${res.rows[0]!.n.padStart(6, '0')}`;
 }
 
 /** A payment order's number: ZF, the date and a serial. */

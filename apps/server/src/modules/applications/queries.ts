@@ -189,7 +189,8 @@ function toRow(r: ListRaw, userId: number): ApplicationRow {
   };
 }
 
-async function coinsurersOf(db: Db | Tx, id: number): Promise<CoinsurerRow[]> {
+/** An application's co-insurers with their shares and parts, in their order (copied onto its policy at issue). */
+export async function applicationCoinsurersOf(db: Db | Tx, id: number): Promise<CoinsurerRow[]> {
   const rows = await db
     .select({
       insurerCode: applicationCoinsurers.insurerCode,
@@ -208,7 +209,7 @@ async function coinsurersOf(db: Db | Tx, id: number): Promise<CoinsurerRow[]> {
 
 async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise<ApplicationDetail> {
   // One after another: on a transaction (one connection) concurrent queries are not allowed.
-  const coinsurers = await coinsurersOf(db, r.id);
+  const coinsurers = await applicationCoinsurersOf(db, r.id);
   const customer = await getCustomer(db, seeAll(viewer), r.customerId);
   const [order] = await db
     .select()

@@ -19,7 +19,7 @@ import type { Actor } from '../../lib/audit.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getProduct } from '../products/service.ts';
-import { openReviewTask } from '../tasks/queue.ts';
+import { DECISION_OF, openReviewTask } from '../tasks/queue.ts';
 import { applicationsVisibleTo } from './access.ts';
 import {
   APPLICATION_NOT_FOUND,
@@ -163,13 +163,6 @@ export async function lockApplicationForReview(
   // Anything but PENDING_REVIEW is "not pending" to the review machine (→ 409).
   return { status: row.status === 'PENDING_REVIEW' ? 'pending' : 'approved', title: row.number };
 }
-
-const DECISION_OF: Record<ReviewStatus, 'approve' | 'return' | 'reject'> = {
-  approved: 'approve',
-  returned: 'return',
-  rejected: 'reject',
-  pending: 'approve',
-};
 
 /** Approve → PENDING_PAYMENT with a payment order (premium, 24 h); return → RETURNED; reject → DECLINED. */
 export async function applyApplicationReview(

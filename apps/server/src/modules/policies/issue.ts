@@ -12,14 +12,12 @@
 // application without a policy.
 import { createHash, randomBytes } from 'node:crypto';
 import { formatTime, SITE_TITLE } from '@piibs/shared/constants';
-import { microPercentText } from '@piibs/shared/money';
 import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
 import type { Tx } from '../../db/client.ts';
 import {
-  applicationCoinsurers,
   applicationEvents,
   applications,
   coverages,
@@ -33,7 +31,9 @@ import {
 } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { applicationCoinsurersOf } from '../applications/queries.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
+import { numberPrefix } from '../products/service.ts';
 import { renderPolicyPdf } from './pdf.ts';
 
 const ISSUER = 'system';
@@ -60,13 +60,9 @@ export function newVerificationCode(): string {
   return Array.from(bytes, (b) => CODE_ALPHABET[b & 31]).join('');
 }
 
-/** The product's number prefix (JZSG_AZX_2025 → JZSG). */
-export const prefixOf = (productCode: string) =>
-  (productCode.split('_')[0] ?? 'P').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || 'X';
-
 async function nextPolicyNumber(tx: Tx, productCode: string): Promise<string> {
   const res = await tx.execute<{ n: string }>(sql`select nextval('policy_number_seq')::text as n`);
-  return `P${prefixOf(productCode)}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
+  return `P${numberPrefix(productCode, 'X')}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
 }
 
 /** The insurer printed on e-documents: the organisation set up at first run. */
@@ -136,29 +132,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
         premiumFen: l.premiumFen,
       };
     });
-    const shares = await tx
-      .select({
-        insurerCode: applicationCoinsurers.insurerCode,
-        insurerName: sql<string | null>`(select dd.label from dict_detail dd join dict d on d.id = dd.dict_id
-          where d.name = 'coinsurer' and dd.value = ${applicationCoinsurers.insurerCode} limit 1)`,
-        lead: applicationCoinsurers.lead,
-        share: applicationCoinsurers.share,
-        premiumFen: applicationCoinsurers.premiumFen,
-        preventionFeeFen: applicationCoinsurers.preventionFeeFen,
-        sort: applicationCoinsurers.sort,
-      })
-      .from(applicationCoinsurers)
-      .where(eq(applicationCoinsurers.applicationId, a.id))
-      .orderBy(asc(applicationCoinsurers.sort), asc(applicationCoinsurers.id));
-    const coinsurers: PolicyCoinsurer[] = shares.map((s) => ({
-      insurerCode: s.insurerCode,
-      insurerName: s.insurerName,
-      lead: s.lead,
-      share: s.share,
-      shareText: microPercentText(s.share),
-      premiumFen: s.premiumFen,
-      preventionFeeFen: s.preventionFeeFen,
-    }));
+    const coinsurers: PolicyCoinsurer[] = await applicationCoinsurersOf(tx, a.id);
 
     const number = await nextPolicyNumber(tx, product.code);
     const verificationCode = newVerificationCode();

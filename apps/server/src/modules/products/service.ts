@@ -29,6 +29,13 @@ const CODE_TAKEN = '险种代码已存在';
 /** Today in Asia/Shanghai, YYYY-MM-DD. */
 export const today = (): string => formatTime(Date.now(), '{y}-{m}-{d}');
 
+/**
+ * The prefix of the numbers of a product's applications, policies and endorsements: the letters of its code
+ * before the first '_' (AZX_GM_2025 → AZX), else `fallback`.
+ */
+export const numberPrefix = (productCode: string, fallback: string): string =>
+  (productCode.split('_')[0] ?? '').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || fallback;
+
 // ---- reading products ----
 
 const coveragesJson = sql<CoverageRow[]>`coalesce((select json_agg(json_build_object(

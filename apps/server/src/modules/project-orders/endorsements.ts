@@ -25,8 +25,9 @@ import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
-import { insurerName, prefixOf } from '../policies/issue.ts';
+import { insurerName } from '../policies/issue.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
+import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from './endorsement-pdf.ts';
 
 const ISSUER = 'system';
@@ -90,7 +91,7 @@ async function issueOnce(ctx: BusinessContext, changeId: number): Promise<Endors
     const after = valuesOf(c);
     const changes: EndorsementChange[] = changesBetween(before, after);
     const res = await tx.execute<{ n: string }>(sql`select nextval('endorsement_number_seq')::text as n`);
-    const number = `E${prefixOf(product!.code)}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
+    const number = `E${numberPrefix(product!.code, 'X')}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
     // In force from the day after approval: a change never reaches back.
     const effectiveDate = addDays(shanghaiToday((c.decidedAt ?? new Date()).getTime()), 1);
     const issuedAt = new Date();

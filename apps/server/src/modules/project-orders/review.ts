@@ -1,15 +1,3 @@
-// The underwriter's decision on a secondary order (review task kind 'tender'), called by the task service in its
-// transaction (which has locked the secondary order, then the task, and checked the task's version):
-//   approve → APPROVED: the project's application is made (channel 'project', status PAID: the premium is
-//             settled against the annual order, there is no payment per project) and, once the decision is
-//             committed, its policy is issued through the issuance path (policies/issue.ts) with its e-policy.
-//             A failed issuance is retried by the issuance job and the sweep, as for any paid application.
-//   return  → RETURNED with the opinion; the reservation is kept while the contractor edits and resubmits.
-//   reject  → REJECTED with the opinion; the reservation is released (under the annual order's row lock).
-// A change (kind 2) approved: its project takes the new values and premium, the premium difference moves onto
-// the project's reservation (a refund releases quota only now), and, once committed, its endorsement (批单) is
-// issued against the project's policy (endorsements.ts; retried by the issuance sweep).
-import { formatTime } from '@piibs/shared/constants';
 import type { QuoteResult } from '@piibs/shared/product';
 import {
   type DeclarationStatus,
@@ -31,8 +19,10 @@ import {
 } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
+import { nextApplicationNumber } from '../applications/changes.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
+import { DECISION_OF } from '../tasks/queue.ts';
 import { declarationsVisibleTo, reviewerProjectViewer } from './access.ts';
 import { DECLARATION_NOT_FOUND } from './common.ts';
 import { lockAnnualOrder, moveQuota } from './declarations.ts';
@@ -59,17 +49,6 @@ export async function lockTenderForReview(
   return { status: row.status === 'PENDING_REVIEW' ? 'pending' : 'approved', title: row.number };
 }
 
-const DECISION_OF: Record<ReviewStatus, 'approve' | 'return' | 'reject'> = {
-  approved: 'approve',
-  returned: 'return',
-  rejected: 'reject',
-  pending: 'approve',
-};
-
-/** The product's number prefix (JZSG_AZX_2025 → JZSG), as the application numbers use it. */
-const prefixOf = (productCode: string) =>
-  (productCode.split('_')[0] ?? 'TB').replace(/[^A-Za-z0-9]/g, '').toUpperCase() || 'TB';
-
 /** The project's application, PAID (settled against the annual order), ready for issuance. */
 async function makeProjectApplication(
   tx: Tx,
@@ -83,8 +62,7 @@ async function makeProjectApplication(
   ]);
   if (!customer || !product) throw notFound(DECLARATION_NOT_FOUND);
   const quote = d.quote as QuoteResult;
-  const res = await tx.execute<{ n: string }>(sql`select nextval('application_number_seq')::text as n`);
-  const number = `${prefixOf(product.code)}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(6, '0')}`;
+  const number = await nextApplicationNumber(tx, product.code);
   const [app] = await tx
     .insert(applications)
     .values({

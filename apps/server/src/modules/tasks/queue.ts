@@ -1,11 +1,19 @@
-// The review queue's own table operations, used by the modules whose records go to review (customers now,
-// applications and secondary orders later). Deciding lives in ./service.ts.
-import type { TaskKind } from '@piibs/shared/review';
+// The review queue's own table operations, used by the modules whose records go to review (customers,
+// applications, secondary orders), and the decision a review makes of its record. Deciding lives in ./service.ts.
+import type { ReviewStatus, TaskKind } from '@piibs/shared/review';
 import type { TaskRow } from '@piibs/shared/task';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { reviewTasks } from '../../db/schema.ts';
 import { notifyTaskOpened } from '../notifications/events.ts';
+
+/** The transition a reviewer's decision makes of the record under review (`pending` never reaches a record). */
+export const DECISION_OF: Readonly<Record<ReviewStatus, 'approve' | 'return' | 'reject'>> = Object.freeze({
+  approved: 'approve',
+  returned: 'return',
+  rejected: 'reject',
+  pending: 'approve',
+});
 
 /**
  * Puts a record in the queue: opens a task, or — when one is open already — bumps its version (a reviewer
