@@ -149,7 +149,9 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
       [width / 4, width / 4, width / 4, width / 4],
       [
         ['总额', '已计划', '已使用', '剩余'],
-        f ? [formatYuan(f.totalFen), formatYuan(f.plannedFen), formatYuan(f.spentFen), formatYuan(f.leftFen)] : ['—', '—', '—', '—'],
+        f
+          ? [formatYuan(f.totalFen), formatYuan(f.plannedFen), formatYuan(f.spentFen), formatYuan(f.leftFen)]
+          : ['—', '—', '—', '—'],
       ],
       { header: true, bottom, align: 'right' },
     );
