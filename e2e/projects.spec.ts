@@ -66,11 +66,11 @@ test('contractor declares a project → underwriter approves the tender → the 
   // 批改: from the issued project, 12 → 15 million yuan; the form shows the value before the change.
   await main.getByRole('button', { name: spaced('申请批改') }).click();
   await expect(ctr).toHaveURL(/\/piibs\/projectManage\/apply\/0\/false\/2\/0\?baseId=\d+$/);
-  await expect(main.getByTestId('before-projectCostFen')).toHaveText('批改前：12,000,000.00 元');
+  await expect(main.getByTestId('before-projectCostFen')).toHaveText('批改前：¥12,000,000.00');
   await expect(main.getByLabel('工程名称')).toBeDisabled();
   await main.getByLabel('工程造价').fill('15000000');
   // 6,500 + 5,000,000 × 0.60‰ = 9,500 yuan against 7,700: 1,800 more.
-  await expect(main.getByTestId('change-diff')).toHaveText('加收 1,800.00 元');
+  await expect(main.getByTestId('change-diff')).toHaveText('加收 ¥1,800.00');
   await main.getByRole('button', { name: spaced('提交审核') }).click();
   await expect(ctr.getByText('已提交审核')).toBeVisible();
   await expect(ctr).toHaveURL(/\/piibs\/projectManage\/apply\/\d+\/true\/2\/1$/);
@@ -84,7 +84,7 @@ test('contractor declares a project → underwriter approves the tender → the 
   await expect(changeRow).toHaveCount(1);
   await changeRow.getByRole('button', { name: spaced('处理') }).click();
   await expect(uw).toHaveURL(/\/piibs\/task\/tenderAudit\/\d+\/true/);
-  await expect(content(uw).getByTestId('change-comparison')).toContainText('15,000,000.00 元');
+  await expect(content(uw).getByTestId('change-comparison')).toContainText('¥15,000,000.00');
   await content(uw)
     .getByRole('button', { name: spaced('通过') })
     .click();

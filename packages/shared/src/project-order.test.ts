@@ -47,7 +47,7 @@ describe('secondary-order state machine', () => {
     const order = { quotaFen: 1_000_000, consumedFen: 350_000 };
     expect(quotaProblem(order, 650_000)).toBeNull();
     expect(quotaProblem(order, 650_001)).toBe(
-      '年度订单剩余额度不足：剩余 6,500.00 元，本次申报需占用 6,500.01 元',
+      '年度订单剩余额度不足：剩余 ¥6,500.00，本次申报需占用 ¥6,500.01',
     );
     expect(quotaProblem(order, -100)).toBeNull();
   });
@@ -105,7 +105,7 @@ describe('changes (批改)', () => {
     expect(
       changesBetween(project, { ...project, projectCostFen: 1_200_000_000, highRisk: true, headcount: 80 }),
     ).toEqual([
-      { field: 'projectCostFen', label: '工程造价', before: '10,000,000.00 元', after: '12,000,000.00 元' },
+      { field: 'projectCostFen', label: '工程造价', before: '¥10,000,000.00', after: '¥12,000,000.00' },
       { field: 'highRisk', label: '危大工程', before: '否', after: '是' },
       { field: 'headcount', label: '施工人数', before: '—', after: '80 人' },
     ]);
@@ -117,8 +117,8 @@ describe('changes (批改)', () => {
     expect(holdOf(650_000, null)).toBe(650_000);
     expect(holdOf(770_000, 120_000)).toBe(120_000);
     expect(holdOf(520_000, -130_000)).toBe(0);
-    expect(premiumDiffText(120_000)).toBe('加收 1,200.00 元');
-    expect(premiumDiffText(-130_000)).toBe('退还 1,300.00 元');
+    expect(premiumDiffText(120_000)).toBe('加收 ¥1,200.00');
+    expect(premiumDiffText(-130_000)).toBe('退还 ¥1,300.00');
     expect(premiumDiffText(0)).toBe('保费不变');
   });
 

@@ -1,7 +1,7 @@
 // Changes (批改) of a declared project: what may change, and its values before → after.
 
 import { z } from 'zod';
-import { formatYuan } from '../money.ts';
+import { formatFen } from '../money.ts';
 
 // ---- changes (批改): what may change, before → after ----
 
@@ -40,7 +40,7 @@ export type EndorsementChange = z.infer<typeof endorsementChange>;
 export function changeValueText(field: ChangeField, v: Omit<ProjectValues, 'premiumFen'>): string {
   switch (field) {
     case 'projectCostFen':
-      return `${formatYuan(v.projectCostFen)} 元`;
+      return formatFen(v.projectCostFen);
     case 'highRisk':
       return v.highRisk ? '是' : '否';
     case 'headcount':
@@ -66,8 +66,8 @@ export function changesBetween(
 }
 /** A change's premium difference in words: 加收 / 退还 / 保费不变. */
 export function premiumDiffText(diffFen: number): string {
-  if (diffFen > 0) return `加收 ${formatYuan(diffFen)} 元`;
-  if (diffFen < 0) return `退还 ${formatYuan(-diffFen)} 元`;
+  if (diffFen > 0) return `加收 ${formatFen(diffFen)}`;
+  if (diffFen < 0) return `退还 ${formatFen(-diffFen)}`;
   return '保费不变';
 }
 

@@ -2,7 +2,7 @@
 // annual orders and projects (Asia/Shanghai dates). See ../project-order.ts.
 
 import { addDays, isDate } from '../application-status.ts';
-import { formatYuan } from '../money.ts';
+import { formatFen } from '../money.ts';
 
 export const DECLARATION_STATUSES = [
   'DRAFT',
@@ -79,7 +79,7 @@ export function quotaProblem(
 ): string | null {
   const remaining = order.quotaFen - order.consumedFen;
   if (deltaFen <= remaining) return null;
-  return `年度订单剩余额度不足：剩余 ${formatYuan(Math.max(0, remaining))} 元，本次申报需占用 ${formatYuan(deltaFen)} 元`;
+  return `年度订单剩余额度不足：剩余 ${formatFen(Math.max(0, remaining))}，本次申报需占用 ${formatFen(deltaFen)}`;
 }
 
 // ---- annual order periods and project periods (Asia/Shanghai dates) ----

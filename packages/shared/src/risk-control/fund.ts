@@ -1,6 +1,6 @@
 // Working days (complaint replies), the fund's arithmetic (all integers, fen) and the record and order numbers.
 
-import { formatYuan } from '../money.ts';
+import { formatFen } from '../money.ts';
 
 // ---- working days (complaint replies) ----
 
@@ -59,7 +59,7 @@ export const itemOutstanding = (reservedFen: number, spentFen: number): number =
 
 /** '事故预防费用余额不足：剩余 ¥1,200.00，本次需要 ¥3,000.00'. */
 export const insufficientFundMessage = (leftFen: number, needFen: number): string =>
-  `事故预防费用余额不足：剩余 ¥${formatYuan(Math.max(0, leftFen))}，本次需要 ¥${formatYuan(needFen)}`;
+  `事故预防费用余额不足：剩余 ${formatFen(Math.max(0, leftFen))}，本次需要 ${formatFen(needFen)}`;
 
 export type FundChange =
   | { ok: true; plannedDeltaFen: number; spentDeltaFen: number }

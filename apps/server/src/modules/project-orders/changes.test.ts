@@ -182,7 +182,7 @@ describe('the quota a change moves', () => {
     });
     expect(e.number).toMatch(/^EJZSG\d{4}\d{8}$/);
     expect(e.changes).toEqual([
-      { field: 'projectCostFen', label: '工程造价', before: '10,000,000.00 元', after: '50,000,000.00 元' },
+      { field: 'projectCostFen', label: '工程造价', before: '¥10,000,000.00', after: '¥50,000,000.00' },
       { field: 'highRisk', label: '危大工程', before: '否', after: '是' },
       { field: 'headcount', label: '施工人数', before: '—', after: '80 人' },
     ]);
@@ -289,8 +289,8 @@ describe('the quota a change moves', () => {
     // The loser is told what is left after the winner and what it needed.
     expect(refused.json().message).toBe(
       changeWon
-        ? '年度订单剩余额度不足：剩余 1,100.00 元，本次申报需占用 2,600.00 元'
-        : '年度订单剩余额度不足：剩余 900.00 元，本次申报需占用 2,400.00 元',
+        ? '年度订单剩余额度不足：剩余 ¥1,100.00，本次申报需占用 ¥2,600.00'
+        : '年度订单剩余额度不足：剩余 ¥900.00，本次申报需占用 ¥2,400.00',
     );
     expect(await consumed(o.id)).toBe(650_000 + (changeWon ? 240_000 : 260_000));
   });

@@ -3,7 +3,7 @@
 // percentage text the server parses ('33.333333').
 import type { ApplicationDetail, ApplicationFields } from '@piibs/shared/application';
 import type { PolicyholderType } from '@piibs/shared/application-status';
-import { microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
+import { fenToYuanText, microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
 import type { CoverageType } from '@piibs/shared/rating';
 import type { StepKind } from './flows.ts';
 
@@ -45,7 +45,7 @@ export interface WizardValues {
   shares?: ShareValue[];
 }
 
-const yuanText = (fen: number | null): string | null => (fen === null ? null : (fen / 100).toFixed(2));
+const yuanText = (fen: number | null): string | null => (fen === null ? null : fenToYuanText(fen));
 
 /** The form's values for an application as the server holds it. */
 export function valuesOf(app: ApplicationDetail): WizardValues {

@@ -1,16 +1,12 @@
-// Number and period formats of the dashboard. Money stays integer fen; only labels divide it.
-import { fenToYuanText, formatYuan } from '@piibs/shared/money';
+// Number and period formats of the dashboard. Money stays integer fen; only labels divide it, and amounts
+// are shown with the one money format (formatFen).
+import { formatFen } from '@piibs/shared/money';
 
-export { fenToYuanText, formatYuan };
-
-/** A value-axis label for fen: 12.5万, 3,000. */
+/** A value-axis label for fen, short: ¥12.5万, ¥3,000. */
 export function fenAxisLabel(fen: number): string {
-  if (Math.abs(fen) >= 1_000_000) return `${Number((fen / 1_000_000).toFixed(2))}万`;
-  return formatYuan(fen).replace(/\.00$/, '');
+  if (Math.abs(fen) >= 1_000_000) return `¥${Number((fen / 1_000_000).toFixed(2))}万`;
+  return formatFen(fen).replace(/\.00$/, '');
 }
-
-/** A tooltip value for fen: 1,234.50 元. */
-export const fenTooltip = (fen: number) => `${formatYuan(fen)} 元`;
 
 /** 'yyyy-mm-dd' → 'mm-dd' on a day axis; months as they are. */
 export const periodLabel = (period: string) => (period.length === 10 ? period.slice(5) : period);

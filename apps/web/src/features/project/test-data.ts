@@ -181,7 +181,7 @@ export function endorsementRow(overrides: Partial<EndorsementRow> = {}): Endorse
     declarationId: 43,
     declarationNumber: 'EC2026000043',
     changes: [
-      { field: 'projectCostFen', label: '工程造价', before: '10,000,000.00 元', after: '50,000,000.00 元' },
+      { field: 'projectCostFen', label: '工程造价', before: '¥10,000,000.00', after: '¥50,000,000.00' },
       { field: 'highRisk', label: '危大工程', before: '否', after: '是' },
     ],
     premiumBeforeFen: 650_000,

@@ -7,10 +7,10 @@ import {
   POLICYHOLDER_TYPE_LABELS,
 } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
-import { amountShortText, microPercentText } from '@piibs/shared/money';
+import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
 import { COVERAGE_LABELS, type CoverageType, PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { Card, Descriptions, Empty, Tag, Timeline } from 'antd';
-import { CoinsurerTable, QuoteBreakdown, yuanOf } from './QuoteBreakdown.tsx';
+import { CoinsurerTable, QuoteBreakdown } from './QuoteBreakdown.tsx';
 
 const STATUS_COLORS: Partial<Record<ApplicationStatus, string>> = {
   DRAFT: 'default',
@@ -74,13 +74,13 @@ export function ApplicationFacts({ app }: { app: ApplicationDetail }) {
         </Descriptions.Item>
       ) : null}
       {app.guaranteeAmountFen !== null ? (
-        <Descriptions.Item label="保证金额">{yuanOf(app.guaranteeAmountFen)}</Descriptions.Item>
+        <Descriptions.Item label="保证金额">{formatFen(app.guaranteeAmountFen)}</Descriptions.Item>
       ) : null}
       {app.projectName ? (
         <>
           <Descriptions.Item label="工程名称">{app.projectName}</Descriptions.Item>
           <Descriptions.Item label="工程地址">{app.projectAddress ?? '—'}</Descriptions.Item>
-          <Descriptions.Item label="工程造价">{yuanOf(app.projectCostFen)}</Descriptions.Item>
+          <Descriptions.Item label="工程造价">{formatFen(app.projectCostFen)}</Descriptions.Item>
           <Descriptions.Item label="施工单位">{app.contractor ?? '—'}</Descriptions.Item>
           <Descriptions.Item label="高风险工程">{app.highRisk ? '是' : '否'}</Descriptions.Item>
         </>

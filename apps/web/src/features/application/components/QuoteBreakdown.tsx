@@ -1,12 +1,8 @@
 import type { CoinsurerRow } from '@piibs/shared/application';
-import { formatYuan, microPercentText, multiplierText, rateText } from '@piibs/shared/money';
+import { formatFen, microPercentText, multiplierText, rateText } from '@piibs/shared/money';
 import type { PremiumQuote } from '@piibs/shared/rating';
 import { Descriptions, Table, Typography } from 'antd';
 import { DictLabel } from '@/lib/dict.tsx';
-
-/** '¥1,234.50'. */
-export const yuanOf = (fen: number | null | undefined): string =>
-  fen === null || fen === undefined ? '—' : `¥${formatYuan(fen)}`;
 
 export interface BreakdownProps {
   quote: Pick<PremiumQuote, 'premiumFen' | 'basePremiumFen' | 'combinedMultiplier' | 'lines' | 'factors'>;
@@ -36,14 +32,14 @@ export function QuoteBreakdown({
       >
         <Descriptions.Item label="应缴保费">
           <Typography.Text strong data-testid="premium" style={{ fontSize: 18 }}>
-            {yuanOf(quote.premiumFen)}
+            {formatFen(quote.premiumFen)}
           </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label={`事故预防费用（${microPercentText(preventionRatio)}%）`}>
-          <span data-testid="prevention-fee">{yuanOf(preventionFeeFen)}</span>
+          <span data-testid="prevention-fee">{formatFen(preventionFeeFen)}</span>
         </Descriptions.Item>
         <Descriptions.Item label="基础保费 × 综合系数">
-          {yuanOf(quote.basePremiumFen)} × {quote.combinedMultiplier}
+          {formatFen(quote.basePremiumFen)} × {quote.combinedMultiplier}
         </Descriptions.Item>
         {tableText ? (
           <Descriptions.Item label="费率表" span={compact ? 1 : 3}>
@@ -59,9 +55,9 @@ export function QuoteBreakdown({
         dataSource={quote.lines}
         columns={[
           { key: 'label', title: '责任 / 计费基础', dataIndex: 'label' },
-          { key: 'base', title: '计费基数', dataIndex: 'baseFen', render: (v: number) => yuanOf(v) },
+          { key: 'base', title: '计费基数', dataIndex: 'baseFen', render: (v: number) => formatFen(v) },
           { key: 'rate', title: '费率', dataIndex: 'rate', render: (v: number) => rateText(v) },
-          { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (v: number) => yuanOf(v) },
+          { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (v: number) => formatFen(v) },
         ]}
       />
       {quote.factors.length ? (
@@ -90,7 +86,7 @@ export function QuoteBreakdown({
               key: 'delta',
               title: '保费变化',
               render: (_: unknown, f) =>
-                `${yuanOf(f.beforeFen)} → ${yuanOf(f.afterFen)}（${f.deltaFen >= 0 ? '+' : '-'}${yuanOf(Math.abs(f.deltaFen))}）`,
+                `${formatFen(f.beforeFen)} → ${formatFen(f.afterFen)}（${f.deltaFen >= 0 ? '+' : '-'}${formatFen(Math.abs(f.deltaFen))}）`,
             },
           ]}
         />
@@ -126,12 +122,12 @@ export function CoinsurerTable({
           render: (lead: boolean) => (lead ? '主承保' : '从共保'),
         },
         { key: 'share', title: '份额', dataIndex: 'shareText', render: (v: string) => `${v}%` },
-        { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (v: number) => yuanOf(v) },
+        { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (v: number) => formatFen(v) },
         {
           key: 'prevention',
           title: '事故预防费用',
           dataIndex: 'preventionFeeFen',
-          render: (v: number) => yuanOf(v),
+          render: (v: number) => formatFen(v),
         },
       ]}
     />

@@ -1,9 +1,9 @@
 import type { ApplicationDetail } from '@piibs/shared/application';
 import { APPLICATION_STATUS_LABELS } from '@piibs/shared/application-status';
+import { formatFen } from '@piibs/shared/money';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 import { type FlowDef, INSURE_LIST_PATH, stepPath } from '../flows.ts';
-import { yuanOf } from './QuoteBreakdown.tsx';
 
 /** 提交审核 / 提交成功: the application waits for the underwriter. */
 export function SuccessStep({ app, flow }: { app: ApplicationDetail; flow: FlowDef }) {
@@ -16,7 +16,7 @@ export function SuccessStep({ app, flow }: { app: ApplicationDetail; flow: FlowD
       title={submitted ? '投保单已提交审核' : `投保单尚未提交（${APPLICATION_STATUS_LABELS[app.status]}）`}
       subTitle={
         submitted
-          ? `投保单号 ${app.number}，应缴保费 ${yuanOf(app.premiumFen)}。核保人员审核后将通知您；审核通过后可在投保单列表中支付。`
+          ? `投保单号 ${app.number}，应缴保费 ${formatFen(app.premiumFen)}。核保人员审核后将通知您；审核通过后可在投保单列表中支付。`
           : '请完成各步骤后提交审核。'
       }
       extra={[

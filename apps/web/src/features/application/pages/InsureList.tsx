@@ -7,6 +7,7 @@ import {
   CHANNELS,
 } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
+import { formatFen } from '@piibs/shared/money';
 import { Button, Space, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
@@ -18,7 +19,6 @@ import { useUserStore } from '@/stores/user.ts';
 import { applicationsResource } from '../api.ts';
 import { ApplicationActions } from '../components/ApplicationActions.tsx';
 import { ApplicationStatusTag } from '../components/ApplicationSummary.tsx';
-import { yuanOf } from '../components/QuoteBreakdown.tsx';
 import { FLOWS, stepPath } from '../flows.ts';
 
 const SEARCH: SearchField[] = [
@@ -83,7 +83,7 @@ export default function InsureList() {
       dataIndex: 'premiumFen',
       sortField: 'premiumFen',
       align: 'right',
-      render: (v: number | null) => yuanOf(v),
+      render: (v: number | null) => formatFen(v),
     },
     {
       key: 'period',

@@ -181,9 +181,9 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
           .map((c) => c.textContent),
       );
     expect(fundCells).toEqual([
-      ['已使用', '1,200.00', '20.0%'],
-      ['已安排未使用', '1,500.00', '25.0%'],
-      ['未安排', '3,300.00', '55.0%'],
+      ['已使用', '¥1,200.00', '20.0%'],
+      ['已安排未使用', '¥1,500.00', '25.0%'],
+      ['未安排', '¥3,300.00', '55.0%'],
     ]);
     expect(screen.getAllByRole('link', { name: '去审核任务' })[0]).toHaveAttribute(
       'href',

@@ -4,7 +4,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { ApplicationEventRow } from '@piibs/shared/application';
 import { APPLICATION_STATUS_LABELS, CHANNEL_LABELS } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
-import { amountShortText, microPercentText } from '@piibs/shared/money';
+import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
 import { PAYMENT_ORDER_STATUS_LABELS, type PaymentOrderStatus, type PaymentRow } from '@piibs/shared/payment';
 import {
   type PolicyCoinsurer,
@@ -17,7 +17,6 @@ import { COVERAGE_LABELS } from '@piibs/shared/rating';
 import { Button, type ButtonProps, Descriptions, Empty, Table, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
 import { ApplicationStatusTag } from '@/features/application/components/ApplicationSummary.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { downloadPolicyPdf } from '../api.ts';
 import { POLICY_TEXTS as T } from '../texts.ts';
 
@@ -84,7 +83,7 @@ export function PolicyFacts({ policy }: { policy: PolicyDetail }) {
       ) : null}
       <Descriptions.Item label={T.premium}>
         <Typography.Text strong data-testid="policy-premium">
-          {yuanOf(policy.premiumFen)}
+          {formatFen(policy.premiumFen)}
         </Typography.Text>
       </Descriptions.Item>
       <Descriptions.Item
@@ -94,7 +93,7 @@ export function PolicyFacts({ policy }: { policy: PolicyDetail }) {
             : T.preventionFee
         }
       >
-        <span data-testid="policy-prevention-fee">{yuanOf(policy.preventionFeeFen)}</span>
+        <span data-testid="policy-prevention-fee">{formatFen(policy.preventionFeeFen)}</span>
       </Descriptions.Item>
       <Descriptions.Item label={T.issuedAt}>{formatTime(policy.issuedAt)}</Descriptions.Item>
       <Descriptions.Item label={T.applicationNumber}>{policy.applicationNumber}</Descriptions.Item>
@@ -129,10 +128,10 @@ export function PolicyCoverageTable({ coverages }: { coverages: PolicyCoverage[]
           key: 'deductible',
           title: T.deductible,
           dataIndex: 'deductibleFen',
-          render: (v: number) => yuanOf(v),
+          render: (v: number) => formatFen(v),
         },
-        { key: 'base', title: T.base, dataIndex: 'baseFen', render: (v: number) => yuanOf(v) },
-        { key: 'premium', title: T.premium, dataIndex: 'premiumFen', render: (v: number) => yuanOf(v) },
+        { key: 'base', title: T.base, dataIndex: 'baseFen', render: (v: number) => formatFen(v) },
+        { key: 'premium', title: T.premium, dataIndex: 'premiumFen', render: (v: number) => formatFen(v) },
       ]}
     />
   );
@@ -160,12 +159,12 @@ export function PolicyCoinsurerTable({ rows }: { rows: PolicyCoinsurer[] }) {
           render: (lead: boolean) => (lead ? T.leadYes : T.leadNo),
         },
         { key: 'share', title: T.share, dataIndex: 'shareText', render: (v: string) => `${v}%` },
-        { key: 'premium', title: T.premium, dataIndex: 'premiumFen', render: (v: number) => yuanOf(v) },
+        { key: 'premium', title: T.premium, dataIndex: 'premiumFen', render: (v: number) => formatFen(v) },
         {
           key: 'prevention',
           title: T.preventionFee,
           dataIndex: 'preventionFeeFen',
-          render: (v: number) => yuanOf(v),
+          render: (v: number) => formatFen(v),
         },
       ]}
     />
@@ -250,7 +249,7 @@ export function PolicyPaymentsTable({ rows }: { rows: PaymentRow[] }) {
         { key: 'order', title: T.paymentOrder, dataIndex: 'orderNumber' },
         { key: 'provider', title: T.provider, dataIndex: 'providerLabel' },
         { key: 'tradeNo', title: T.tradeNo, dataIndex: 'tradeNo' },
-        { key: 'amount', title: T.amount, dataIndex: 'amountFen', render: (v: number) => yuanOf(v) },
+        { key: 'amount', title: T.amount, dataIndex: 'amountFen', render: (v: number) => formatFen(v) },
         { key: 'paidAt', title: T.paidAt, dataIndex: 'paidAt', render: (v: string) => formatTime(v) },
         {
           key: 'source',

@@ -3,6 +3,7 @@
 // the payer left the cashier, and only words the wait while the order is still pending. It asks again every
 // 2 s while the order is pending or paid without a policy yet, for about a minute, then offers 「刷新」.
 import { formatTime } from '@piibs/shared/constants';
+import { formatFen } from '@piibs/shared/money';
 import type { PaymentResult } from '@piibs/shared/payment';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Descriptions, Result, Space, Spin } from 'antd';
@@ -11,7 +12,6 @@ import { useNavigate, useParams } from 'react-router';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
 import { applicationsResource } from '@/features/application/api.ts';
 import { payPath } from '@/features/application/components/ApplicationActions.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
 import { paymentResultQuery, policyViewPath } from '../api.ts';
 import { DownloadPolicyButton } from '../components/PolicySummary.tsx';
@@ -31,7 +31,7 @@ function OrderFacts({ result }: { result: PaymentResult }) {
       </Descriptions.Item>
       <Descriptions.Item label={T.applicationNumber}>{result.applicationNumber}</Descriptions.Item>
       <Descriptions.Item label={T.product}>{result.productName}</Descriptions.Item>
-      <Descriptions.Item label={PAYMENT_TEXTS.amount}>{yuanOf(result.amountFen)}</Descriptions.Item>
+      <Descriptions.Item label={PAYMENT_TEXTS.amount}>{formatFen(result.amountFen)}</Descriptions.Item>
       {result.paidAt ? (
         <Descriptions.Item label={PAYMENT_TEXTS.paidAt}>{formatTime(result.paidAt)}</Descriptions.Item>
       ) : (

@@ -136,14 +136,14 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
     });
     render();
     const first = (await screen.findByText('EJZSG202600000007')).closest('tr')!;
-    expect(within(first).getByText('工程造价：10,000,000.00 元 → 50,000,000.00 元')).toBeInTheDocument();
-    expect(within(first).getByText('加收 33,150.00 元')).toBeInTheDocument();
+    expect(within(first).getByText('工程造价：¥10,000,000.00 → ¥50,000,000.00')).toBeInTheDocument();
+    expect(within(first).getByText('加收 ¥33,150.00')).toBeInTheDocument();
     expect(within(first).getByRole('link', { name: 'EC2026000043' })).toHaveAttribute(
       'href',
       '/piibs/projectManage/apply/43/true/2/2',
     );
     const second = rowOf('EJZSG202600000008');
-    expect(within(second).getByText('退还 9,150.00 元')).toBeInTheDocument();
+    expect(within(second).getByText('退还 ¥9,150.00')).toBeInTheDocument();
     expect(within(second).getByText('下载批单')).toBeInTheDocument();
   });
 

@@ -1,6 +1,7 @@
 // The supplement lists (policy/marge*): the issued policies the caller may see with their supplement status.
 // 'supplement' (补录资料, 农民工补录销售信息) offers 补录 / 查看 / 修改; 'updateSale' (修改销售信息) lists supplemented
 // policies only and offers 修改销售人员 (a modal with the reason and the change history).
+import { formatFen } from '@piibs/shared/money';
 import {
   BUSINESS_SOURCE_DICT,
   type SalesRow,
@@ -18,7 +19,6 @@ import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { margePath, salesResource } from '../api.ts';
 import { PolicyStatusTag } from '../components/PolicySummary.tsx';
@@ -103,7 +103,7 @@ export function SalesList({ mode, variant = 'STANDARD' }: SalesListProps) {
       dataIndex: 'premiumFen',
       sortField: 'premiumFen',
       align: 'right',
-      render: (v: number) => yuanOf(v),
+      render: (v: number) => formatFen(v),
     },
     {
       key: 'policyStatus',

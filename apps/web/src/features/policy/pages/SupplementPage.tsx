@@ -4,7 +4,7 @@
 // migrant-worker fields. `detail` 'true' is read-only. Saves with the loaded version; a 409 loads what the server
 // holds now; a 400 naming a field is shown under that field.
 import { formatTime } from '@piibs/shared/constants';
-import { microPercentText, percentTextToMicro } from '@piibs/shared/money';
+import { formatFen, microPercentText, percentTextToMicro } from '@piibs/shared/money';
 import { periodText } from '@piibs/shared/policy';
 import {
   BUSINESS_SOURCE_DICT,
@@ -39,7 +39,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { useDictState } from '@/lib/dict.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
@@ -144,7 +143,7 @@ function PolicyCard({ data }: { data: PolicySales }) {
       <Descriptions.Item label={T.product}>{p.productName}</Descriptions.Item>
       <Descriptions.Item label={T.holder}>{p.holderName}</Descriptions.Item>
       <Descriptions.Item label={T.insured}>{p.insuredName}</Descriptions.Item>
-      <Descriptions.Item label={T.premium}>{yuanOf(p.premiumFen)}</Descriptions.Item>
+      <Descriptions.Item label={T.premium}>{formatFen(p.premiumFen)}</Descriptions.Item>
       <Descriptions.Item label={T.period} span="filled">
         {periodText(p.startDate, p.endDate)}
       </Descriptions.Item>

@@ -2,6 +2,7 @@
 // its expiry and 「去支付」, which opens the charge on the server and sends the browser to the gateway's cashier.
 // The gateway sends the payer back to insured/paymentWebResult, which asks the server what happened.
 import { formatTime } from '@piibs/shared/constants';
+import { formatFen } from '@piibs/shared/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Result, Space, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -12,7 +13,6 @@ import {
   ApplicationFacts,
   ApplicationPremium,
 } from '@/features/application/components/ApplicationSummary.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { INSURE_LIST_PATH, viewPathOf } from '@/features/application/flows.ts';
 import { useUserStore } from '@/stores/user.ts';
 import {
@@ -148,7 +148,7 @@ export default function ViewInsuranceCA() {
                 <Descriptions.Item label={T.orderNumber}>{order.number}</Descriptions.Item>
                 <Descriptions.Item label={T.amount}>
                   <Typography.Text strong type="danger" style={{ fontSize: 20 }} data-testid="pay-amount">
-                    {yuanOf(order.amountFen)}
+                    {formatFen(order.amountFen)}
                   </Typography.Text>
                 </Descriptions.Item>
                 <Descriptions.Item label={T.status}>

@@ -1,6 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { formatTime } from '@piibs/shared/constants';
-import { formatYuan, microPercentText } from '@piibs/shared/money';
+import { formatFen, microPercentText } from '@piibs/shared/money';
 import type { CoverageRow, ProductRow, RateTableRow } from '@piibs/shared/product';
 import { PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,15 +17,34 @@ import {
 } from '../api.ts';
 import { RateTableDrawer, type RateTableTarget } from './RateTableDrawer.tsx';
 
-const limit = (fen: number | null) => (fen == null ? '—' : `${formatYuan(fen)} 元`);
 const STATUS_COLORS = { draft: 'default', active: 'success', retired: 'warning' } as const;
 
 const COVERAGE_COLUMNS = [
   { key: 'name', title: '责任', dataIndex: 'name' },
-  { key: 'perPerson', title: '每人限额', dataIndex: 'perPersonLimitFen', render: limit },
-  { key: 'perAccident', title: '每次事故限额', dataIndex: 'perAccidentLimitFen', render: limit },
-  { key: 'aggregate', title: '累计限额', dataIndex: 'aggregateLimitFen', render: limit },
-  { key: 'deductible', title: '免赔额', dataIndex: 'deductibleFen', render: limit },
+  {
+    key: 'perPerson',
+    title: '每人限额',
+    dataIndex: 'perPersonLimitFen',
+    render: (fen: number | null) => formatFen(fen),
+  },
+  {
+    key: 'perAccident',
+    title: '每次事故限额',
+    dataIndex: 'perAccidentLimitFen',
+    render: (fen: number | null) => formatFen(fen),
+  },
+  {
+    key: 'aggregate',
+    title: '累计限额',
+    dataIndex: 'aggregateLimitFen',
+    render: (fen: number | null) => formatFen(fen),
+  },
+  {
+    key: 'deductible',
+    title: '免赔额',
+    dataIndex: 'deductibleFen',
+    render: (fen: number | null) => formatFen(fen),
+  },
   {
     key: 'mandatory',
     title: '必选',

@@ -89,7 +89,7 @@ describe('险种与责任', { timeout: 40_000 }, () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /详\s*情/ }));
     const drawer = await screen.findByRole('dialog');
-    expect(await within(drawer).findByText('400,000.00 元')).toBeInTheDocument();
+    expect(await within(drawer).findByText('¥400,000.00')).toBeInTheDocument();
     expect(within(drawer).getByText('10% – 21%')).toBeInTheDocument();
     expect(await within(drawer).findByText('草稿')).toBeInTheDocument();
     await user.click(within(drawer).getByRole('button', { name: /激\s*活/ }));

@@ -1,11 +1,10 @@
 // 修改年度订单: staff change the quota (never below what is consumed: the server answers 409 with the amounts)
 // and the contact, on the version loaded (a 409 for a stale version reloads the order into the form).
-import { yuanTextToFen } from '@piibs/shared/money';
+import { fenToYuanText, formatFen, yuanTextToFen } from '@piibs/shared/money';
 import type { AnnualOrderDetail } from '@piibs/shared/project-order';
 import { useQueryClient } from '@tanstack/react-query';
 import { Form, Input, InputNumber } from 'antd';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { annualOrderQuery, updateAnnualOrder } from '../api.ts';
 
 interface EditValues {
@@ -16,7 +15,7 @@ interface EditValues {
 }
 
 const toValues = (o: AnnualOrderDetail): EditValues => ({
-  quotaYuan: (o.quotaFen / 100).toFixed(2),
+  quotaYuan: fenToYuanText(o.quotaFen),
   contactName: o.contactName,
   contactPhone: o.contactPhone,
   note: o.note,
@@ -58,7 +57,7 @@ export function AnnualOrderEditModal({
         name="quotaYuan"
         label="保费额度"
         rules={[{ required: true, message: '请输入保费额度' }]}
-        extra={`不能低于已占用的保费 ${yuanOf(order.consumedFen)}`}
+        extra={`不能低于已占用的保费 ${formatFen(order.consumedFen)}`}
       >
         <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: '100%' }} suffix="元" />
       </Form.Item>

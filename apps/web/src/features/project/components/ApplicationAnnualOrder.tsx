@@ -3,7 +3,7 @@
 // application's premium by default). The server makes one order per application, so a second click answers it.
 import type { ApplicationDetail } from '@piibs/shared/application';
 import type { ApplicationStatus } from '@piibs/shared/application-status';
-import { yuanTextToFen } from '@piibs/shared/money';
+import { fenToYuanText, yuanTextToFen } from '@piibs/shared/money';
 import { orderDetailPath } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, InputNumber } from 'antd';
@@ -49,7 +49,7 @@ export function ApplicationAnnualOrder({
         open={open}
         title="生成年度订单"
         okText="生成"
-        initialValues={{ quotaYuan: app.premiumFen ? (app.premiumFen / 100).toFixed(2) : null }}
+        initialValues={{ quotaYuan: app.premiumFen ? fenToYuanText(app.premiumFen) : null }}
         fieldNames={{ quotaFen: 'quotaYuan' }}
         onClose={() => setOpen(false)}
         onSubmit={(v) =>

@@ -2,6 +2,7 @@
 // value before the change beside it, and the premium difference priced live on the active rate table (the
 // server prices it again, authoritatively, at submit). The name and the start stay.
 import { earliestStart } from '@piibs/shared/application-status';
+import { fenToYuanText, formatFen } from '@piibs/shared/money';
 import {
   CHANGE_FIELDS,
   type ChangeField,
@@ -25,7 +26,6 @@ import {
   Typography,
 } from 'antd';
 import type { ReactNode } from 'react';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import {
   type DeclarationValues,
   FORMAT,
@@ -53,7 +53,7 @@ export function changeValuesOf(
   return {
     projectName: p.projectName,
     projectAddress: p.projectAddress,
-    projectCostYuan: (p.projectCostFen / 100).toFixed(2),
+    projectCostYuan: fenToYuanText(p.projectCostFen),
     startDate: p.startDate,
     endDate: p.endDate,
     highRisk: p.highRisk,
@@ -93,9 +93,9 @@ function ChangeQuote({
   return (
     <Card size="small" title="保费差额试算" aria-live="polite">
       <Descriptions size="small" column={1} bordered>
-        <Descriptions.Item label="批改前保费">{yuanOf(base.premiumFen)}</Descriptions.Item>
+        <Descriptions.Item label="批改前保费">{formatFen(base.premiumFen)}</Descriptions.Item>
         <Descriptions.Item label="批改后保费">
-          <span data-testid="change-premium">{after == null ? '—' : yuanOf(after)}</span>
+          <span data-testid="change-premium">{after == null ? '—' : formatFen(after)}</span>
         </Descriptions.Item>
         <Descriptions.Item label="保费差额">
           <Typography.Text strong data-testid="change-diff">
@@ -109,7 +109,7 @@ function ChangeQuote({
           type="warning"
           showIcon
           style={{ marginTop: 12 }}
-          title={`加收保费超过年度订单剩余额度（${yuanOf(remainingFen)}），提交审核时将被拒绝`}
+          title={`加收保费超过年度订单剩余额度（${formatFen(remainingFen)}），提交审核时将被拒绝`}
         />
       ) : null}
       <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>

@@ -1,6 +1,7 @@
 // Read-only pieces of changes (批改): a change's fields before → after with the premium difference, and the
 // endorsements (批单) issued against a policy, each with its PDF.
 import { formatTime } from '@piibs/shared/constants';
+import { formatFen } from '@piibs/shared/money';
 import {
   changesBetween,
   type DeclarationDetail,
@@ -11,7 +12,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { downloadEndorsementPdf, policyEndorsementsQuery } from '../api.ts';
 
 /** What a change changes: each changed field before → after, and the premium before, after and the difference. */
@@ -31,8 +31,8 @@ export function ChangeComparison({ declaration: d }: { declaration: DeclarationD
         {
           key: 'premium',
           label: '保费',
-          before: yuanOf(d.base.premiumFen),
-          after: `${yuanOf(d.premiumFen)}（${premiumDiffText(diff)}）`,
+          before: formatFen(d.base.premiumFen),
+          after: `${formatFen(d.premiumFen)}（${premiumDiffText(diff)}）`,
         },
       ]}
       columns={[

@@ -2,7 +2,7 @@
 // wire; the premium priced in the browser by the shared rating code on the product's active rate table, the same
 // figure the server computes (and, authoritatively, again at submit).
 import { defaultEnd, earliestStart } from '@piibs/shared/application-status';
-import { fenToYuanText, yuanTextToFen } from '@piibs/shared/money';
+import { fenToYuanText, formatFen, yuanTextToFen } from '@piibs/shared/money';
 import type { DeclarationDetail, DeclarationFields } from '@piibs/shared/project-order';
 import { composeQuote } from '@piibs/shared/quote';
 import { useQuery } from '@tanstack/react-query';
@@ -21,7 +21,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { availableProductsQuery } from '@/features/application/api.ts';
-import { QuoteBreakdown, yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { QuoteBreakdown } from '@/features/application/components/QuoteBreakdown.tsx';
 import { HighRiskField, ProjectFields } from './ProjectFields.tsx';
 
 export interface DeclarationValues {
@@ -137,7 +137,7 @@ export function ProjectQuote({
               type="warning"
               showIcon
               style={{ marginTop: 12 }}
-              title={`保费超过年度订单剩余额度（${yuanOf(remainingFen)}），提交审核时将被拒绝`}
+              title={`保费超过年度订单剩余额度（${formatFen(remainingFen)}），提交审核时将被拒绝`}
             />
           ) : null}
         </>

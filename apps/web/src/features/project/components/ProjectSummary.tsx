@@ -1,7 +1,7 @@
 // Read-only pieces of project insurance: an annual order's quota and facts, a declaration's facts, quote and
 // history, the policies issued under an order.
 import { formatTime } from '@piibs/shared/constants';
-import { formatYuan } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import {
   type AnnualOrderDetail,
   type AnnualOrderRow,
@@ -17,7 +17,7 @@ import {
 } from '@piibs/shared/project-order';
 import { Col, Descriptions, Empty, Progress, Row, Statistic, Table, Tag, Timeline } from 'antd';
 import { Link } from 'react-router';
-import { QuoteBreakdown, yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
+import { QuoteBreakdown } from '@/features/application/components/QuoteBreakdown.tsx';
 import { viewPathOf } from '@/features/application/flows.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
@@ -46,8 +46,6 @@ export function OrderStateTag({ state, label }: { state: AnnualOrderState; label
   return <Tag color={STATE_COLORS[state]}>{label}</Tag>;
 }
 
-const yuanText = (fen: number) => `${formatYuan(fen)} 元`;
-
 /** The quota of an annual order: what it allows, what its declarations hold, what is left. */
 export function QuotaSummary({ order }: { order: AnnualOrderRow }) {
   const percent =
@@ -56,17 +54,17 @@ export function QuotaSummary({ order }: { order: AnnualOrderRow }) {
     <Row gutter={[16, 16]} align="middle">
       <Col xs={24} md={6}>
         <div data-testid="quota-total">
-          <Statistic title="保费额度" value={yuanText(order.quotaFen)} />
+          <Statistic title="保费额度" value={formatFen(order.quotaFen)} />
         </div>
       </Col>
       <Col xs={24} md={6}>
         <div data-testid="quota-consumed">
-          <Statistic title="已占用保费" value={yuanText(order.consumedFen)} />
+          <Statistic title="已占用保费" value={formatFen(order.consumedFen)} />
         </div>
       </Col>
       <Col xs={24} md={6}>
         <div data-testid="quota-remaining">
-          <Statistic title="剩余额度" value={yuanText(order.remainingFen)} />
+          <Statistic title="剩余额度" value={formatFen(order.remainingFen)} />
         </div>
       </Col>
       <Col xs={24} md={6}>
@@ -107,7 +105,7 @@ export function OrderFacts({
       </Descriptions.Item>
       <Descriptions.Item label="已申报项目">{order.declaredCount} 个</Descriptions.Item>
       <Descriptions.Item label="已承保项目">{order.approvedCount} 个</Descriptions.Item>
-      <Descriptions.Item label="已承保工程造价">{yuanOf(order.approvedCostFen)}</Descriptions.Item>
+      <Descriptions.Item label="已承保工程造价">{formatFen(order.approvedCostFen)}</Descriptions.Item>
       <Descriptions.Item label="联系人">{order.contactName ?? '—'}</Descriptions.Item>
       <Descriptions.Item label="联系电话">{order.contactPhone ?? '—'}</Descriptions.Item>
       {order.closedAt ? (
@@ -164,7 +162,7 @@ export function DeclarationFacts({ declaration: d }: { declaration: DeclarationD
         {d.projectName}
       </Descriptions.Item>
       <Descriptions.Item label="工程造价">
-        <span data-testid="project-cost">{yuanOf(d.projectCostFen)}</span>
+        <span data-testid="project-cost">{formatFen(d.projectCostFen)}</span>
       </Descriptions.Item>
       <Descriptions.Item label="工程地址" span={2}>
         {d.projectAddress}
@@ -175,12 +173,12 @@ export function DeclarationFacts({ declaration: d }: { declaration: DeclarationD
       </Descriptions.Item>
       <Descriptions.Item label="施工人数">{d.headcount ?? '—'}</Descriptions.Item>
       <Descriptions.Item label="保费">
-        <span data-testid="declaration-premium">{yuanOf(d.premiumFen)}</span>
+        <span data-testid="declaration-premium">{formatFen(d.premiumFen)}</span>
       </Descriptions.Item>
       {d.premiumDiffFen !== null ? (
         <Descriptions.Item label="保费差额">{premiumDiffText(d.premiumDiffFen)}</Descriptions.Item>
       ) : null}
-      <Descriptions.Item label="占用额度">{yuanOf(d.reservedFen)}</Descriptions.Item>
+      <Descriptions.Item label="占用额度">{formatFen(d.reservedFen)}</Descriptions.Item>
       <Descriptions.Item label="提交时间">
         {d.submittedAt ? formatTime(d.submittedAt) : '—'}
       </Descriptions.Item>
@@ -213,7 +211,7 @@ export function DeclarationTimeline({ events }: { events: readonly DeclarationEv
           <>
             <div>
               {formatTime(e.at)} {e.actor ?? ''} {e.actionLabel}
-              {e.premiumFen !== null ? `（保费 ${yuanOf(e.premiumFen)}）` : ''}
+              {e.premiumFen !== null ? `（保费 ${formatFen(e.premiumFen)}）` : ''}
             </div>
             {e.opinion ? <div style={{ opacity: 0.75 }}>{e.opinion}</div> : null}
           </>
@@ -241,7 +239,7 @@ export function ProjectPolicies({ policies }: { policies: readonly ProjectPolicy
           render: (number: string, row) => <Link to={policyViewPath(row.policyId)}>{number}</Link>,
         },
         { key: 'projectName', title: '工程名称', dataIndex: 'projectName' },
-        { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (fen: number) => yuanOf(fen) },
+        { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (fen: number) => formatFen(fen) },
         {
           key: 'period',
           title: '保险期间',

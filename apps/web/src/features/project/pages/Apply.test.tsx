@@ -61,8 +61,8 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
       },
     });
     const { router } = renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/0/false/1/0?orderId=5');
-    expect(await screen.findByTestId('quota-remaining')).toHaveTextContent('453,850.00 元');
-    expect(screen.getByTestId('quota-consumed')).toHaveTextContent('46,150.00 元');
+    expect(await screen.findByTestId('quota-remaining')).toHaveTextContent('¥453,850.00');
+    expect(screen.getByTestId('quota-consumed')).toHaveTextContent('¥46,150.00');
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('工程名称'), '学府路小学改扩建工程');
@@ -112,7 +112,7 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
       'POST api/project-declarations/42/draft': { data: { ...returned, version: 3 } },
       'POST api/project-declarations/42/submit': {
         status: 409,
-        data: { status: 409, message: '年度订单剩余额度不足：剩余 100.00 元，本次申报需占用 6,500.00 元' },
+        data: { status: 409, message: '年度订单剩余额度不足：剩余 ¥100.00，本次申报需占用 ¥6,500.00' },
       },
     });
     renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/42/false/1/0');
@@ -157,8 +157,8 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
     const { router } = renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/41/true/1/2');
     expect(await screen.findByTestId('project-policy')).toHaveTextContent('PJZSG202600000031');
     const row = screen.getByText('EJZSG202600000007').closest('tr')!;
-    expect(within(row).getByText('工程造价：10,000,000.00 元 → 50,000,000.00 元')).toBeInTheDocument();
-    expect(within(row).getByText('加收 33,150.00 元')).toBeInTheDocument();
+    expect(within(row).getByText('工程造价：¥10,000,000.00 → ¥50,000,000.00')).toBeInTheDocument();
+    expect(within(row).getByText('加收 ¥33,150.00')).toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(screen.getByText('申请批改').closest('button')!);
     await waitFor(() =>
@@ -179,7 +179,7 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
     // The project's name and start stay; each field that may change shows its value before the change.
     expect(await screen.findByLabelText('工程名称')).toHaveValue('滨江花园二期住宅工程');
     expect(screen.getByLabelText('工程名称')).toBeDisabled();
-    expect(screen.getByTestId('before-projectCostFen')).toHaveTextContent('批改前：10,000,000.00 元');
+    expect(screen.getByTestId('before-projectCostFen')).toHaveTextContent('批改前：¥10,000,000.00');
     expect(screen.getByTestId('before-projectAddress')).toHaveTextContent(
       '批改前：江苏省镇江市京口区学府路 120 号',
     );
@@ -195,10 +195,10 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
     await user.type(cost, '12000000');
     // 12 million: 6,500 + 2,000,000 × 0.60‰ = 7,700 yuan, 1,200 more than the project's 6,500.
     await waitFor(() => expect(screen.getByTestId('change-premium')).toHaveTextContent('¥7,700.00'));
-    expect(screen.getByTestId('change-diff')).toHaveTextContent('加收 1,200.00 元');
+    expect(screen.getByTestId('change-diff')).toHaveTextContent('加收 ¥1,200.00');
     await user.clear(cost);
     await user.type(cost, '8000000');
-    await waitFor(() => expect(screen.getByTestId('change-diff')).toHaveTextContent('退还 1,300.00 元'));
+    await waitFor(() => expect(screen.getByTestId('change-diff')).toHaveTextContent('退还 ¥1,300.00'));
     await user.clear(cost);
     await user.type(cost, '12000000');
 
@@ -217,7 +217,7 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
     // The change's own page (once it is loaded: the draft's page is still there for a moment): the same form,
     // its values, the originals beside them.
     await waitFor(() => expect(api.callsTo('GET api/project-declarations/43')).not.toHaveLength(0));
-    expect(await screen.findByTestId('before-projectCostFen')).toHaveTextContent('10,000,000.00 元');
+    expect(await screen.findByTestId('before-projectCostFen')).toHaveTextContent('¥10,000,000.00');
     expect(await screen.findByLabelText('工程造价')).toHaveValue('12000000.00');
     expect(screen.getByRole('button', { name: '提交审核' })).toBeInTheDocument();
   });
@@ -234,8 +234,8 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
               {
                 field: 'projectCostFen',
                 label: '工程造价',
-                before: '10,000,000.00 元',
-                after: '12,000,000.00 元',
+                before: '¥10,000,000.00',
+                after: '¥12,000,000.00',
               },
             ],
             premiumAfterFen: 770_000,
@@ -247,9 +247,9 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
     renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/43/true/2/0');
     const table = await screen.findByTestId('change-comparison');
     const cost = within(table).getByText('工程造价').closest('tr')!;
-    expect(within(cost).getByText('10,000,000.00 元')).toBeInTheDocument();
-    expect(within(cost).getByText('12,000,000.00 元')).toBeInTheDocument();
-    expect(within(table).getByText('¥7,700.00（加收 1,200.00 元）')).toBeInTheDocument();
+    expect(within(cost).getByText('¥10,000,000.00')).toBeInTheDocument();
+    expect(within(cost).getByText('¥12,000,000.00')).toBeInTheDocument();
+    expect(within(table).getByText('¥7,700.00（加收 ¥1,200.00）')).toBeInTheDocument();
     expect(screen.queryByLabelText('工程造价')).toBeNull();
     const user = userEvent.setup();
     await user.click(screen.getByRole('tab', { name: '批单' }));

@@ -38,10 +38,10 @@ describe('年度订单详情 (projectManage/orderDetail/:id)', { timeout: 40_000
       ]),
     });
     const { router } = renderRoute(<OrderDetail />, PATTERN, '/piibs/projectManage/orderDetail/5');
-    expect(await screen.findByTestId('quota-total')).toHaveTextContent('500,000.00 元');
+    expect(await screen.findByTestId('quota-total')).toHaveTextContent('¥500,000.00');
     // 39,650 (approved) + 6,500 (pending) = 46,150 yuan taken; 453,850 left.
-    expect(screen.getByTestId('quota-consumed')).toHaveTextContent('46,150.00 元');
-    expect(screen.getByTestId('quota-remaining')).toHaveTextContent('453,850.00 元');
+    expect(screen.getByTestId('quota-consumed')).toHaveTextContent('¥46,150.00');
+    expect(screen.getByTestId('quota-remaining')).toHaveTextContent('¥453,850.00');
     expect(screen.getByText('已用 9.2%')).toBeInTheDocument();
 
     const row = (await screen.findByText('学府路小学改扩建工程')).closest('tr')!;
@@ -98,11 +98,11 @@ describe('年度订单详情 (projectManage/orderDetail/:id)', { timeout: 40_000
               status: 409,
               data: {
                 status: 409,
-                message: '保费额度：不能低于已占用的保费 46,150.00 元（拟调整为 40,000.00 元）',
+                message: '保费额度：不能低于已占用的保费 ¥46,150.00（拟调整为 ¥40,000.00）',
                 errors: [
                   {
                     field: 'quotaFen',
-                    message: '不能低于已占用的保费 46,150.00 元（拟调整为 40,000.00 元）',
+                    message: '不能低于已占用的保费 ¥46,150.00（拟调整为 ¥40,000.00）',
                   },
                 ],
               },
@@ -129,7 +129,7 @@ describe('年度订单详情 (projectManage/orderDetail/:id)', { timeout: 40_000
     await user.click(within(dialog).getByText('确 定').closest('button')!);
     // The server's refusal names the field: shown under it, with the amounts in yuan.
     expect(
-      await within(dialog).findByText('不能低于已占用的保费 46,150.00 元（拟调整为 40,000.00 元）'),
+      await within(dialog).findByText('不能低于已占用的保费 ¥46,150.00（拟调整为 ¥40,000.00）'),
     ).toBeInTheDocument();
     expect(bodyOf('POST api/project-orders/5/update')).toEqual({
       quotaFen: 4_000_000,

@@ -6,6 +6,7 @@
 // close it.
 import { EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
 import { formatTime } from '@piibs/shared/constants';
+import { formatFen } from '@piibs/shared/money';
 import {
   type AnnualOrderDetail,
   type AnnualOrderRow,
@@ -26,7 +27,6 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { serverError } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { Can } from '@/lib/permission.tsx';
 import {
@@ -108,7 +108,7 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
         ]
       : []),
     { key: 'projectName', title: '工程名称', dataIndex: 'projectName' },
-    { key: 'cost', title: '工程造价', dataIndex: 'projectCostFen', render: (fen: number) => yuanOf(fen) },
+    { key: 'cost', title: '工程造价', dataIndex: 'projectCostFen', render: (fen: number) => formatFen(fen) },
     {
       key: 'highRisk',
       title: '危大工程',
@@ -127,10 +127,10 @@ function useDeclarationColumns(withOrder: boolean): CrudColumn<DeclarationRow>[]
       sortField: 'premiumFen',
       render: (fen: number, row) =>
         row.premiumDiffFen === null ? (
-          yuanOf(fen)
+          formatFen(fen)
         ) : (
           <>
-            {yuanOf(fen)}
+            {formatFen(fen)}
             <div style={{ opacity: 0.75 }}>{premiumDiffText(row.premiumDiffFen)}</div>
           </>
         ),
@@ -242,14 +242,14 @@ function OrderLists() {
       title: '保费额度',
       dataIndex: 'quotaFen',
       sortField: 'quotaFen',
-      render: (fen: number) => yuanOf(fen),
+      render: (fen: number) => formatFen(fen),
     },
-    { key: 'consumed', title: '已占用', dataIndex: 'consumedFen', render: (fen: number) => yuanOf(fen) },
+    { key: 'consumed', title: '已占用', dataIndex: 'consumedFen', render: (fen: number) => formatFen(fen) },
     {
       key: 'remaining',
       title: '剩余额度',
       dataIndex: 'remainingFen',
-      render: (fen: number) => <Typography.Text strong>{yuanOf(fen)}</Typography.Text>,
+      render: (fen: number) => <Typography.Text strong>{formatFen(fen)}</Typography.Text>,
     },
     { key: 'declared', title: '已申报项目', dataIndex: 'declaredCount' },
     { key: 'approved', title: '已承保项目', dataIndex: 'approvedCount' },

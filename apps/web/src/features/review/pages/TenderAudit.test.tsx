@@ -36,7 +36,7 @@ describe('审核二次下单信息 (task/tenderAudit/:id/:audit)', { timeout: 40
     expect(await screen.findByTestId('project-cost')).toHaveTextContent('¥10,000,000.00');
     expect(screen.getByTestId('declaration-premium')).toHaveTextContent('¥6,500.00');
     expect(screen.getByText('工程造价 1000万元及以下部分 × 0.65‰')).toBeInTheDocument();
-    expect(screen.getByTestId('quota-remaining')).toHaveTextContent('453,850.00 元');
+    expect(screen.getByTestId('quota-remaining')).toHaveTextContent('¥453,850.00');
     expect(screen.getByText('镇江示范机械有限公司')).toBeInTheDocument();
 
     const user = userEvent.setup();
@@ -83,9 +83,9 @@ describe('审核二次下单信息 (task/tenderAudit/:id/:audit)', { timeout: 40
     expect(await screen.findByText('批改内容（项目 EC2026000041）')).toBeInTheDocument();
     const table = screen.getByTestId('change-comparison');
     const cost = within(table).getByText('工程造价').closest('tr')!;
-    expect(within(cost).getByText('10,000,000.00 元')).toBeInTheDocument();
-    expect(within(cost).getByText('12,000,000.00 元')).toBeInTheDocument();
-    expect(within(table).getByText('¥7,700.00（加收 1,200.00 元）')).toBeInTheDocument();
+    expect(within(cost).getByText('¥10,000,000.00')).toBeInTheDocument();
+    expect(within(cost).getByText('¥12,000,000.00')).toBeInTheDocument();
+    expect(within(table).getByText('¥7,700.00（加收 ¥1,200.00）')).toBeInTheDocument();
   });
 
   it('the task list opens a tender task on this page', async () => {

@@ -1,8 +1,9 @@
 // The prevention fund of a policy: total, planned (reserved), spent and left in yuan, and a progress bar whose
 // green part is what was spent and whose blue part also counts what is reserved.
+
+import { formatFen } from '@piibs/shared/money';
 import type { FundSummary as Fund } from '@piibs/shared/risk-control';
 import { Col, Progress, Row, Statistic } from 'antd';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 /** Percentages of the total, one decimal: spent, and spent + planned (what is no longer free). */
@@ -25,7 +26,7 @@ export function FundSummary({ fund }: { fund: Fund }) {
       <Row gutter={[16, 16]}>
         {items.map(([title, fen, id]) => (
           <Col xs={12} md={6} key={id} data-testid={id}>
-            <Statistic title={title} value={yuanOf(fen)} />
+            <Statistic title={title} value={formatFen(fen)} />
           </Col>
         ))}
       </Row>

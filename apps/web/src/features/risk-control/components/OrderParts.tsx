@@ -1,6 +1,7 @@
 // Pieces of the service-order pages (record form, read-only view, result page): the order's summary, its
 // on-site record, the hazard table, the history timeline and the complaints.
 import { formatTime } from '@piibs/shared/constants';
+import { formatFen } from '@piibs/shared/money';
 import {
   type ComplaintRow,
   type HazardRow,
@@ -14,7 +15,6 @@ import {
 import { Button, Descriptions, Empty, Flex, Rate, Table, Tag, Timeline, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { preventionPath } from '../api.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 import { HazardLevelTag, HazardStatusTag, OrderStatusTag } from './tags.tsx';
@@ -43,7 +43,7 @@ export function OrderSummary({ order }: { order: ServiceOrderDetail }) {
         {or(order.persons.map((p) => p.name).join('、'))}
       </Descriptions.Item>
       <Descriptions.Item label={T.scheduledDate}>{order.scheduledDate}</Descriptions.Item>
-      <Descriptions.Item label={T.cost}>{yuanOf(order.costFen)}</Descriptions.Item>
+      <Descriptions.Item label={T.cost}>{formatFen(order.costFen)}</Descriptions.Item>
       {order.note ? (
         <Descriptions.Item label={T.note} span="filled">
           {order.note}

@@ -1,10 +1,10 @@
 // The prevention fund's ledger: every movement with the planned, spent and left amounts after it.
 import { formatTime } from '@piibs/shared/constants';
+import { formatFen } from '@piibs/shared/money';
 import type { LedgerEntryRow } from '@piibs/shared/risk-control';
 import { useQuery } from '@tanstack/react-query';
 import { Table } from 'antd';
 import { useMemo } from 'react';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { ledgerQuery } from '../api.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
@@ -29,28 +29,28 @@ export function PlanLedger({ seqNo }: { seqNo: string }) {
           title: T.amount,
           dataIndex: 'amountFen',
           align: 'right',
-          render: (v: number) => yuanOf(v),
+          render: (v: number) => formatFen(v),
         },
         {
           key: 'plannedAfter',
           title: T.plannedAfter,
           dataIndex: 'plannedAfterFen',
           align: 'right',
-          render: (v: number) => yuanOf(v),
+          render: (v: number) => formatFen(v),
         },
         {
           key: 'spentAfter',
           title: T.spentAfter,
           dataIndex: 'spentAfterFen',
           align: 'right',
-          render: (v: number) => yuanOf(v),
+          render: (v: number) => formatFen(v),
         },
         {
           key: 'leftAfter',
           title: T.leftAfter,
           dataIndex: 'leftAfterFen',
           align: 'right',
-          render: (v: number) => yuanOf(v),
+          render: (v: number) => formatFen(v),
         },
         {
           key: 'order',

@@ -1,10 +1,11 @@
 // The service orders of one prevention record, with the actions each allows.
+
+import { formatFen } from '@piibs/shared/money';
 import type { ServiceOrderRow } from '@piibs/shared/risk-control';
 import { Space } from 'antd';
 import { Link } from 'react-router';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { ordersResource, viewPath } from '../api.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 import { useOrderActions } from './OrderActions.tsx';
@@ -24,7 +25,7 @@ export function RecordOrders({ seqNo }: { seqNo: string }) {
     { key: 'item', title: T.itemType, dataIndex: 'itemLabel' },
     { key: 'org', title: T.org, dataIndex: 'orgName' },
     { key: 'scheduledDate', title: T.scheduledDate, dataIndex: 'scheduledDate', sortField: 'scheduledDate' },
-    { key: 'cost', title: T.cost, dataIndex: 'costFen', align: 'right', render: (v: number) => yuanOf(v) },
+    { key: 'cost', title: T.cost, dataIndex: 'costFen', align: 'right', render: (v: number) => formatFen(v) },
     {
       key: 'status',
       title: T.status,

@@ -6,14 +6,13 @@
 // to the next of them. An organisation sees only its own items; the enterprise reads it all.
 import { PlusOutlined } from '@ant-design/icons';
 import { shanghaiToday } from '@piibs/shared/application-status';
-import { microPercentText } from '@piibs/shared/money';
+import { formatFen, microPercentText } from '@piibs/shared/money';
 import { type PlanDetail, type PlanItemRow, SCHEDULED_DATES_TITLE } from '@piibs/shared/risk-control';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Result, Space, Spin, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
   deletePlanItem,
@@ -135,21 +134,21 @@ export default function Prevention() {
       title: T.unitCost,
       dataIndex: 'unitCostFen',
       align: 'right' as const,
-      render: (v: number) => yuanOf(v),
+      render: (v: number) => formatFen(v),
     },
     {
       key: 'reserved',
       title: T.reserved,
       dataIndex: 'reservedFen',
       align: 'right' as const,
-      render: (v: number) => yuanOf(v),
+      render: (v: number) => formatFen(v),
     },
     {
       key: 'spent',
       title: T.spent,
       dataIndex: 'spentFen',
       align: 'right' as const,
-      render: (v: number) => yuanOf(v),
+      render: (v: number) => formatFen(v),
     },
     {
       key: 'dispatched',

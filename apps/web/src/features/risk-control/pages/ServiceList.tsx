@@ -4,7 +4,9 @@
 // 开始服务, 执行服务 → prevention/service/:seqNo?order=…, 确认服务 → prevention/view/:seqNo?order=…), and the
 // export of an enterprise's service archive (xlsx, or a PDF summary). A second tab lists the prevention records (one per visible
 // policy: fund and plan), each opening prevention/index/:seqNo. The tab, filters and paging live in the URL.
+
 import { DownloadOutlined, FilePdfOutlined } from '@ant-design/icons';
+import { formatFen } from '@piibs/shared/money';
 import {
   type PlanRow,
   SERVICE_ITEM_LABELS,
@@ -21,7 +23,6 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { useCrudList } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import {
@@ -191,7 +192,7 @@ function OrdersTab() {
     },
     { key: 'scheduledDate', title: T.scheduledDate, dataIndex: 'scheduledDate', sortField: 'scheduledDate' },
     { key: 'serviceDate', title: T.serviceDate, dataIndex: 'serviceDate', render: (v) => v ?? T.none },
-    { key: 'cost', title: T.cost, dataIndex: 'costFen', align: 'right', render: (v: number) => yuanOf(v) },
+    { key: 'cost', title: T.cost, dataIndex: 'costFen', align: 'right', render: (v: number) => formatFen(v) },
     {
       key: 'status',
       title: T.status,
@@ -273,10 +274,10 @@ function PlansTab() {
       sortField: 'startDate',
       render: (_, p) => `${p.startDate} 至 ${p.endDate}`,
     },
-    { key: 'total', title: T.fundTotal, align: 'right', render: (_, p) => yuanOf(p.fund.totalFen) },
-    { key: 'planned', title: T.fundPlanned, align: 'right', render: (_, p) => yuanOf(p.fund.plannedFen) },
-    { key: 'spent', title: T.fundSpent, align: 'right', render: (_, p) => yuanOf(p.fund.spentFen) },
-    { key: 'left', title: T.fundLeft, align: 'right', render: (_, p) => yuanOf(p.fund.leftFen) },
+    { key: 'total', title: T.fundTotal, align: 'right', render: (_, p) => formatFen(p.fund.totalFen) },
+    { key: 'planned', title: T.fundPlanned, align: 'right', render: (_, p) => formatFen(p.fund.plannedFen) },
+    { key: 'spent', title: T.fundSpent, align: 'right', render: (_, p) => formatFen(p.fund.spentFen) },
+    { key: 'left', title: T.fundLeft, align: 'right', render: (_, p) => formatFen(p.fund.leftFen) },
     { key: 'items', title: T.itemCount, dataIndex: 'itemCount' },
     { key: 'orders', title: T.orderCount, dataIndex: 'orderCount' },
     {

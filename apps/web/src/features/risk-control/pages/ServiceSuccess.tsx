@@ -1,9 +1,9 @@
 // 服务完成 (riskControl/ServiceSuccess, route prevention/success/:seqNo?order=<order number>): the result after
 // the organisation submits its record (waiting for the enterprise) or the enterprise confirms a service (the
 // cost is now spent from the fund), with the way on: the order, the prevention record, the list.
+import { formatFen } from '@piibs/shared/money';
 import { Button, Card, Result, Space } from 'antd';
 import { useNavigate } from 'react-router';
-import { yuanOf } from '@/features/application/components/QuoteBreakdown.tsx';
 import { preventionPath, SERVICE_LIST_PATH, viewPath } from '../api.ts';
 import { FundSummary } from '../components/FundSummary.tsx';
 import { useOrderPage } from '../components/useOrderPage.tsx';
@@ -23,7 +23,7 @@ export default function ServiceSuccess() {
       ? T.submittedTitle
       : T.otherStatus(order.statusLabel);
   const subTitle = confirmed
-    ? T.confirmedSub(order.number, yuanOf(order.costFen))
+    ? T.confirmedSub(order.number, formatFen(order.costFen))
     : submitted
       ? T.submittedSub(order.number)
       : undefined;

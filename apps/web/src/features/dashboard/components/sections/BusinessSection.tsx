@@ -1,12 +1,13 @@
 // 我的业务 (agents, enterprises, contractors): their applications by state with what to do next, how the range's
 // new applications have progressed, and the policies coming up for renewal.
 import type { BusinessSection as Business, NextAction } from '@piibs/shared/dashboard';
+import { fenToYuanText, formatFen } from '@piibs/shared/money';
 import { theme } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption, funnelOption } from '@/components/charts/options.ts';
 import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
-import { fenAxisLabel, fenTooltip, fenToYuanText, formatYuan } from '../../format.ts';
+import { fenAxisLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink, useWizardPath } from '../links.tsx';
 import { ChartGrid, SectionHeading } from './common.tsx';
@@ -55,7 +56,7 @@ const windowColumns: ChartColumn<WindowRow>[] = [
     key: 'premium',
     title: T.premium,
     value: (r) => fenToYuanText(r.premiumFen),
-    render: (r) => formatYuan(r.premiumFen),
+    render: (r) => formatFen(r.premiumFen),
     align: 'right',
   },
 ];
@@ -72,7 +73,7 @@ const windowOption = (theme: ChartTheme, rows: readonly WindowRow[]) =>
         color: theme.palette[0],
       },
     ],
-    axes: [{ name: T.policies }, { name: '元', format: fenAxisLabel, tooltip: fenTooltip }],
+    axes: [{ name: T.policies }, { name: '元', format: fenAxisLabel, tooltip: formatFen }],
   });
 
 export function BusinessSection({ data }: { data: Business }) {
@@ -204,8 +205,8 @@ function ExpiringSoon({ rows }: { rows: readonly SoonRow[] }) {
               >
                 {T.daysLeftText(p.daysLeft)}
               </td>
-              <td style={{ ...cell, textAlign: 'right' }} title={fenTooltip(p.premiumFen)}>
-                {formatYuan(p.premiumFen)}
+              <td style={{ ...cell, textAlign: 'right' }} title={formatFen(p.premiumFen)}>
+                {formatFen(p.premiumFen)}
               </td>
             </tr>
           ))}

@@ -1,17 +1,11 @@
 // 经营概况 (administrators, underwriters, managers — in their data scope): premium written and policies issued
 // over the range, by product, and the co-insurers' shares.
 import type { ManagementSection as Management } from '@piibs/shared/dashboard';
+import { fenToYuanText, formatFen } from '@piibs/shared/money';
 import { Button } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianOption, pieOption } from '@/components/charts/options.ts';
-import {
-  fenAxisLabel,
-  fenTooltip,
-  fenToYuanText,
-  formatYuan,
-  percentText,
-  periodLabel,
-} from '../../format.ts';
+import { fenAxisLabel, percentText, periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
 import { ChartGrid, Figures, SectionHeading } from './common.tsx';
@@ -28,7 +22,7 @@ const money = <Row,>(key: string, title: string, fen: (row: Row) => number): Cha
   key,
   title,
   value: (r) => fenToYuanText(fen(r)),
-  render: (r) => formatYuan(fen(r)),
+  render: (r) => formatFen(fen(r)),
   align: 'right',
 });
 
@@ -50,7 +44,7 @@ const trendOption = (theme: ChartTheme, rows: readonly TrendRow[]) =>
         color: theme.palette[1],
       },
     ],
-    axes: [{ name: '元', format: fenAxisLabel, tooltip: fenTooltip }, { name: '件' }],
+    axes: [{ name: '元', format: fenAxisLabel, tooltip: formatFen }, { name: '件' }],
   });
 
 const productColumns: ChartColumn<ProductRow>[] = [
@@ -63,14 +57,14 @@ const productOption = (theme: ChartTheme, rows: readonly ProductRow[]) =>
   pieOption(
     theme,
     rows.map((r) => ({ name: r.productName, value: r.premiumFen })),
-    fenTooltip,
+    formatFen,
   );
 
 const insurerOption = (theme: ChartTheme, rows: readonly InsurerRow[]) =>
   pieOption(
     theme,
     rows.map((r) => ({ name: r.insurerName, value: r.premiumFen })),
-    fenTooltip,
+    formatFen,
   );
 
 const fundColumns: ChartColumn<FundRow>[] = [
@@ -82,7 +76,7 @@ const fundOption = (theme: ChartTheme, rows: readonly FundRow[]) =>
   pieOption(
     theme,
     rows.map((r) => ({ name: r.label, value: r.fen })),
-    fenTooltip,
+    formatFen,
   );
 
 const orderColumns: ChartColumn<OrderRow>[] = [
@@ -135,8 +129,8 @@ export function ManagementSection({
       <Figures
         label={T.management}
         items={[
-          { label: T.premiumWritten, value: formatYuan(data.totals.premiumFen) },
-          { label: T.premiumPaid, value: formatYuan(data.totals.paidFen) },
+          { label: T.premiumWritten, value: formatFen(data.totals.premiumFen) },
+          { label: T.premiumPaid, value: formatFen(data.totals.paidFen) },
           { label: T.policiesIssued, value: data.totals.policies },
         ]}
       />
