@@ -36,6 +36,8 @@ export default defineConfig({
           environment: 'node',
           // The property tests' depth: a fast slice in `npm test`, all of it in `npm run test:long`.
           provide: { testDepth: process.env.PIIBS_TEST_DEPTH === 'long' ? 'long' : 'fast' },
+          // A property test computes for seconds at full depth, longer on a machine busy with the other lanes.
+          testTimeout: 30_000,
         },
       },
       {

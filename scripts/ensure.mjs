@@ -1,6 +1,6 @@
 // Install-if-needed and the pinned runtime. Node built-ins only: this runs before node_modules exists,
 // possibly on an older system Node.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -72,8 +72,11 @@ function hashTree(hash, dir) {
   }
 }
 
-/** Builds the web app when its sources (or the shared package, or the lockfile) changed since the last build. */
-export function ensureWebBuilt() {
+/**
+ * Whether apps/web/dist was built from the current sources (the web app, the shared package, the lockfile):
+ * `current`, and `record()` to call after a successful build.
+ */
+export function webBuildState() {
   const hash = createHash('sha256');
   for (const p of ['apps/web/src', 'apps/web/public', 'packages/shared/src'])
     if (existsSync(path.join(root, p))) hashTree(hash, path.join(root, p));
@@ -81,13 +84,81 @@ export function ensureWebBuilt() {
     hash.update(readFileSync(path.join(root, f)));
   const digest = hash.digest('hex');
   const stamp = path.join(root, 'apps/web/dist/.build-hash');
-  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) return;
+  return {
+    current: existsSync(stamp) && readFileSync(stamp, 'utf8') === digest,
+    record: () => writeFileSync(stamp, digest),
+  };
+}
+
+/** The web build's command: [executable, arguments, working directory]. */
+export const webBuildCommand = () => [
+  bin('vite'),
+  ['build', '--logLevel', 'warn'],
+  path.join(root, 'apps/web'),
+];
+
+/** Builds the web app when its sources (or the shared package, or the lockfile) changed since the last build. */
+export function ensureWebBuilt() {
+  const state = webBuildState();
+  if (state.current) return;
   log('building the web app');
-  execFileSync(bin('vite'), ['build', '--logLevel', 'warn'], {
-    cwd: path.join(root, 'apps/web'),
-    stdio: 'inherit',
+  const [cmd, args, cwd] = webBuildCommand();
+  execFileSync(cmd, args, { cwd, stdio: 'inherit' });
+  state.record();
+}
+
+export const chromiumPath = () => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Whether the CJK fonts the journeys' screenshots need are installed (fc-list names Noto Sans CJK). */
+function hasCjkFonts() {
+  const res = spawnSync('fc-list', { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return res.status === 0 && /noto sans cjk/i.test(res.stdout);
+}
+
+/** Runs a command to its end with its output going to `write`; answers whether it succeeded. */
+function runTo(write, cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => write(String(d)));
+    child.stderr.on('data', (d) => write(String(d)));
+    child.on('error', (err) => {
+      write(`${cmd}: ${err.message}\n`);
+      resolve(false);
+    });
+    child.on('close', (code) => resolve(code === 0));
   });
-  writeFileSync(stamp, digest);
+}
+
+/**
+ * Chromium and the CJK fonts for the end-to-end journeys. When either is missing, installs Debian's `chromium`
+ * and `fonts-noto-cjk` with apt-get where it can (as root, with apt-get); otherwise says exactly what to run.
+ * Its messages go to `write`; answers whether the browser and the fonts are there.
+ */
+export async function ensureBrowser(write = (text) => process.stdout.write(text)) {
+  const browser = chromiumPath();
+  const missing = [
+    ...(existsSync(browser) ? [] : ['chromium']),
+    ...(hasCjkFonts() ? [] : ['fonts-noto-cjk']),
+  ];
+  if (missing.length === 0) return true;
+  const canApt =
+    process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (canApt) {
+    write(`[piibs] installing ${missing.join(' and ')} (apt-get), for the end-to-end journeys\n`);
+    const installed =
+      (await runTo(write, 'apt-get', ['update', '-qq'])) &&
+      (await runTo(write, 'apt-get', ['install', '-y', '-qq', ...missing], {
+        DEBIAN_FRONTEND: 'noninteractive',
+      }));
+    if (installed && existsSync(browser) && hasCjkFonts()) return true;
+    write('[piibs] the installation did not complete: see the messages above\n');
+  }
+  write(
+    `[piibs] The end-to-end journeys need Chromium at ${browser} and the Noto Sans CJK fonts. Install them with:\n` +
+      `  sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk\n` +
+      '(or set CHROMIUM_PATH to a Chromium/Chrome binary)\n',
+  );
+  return false;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureInstalled();
