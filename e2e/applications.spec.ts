@@ -33,9 +33,12 @@ async function submit(page: Page, successUrl: RegExp): Promise<string> {
   return /投保单号 (\S+?)，/.exec(text ?? '')![1]!;
 }
 
-/** The underwriter opens the application's task from the queue and decides it. */
+/**
+ * The underwriter opens the application's task from the queue, searched by its number (journeys running beside
+ * this one fill the queue too), and decides it.
+ */
 async function decide(page: Page, number: string, decision: '通过' | '退回', opinion?: string) {
-  await page.goto('/piibs/task/list');
+  await page.goto(`/piibs/task/list?blurry=${number}`);
   const main = content(page);
   const row = main.getByRole('row').filter({ hasText: number });
   await expect(row).toHaveCount(1);
@@ -48,9 +51,9 @@ async function decide(page: Page, number: string, decision: '通过' | '退回',
   await expect(page.getByText(`审核完成：${decision}`)).toBeVisible();
 }
 
-/** The applicant finds the application in 投保单列表 and answers its row. */
+/** The applicant finds the application in 投保单列表, searched by its number, and answers its row. */
 async function listRow(page: Page, number: string): Promise<Locator> {
-  await page.goto('/piibs/epinsure/insureList');
+  await page.goto(`/piibs/epinsure/insureList?blurry=${number}`);
   const row = content(page).getByRole('row').filter({ hasText: number });
   await expect(row).toHaveCount(1);
   return row;

@@ -1,11 +1,9 @@
 // The dashboard on demo data (PIIBS_DEMO=1): every role finds its own figures drawn as charts, not empty frames.
 
 import { expect, test } from '@playwright/test';
-import { content, type DemoUser, signInQuickly } from './support.ts';
+import { content, DEMO_USERS, signInQuickly } from './support.ts';
 
-const ROLES: DemoUser[] = ['admin', 'underwriter', 'agent', 'enterprise', 'service', 'contractor'];
-
-for (const role of ROLES) {
+for (const role of DEMO_USERS) {
   test(`${role}: the dashboard draws its charts from live data`, async ({ page }) => {
     await signInQuickly(page, role, '/piibs/dashboard');
     const main = content(page);

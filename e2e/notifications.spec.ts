@@ -2,7 +2,7 @@
 // open page gets the message live (toast + badge, no reload) → opening it marks it read and leads to the review.
 // After a reload the message is still there, read, exactly once.
 import { expect, test } from '@playwright/test';
-import { apiToken, bearer, signInQuickly } from './support.ts';
+import { bearer, savedToken, signInQuickly } from './support.ts';
 
 /** A GB 32100 code: the check character over the first 17 characters (weights 3^i mod 31). */
 function uscc(body17: string): string {
@@ -22,12 +22,16 @@ test('a new customer to review reaches the underwriter live, once, and opens the
   const count = bell.locator('.ant-badge-count');
   /** The badge's number (antd renders no count element at zero). */
   const unread = async () => ((await count.count()) ? Number(await count.getAttribute('title')) : 0);
-  const before = await unread();
+  // The bell has loaded the count when it shows the server's.
+  const listed = await request.get('/api/notifications?size=1', {
+    headers: bearer(savedToken('underwriter')),
+  });
+  const before = ((await listed.json()) as { unread: number }).unread;
+  await expect.poll(unread).toBe(before);
 
   const name = `镇江通知测试${Date.now() % 100000}有限公司`;
-  const token = await apiToken(request, 'agent');
   const res = await request.post('/api/customers', {
-    headers: bearer(token),
+    headers: bearer(savedToken('agent')),
     data: {
       uscc: uscc(`91321100MA${String(Date.now() % 10_000_000).padStart(7, '0')}`),
       name,
@@ -60,7 +64,7 @@ test('a new customer to review reaches the underwriter live, once, and opens the
   // Persisted: after a reload (a new socket) the message is still listed once, read.
   await page.reload();
   const list = await page.request.get('/api/notifications?size=50', {
-    headers: bearer(await apiToken(request, 'underwriter')),
+    headers: bearer(savedToken('underwriter')),
   });
   const mine = ((await list.json()).content as { body: string; title: string; read: boolean }[]).filter((n) =>
     `${n.title}${n.body}`.includes(name),

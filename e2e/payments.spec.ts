@@ -3,22 +3,63 @@
 // e-policy PDF and anyone can check the policy on the public verification page.
 
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { closeOwnContextsAfterEach, content, signInQuickly } from './support.ts';
+import { type APIRequestContext, type APIResponse, expect, test } from '@playwright/test';
+import { bearer, closeOwnContextsAfterEach, content, savedToken, signInQuickly } from './support.ts';
 
 closeOwnContextsAfterEach();
 
 const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
+
+/**
+ * An application of the demo enterprise, approved and waiting for payment, made through the API: this journey's
+ * own, so journeys running beside it (or a retry) never pay or find each other's. Answers its number.
+ */
+async function approvedApplication(request: APIRequestContext): Promise<string> {
+  const ok = async (call: Promise<APIResponse>) => {
+    const res = await call;
+    expect(res.status(), `${res.url()}: ${await res.text()}`).toBe(200);
+    return res.json();
+  };
+  const ent = { headers: bearer(savedToken('enterprise')) };
+  const products = (await ok(request.get('/api/products/available', ent))) as { id: number; code: string }[];
+  const product = products.find((p) => p.code === 'AZX_GM_2025');
+  expect(product, 'the demo work-safety product').toBeTruthy();
+  const customer = (await ok(request.get('/api/customers/mine', ent))) as { id: number };
+  const draft = (await ok(
+    request.post('/api/applications', {
+      ...ent,
+      data: { productId: product!.id, customerId: customer.id, policyholderType: 1 },
+    }),
+  )) as { id: number; number: string; version: number };
+  await ok(
+    request.post(`/api/applications/${draft.id}/submit`, { ...ent, data: { version: draft.version } }),
+  );
+
+  const uw = { headers: bearer(savedToken('underwriter')) };
+  const tasks = (await ok(
+    request.get(`/api/tasks?kind=application&blurry=${encodeURIComponent(draft.number)}`, uw),
+  )) as { content: { id: number; subjectId: number; version: number }[] };
+  const task = tasks.content.find((t) => t.subjectId === draft.id);
+  expect(task, `the review task of ${draft.number}`).toBeTruthy();
+  await ok(
+    request.post(`/api/tasks/${task!.id}/decide`, {
+      ...uw,
+      data: { decision: 'approve', opinion: '资料齐全，同意承保', version: task!.version },
+    }),
+  );
+  return draft.number;
+}
 
 test('enterprise pays in the sandbox cashier → result page → downloads the e-policy → verification page', async ({
   page,
   browser,
 }) => {
   test.setTimeout(120_000);
-  await signInQuickly(page, 'enterprise', '/piibs/epinsure/insureList');
+  const number = await approvedApplication(page.request);
+  await signInQuickly(page, 'enterprise', `/piibs/epinsure/insureList?blurry=${encodeURIComponent(number)}`);
   const main = content(page);
-  const row = main.getByRole('row').filter({ hasText: '待支付' }).first();
-  const number = (await row.getByRole('cell').first().textContent())!.trim();
+  const row = main.getByRole('row').filter({ hasText: number });
+  await expect(row.getByText('待支付')).toBeVisible();
   await row.getByRole('button', { name: '去支付' }).click();
   await expect(page).toHaveURL(/\/piibs\/insured\/viewInsuranceCA\/\d+$/);
   await expect(main.getByText('剩余支付时间')).toBeVisible();

@@ -7,9 +7,10 @@ export const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
   testDir: '.',
-  testMatch: '**/*.spec.ts',
-  fullyParallel: false,
-  workers: 1,
+  // Each journey makes and finds its own records (unique names, searched by them), so any two may run at once:
+  // two browsers beside the server under test is what the 2-core CI machine gains from (E2E_WORKERS to change).
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // One retry, reported: `npm test` counts a test that passed only on its retry as flaky in its summary.
   retries: 1,
   timeout: 30_000,
@@ -21,7 +22,8 @@ export default defineConfig({
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // Recording a trace slows every test down: only the retry of a failed test records one.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -36,6 +38,19 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    // Each demo role signs in once; the specs reuse the saved sessions (auth.setup.ts).
+    { name: 'sign-in', testMatch: 'auth.setup.ts' },
+    {
+      name: 'journeys',
+      testMatch: '**/*.spec.ts',
+      testIgnore: 'notifications.spec.ts',
+      dependencies: ['sign-in'],
+    },
+    // It counts the underwriter's unread messages, which every journey submitting something for review adds
+    // to: it runs alone, after them.
+    { name: 'alone', testMatch: 'notifications.spec.ts', dependencies: ['journeys'] },
+  ],
   // The production build, started the way `npm start` starts it, on a fresh data directory.
   webServer: {
     command: 'rm -rf test-results/e2e-data && node scripts/start.mjs',

@@ -18,6 +18,7 @@ import {
   shell,
   sidebar,
   signIn,
+  signInAlone,
   signInQuickly,
   storage,
   TOKEN_KEY,
@@ -334,7 +335,8 @@ test.describe('shell', () => {
   test('401: a revoked session opens the 系统提示 dialog; 重新登录 lands on the login page with the token gone', async ({
     page,
   }) => {
-    const token = await signInQuickly(page, 'agent', '/piibs/user/center');
+    // A session of its own: the saved agent session is shared by the other specs.
+    const token = await signInAlone(page, 'agent', '/piibs/user/center');
     const res = await page.request.post('/api/auth/logout', { headers: bearer(token) });
     expect(res.status()).toBe(200);
 

@@ -1,6 +1,7 @@
-// Shared helpers for the e2e specs: the demo accounts, signing in (through the form, or quickly through the
-// API), local storage, calls with the signed-in token, and the shell's landmarks.
+// Shared helpers for the e2e specs: the demo accounts, signing in (through the form, or in the role's session
+// saved once per run), local storage, calls with the signed-in token, and the shell's landmarks.
 // The e2e server runs with PIIBS_DEMO=1 and PIIBS_CAPTCHA=off (see playwright.config.ts).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   type APIRequestContext,
@@ -20,7 +21,26 @@ export const SITE_TITLE = '财产保险互联网出单系统';
 export const DATA_DIR = path.resolve(import.meta.dirname, '../test-results/e2e-data');
 
 /** The demo accounts; `enterprise` holds role '17' (the reduced shell). */
-export type DemoUser = 'admin' | 'underwriter' | 'agent' | 'enterprise' | 'service' | 'contractor';
+export const DEMO_USERS = ['admin', 'underwriter', 'agent', 'enterprise', 'service', 'contractor'] as const;
+export type DemoUser = (typeof DEMO_USERS)[number];
+
+/**
+ * Where the 'sign-in' project saves each demo role's session (auth.setup.ts): a storage state holding the token
+ * where the login page puts it. Every spec reuses these sessions, so none may end them (log out, revoke): a test
+ * about ending a session signs in on its own (`signInAlone`).
+ */
+export const authFile = (user: DemoUser) =>
+  path.resolve(import.meta.dirname, `../test-results/e2e-auth/${user}.json`);
+
+type SavedState = { origins: { localStorage: { name: string; value: string }[] }[] };
+
+/** The token of a demo role's saved session. */
+export function savedToken(user: DemoUser): string {
+  const state = JSON.parse(readFileSync(authFile(user), 'utf8')) as SavedState;
+  const token = state.origins[0]?.localStorage.find((item) => item.name === TOKEN_KEY)?.value;
+  if (!token) throw new Error(`no saved session for ${user}: the 'sign-in' project writes ${authFile(user)}`);
+  return token;
+}
 
 export const storage = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
 
@@ -51,10 +71,21 @@ export async function apiToken(request: APIRequestContext, username: DemoUser): 
 }
 
 /**
- * Signs in without the form: a token from the API is put where the login page puts it, then `path` is
- * loaded (the guard loads the user and the menus as after a page reload). For tests about the shell.
+ * Signs in without the form: the page's context takes the role's saved session, then `path` is loaded (the
+ * guard loads the user and the menus as after a page reload). Answers the session's token.
  */
 export async function signInQuickly(page: Page, username: DemoUser, path = '/piibs/dashboard') {
+  await page.context().setStorageState(authFile(username));
+  await page.goto(path);
+  await expect(shell(page)).toBeVisible();
+  return savedToken(username);
+}
+
+/**
+ * Signs in without the form in a session of the page's own: a token from the API is put where the login page
+ * puts it, then `path` is loaded. For a test that ends its session.
+ */
+export async function signInAlone(page: Page, username: DemoUser, path = '/piibs/dashboard') {
   const token = await apiToken(page.request, username);
   // Any page of the origin will do to reach its storage; the 404 page is open and light.
   await page.goto('/piibs/404');
@@ -172,10 +203,11 @@ export async function pickOption(
   }).toPass({ timeout: 30_000 });
 }
 
-/** A page of its own (own storage) for a demo user, signed in at `path`. */
+/** A page of its own (own storage) for a demo user in the role's saved session, at `path`. */
 export async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signInQuickly(page, user, path);
+  const page = await (await browser.newContext({ storageState: authFile(user) })).newPage();
+  await page.goto(path);
+  await expect(shell(page)).toBeVisible();
   return page;
 }
 
