@@ -205,14 +205,24 @@ export function envelopeProblem(res: Response, op: Pick<Operation, 'binary'>): s
     } catch {
       return `${res.statusCode} body is not valid JSON`;
     }
-    const b = body as { status?: unknown; message?: unknown };
+    const b = body as { status?: unknown; message?: unknown; errors?: unknown };
     if (b === null || typeof b !== 'object' || Array.isArray(b))
       return `${res.statusCode} body is not an object`;
+    // A validation failure (400) may add `errors`: each refused field with its Chinese message (CONTRACT.md).
     const keys = Object.keys(b).sort().join(',');
-    if (keys !== 'message,status') return `${res.statusCode} body has keys ${keys}`;
+    const allowed = res.statusCode === 400 ? ['errors,message,status', 'message,status'] : ['message,status'];
+    if (!allowed.includes(keys)) return `${res.statusCode} body has keys ${keys}`;
     if (b.status !== res.statusCode) return `${res.statusCode} body says status ${String(b.status)}`;
     if (typeof b.message !== 'string' || !hasChinese(b.message))
       return `${res.statusCode} message is not Chinese: ${String(b.message)}`;
+    if ('errors' in b) {
+      const errors = b.errors as { field?: unknown; message?: unknown }[];
+      if (!Array.isArray(errors)) return '400 errors is not an array';
+      const bad = errors.find(
+        (e) => typeof e?.field !== 'string' || typeof e.message !== 'string' || !hasChinese(e.message),
+      );
+      if (bad) return `400 errors has an entry without a field or a Chinese message: ${JSON.stringify(bad)}`;
+    }
     return null;
   }
   if (res.statusCode >= 200 && res.statusCode < 300 && !op.binary && res.statusCode !== 204) {
