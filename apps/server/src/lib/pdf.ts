@@ -10,8 +10,8 @@ const fontDir = (() => {
   const entry = createRequire(import.meta.url).resolve('@embedpdf/fonts-sc');
   return path.join(path.dirname(entry), '..', 'fonts');
 })();
-export const FONT_REGULAR = path.join(fontDir, 'NotoSansHans-Regular.otf');
-export const FONT_BOLD = path.join(fontDir, 'NotoSansHans-Bold.otf');
+const FONT_REGULAR = path.join(fontDir, 'NotoSansHans-Regular.otf');
+const FONT_BOLD = path.join(fontDir, 'NotoSansHans-Bold.otf');
 
 export const MARGIN = 48;
 export const BLUE = '#1f4e99';
@@ -122,7 +122,7 @@ export function notes(o: Pick<PdfDocument, 'doc' | 'left' | 'width'>, y: number,
   return o.doc.y;
 }
 
-export interface TableOptions {
+interface TableOptions {
   /** The first row is a header, drawn bold and repeated at the top of each page the table continues on. */
   header: boolean;
   bottom: () => number;

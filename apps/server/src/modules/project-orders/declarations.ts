@@ -43,7 +43,7 @@ import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { annualOrders, customers, secondaryOrders } from '../../db/schema.ts';
 import { entityAudit } from '../../lib/audit.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { quoteProduct } from '../products/quote.ts';
 import { openReviewTask } from '../tasks/queue.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -73,7 +73,7 @@ import { getDeclaration } from './declaration-queries.ts';
 type ProjectInput = z.infer<typeof declarationFields>;
 
 /** Prices a project on the product's active rate table (a bad input answers 400 naming the field). */
-export async function priceProject(
+async function priceProject(
   tx: Tx,
   p: ProjectViewer,
   productId: number,
@@ -86,7 +86,7 @@ export async function priceProject(
   });
 }
 
-export const projectColumns = (f: ProjectInput, q: QuoteResult) => ({
+const projectColumns = (f: ProjectInput, q: QuoteResult) => ({
   projectName: f.projectName,
   projectAddress: f.projectAddress,
   projectCostFen: f.projectCostFen,
@@ -118,8 +118,8 @@ export function checkChange(
     'projectName' | 'projectAddress' | 'projectCostFen' | 'startDate' | 'endDate' | 'highRisk' | 'headcount'
   >,
 ): void {
-  if (f.projectName !== base.projectName) throw badRequest('工程名称：批改不能变更工程名称');
-  if (f.startDate !== base.startDate) throw badRequest('开工日期：批改不能变更开工日期');
+  if (f.projectName !== base.projectName) throw fieldError('projectName', '批改不能变更工程名称', '工程名称');
+  if (f.startDate !== base.startDate) throw fieldError('startDate', '批改不能变更开工日期', '开工日期');
   const problem = changePeriodProblem(f.startDate, f.endDate, earliestStart(), base.values.endDate);
   if (problem) throw badRequest(problem);
   const after = { ...f, headcount: f.headcount ?? null };
@@ -136,7 +136,7 @@ function checkDeclaration(d: Declaration, f: ProjectInput, order: { startDate: s
   else checkPeriod(f, order);
 }
 
-export const auditDeclaration = entityAudit('secondary_order');
+const auditDeclaration = entityAudit('secondary_order');
 
 /**
  * Inside a declaration's insert: the order re-read under a share lock, so a close in progress is waited for and
@@ -158,7 +158,7 @@ export async function createDeclaration(
   orderId: number,
   form: z.infer<typeof declarationCreateForm>,
 ): Promise<DeclarationDetail> {
-  if (form.kind !== 1) throw badRequest(`申报类型：${CHANGE_FROM_PROJECT}`);
+  if (form.kind !== 1) throw fieldError('kind', CHANGE_FROM_PROJECT, '申报类型');
   const order = await loadOrder(db, actor.project, orderId);
   if (!declaresFor(actor.project, { uscc: order.customerUscc, ownerId: order.customerOwnerId }))
     throw forbidden(NOT_DECLARER);
