@@ -32,7 +32,7 @@ export function providerOf(ctx: BusinessContext, order: Pick<Order, 'provider'>)
   return (order.provider && ctx.providers[order.provider]) || ctx.provider;
 }
 
-export async function event(
+async function event(
   tx: Tx,
   e: { applicationId: number; action: string; from: string; to: string; actor: string; opinion?: string },
 ) {
