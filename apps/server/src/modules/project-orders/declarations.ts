@@ -142,7 +142,7 @@ const auditDeclaration = entityAudit('secondary_order');
  * Inside a declaration's insert: the order re-read under a share lock, so a close in progress is waited for and
  * a closed order refuses (409).
  */
-export async function checkOrderOpen(tx: Tx, orderId: number): Promise<void> {
+async function checkOrderOpen(tx: Tx, orderId: number): Promise<void> {
   const [o] = await tx
     .select({ closedAt: annualOrders.closedAt })
     .from(annualOrders)
