@@ -109,9 +109,10 @@ async function webBuild() {
   return ok;
 }
 
-/** Lint, the type check of every workspace (one `tsc -b`: packages/shared is checked once), the web build. */
+/** Lint (Biome, knip), the type check of every workspace (one `tsc -b`: packages/shared is checked once), the web build. */
 async function staticLane() {
   await check('lint (biome)', bin('biome'), ['check', '.']);
+  await check('lint (knip: unused files, exports, dependencies)', bin('knip'), ['--no-progress']);
   await check('typecheck (tsc -b)', bin('tsc'), ['-b']);
   return webBuild();
 }
