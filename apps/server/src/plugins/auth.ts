@@ -54,15 +54,6 @@ export function registerAuth(app: FastifyInstance): void {
 
 type PreHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-/** preHandler: the caller must hold one of the roles (the admin role holds them all), else 403. */
-export function requireRoles(...codes: string[]): PreHandler {
-  return async (req) => {
-    const have = req.user?.roles ?? [];
-    if (have.includes('admin') || codes.some((c) => have.includes(c))) return;
-    throw forbidden();
-  };
-}
-
 /** True when one of the caller's roles is granted a menu/button with this permission code (admin: always). */
 export async function hasPermission(app: FastifyInstance, user: RequestUser, code: string): Promise<boolean> {
   if (user.roles.includes('admin')) return true;

@@ -1,12 +1,10 @@
 import type { MenuIconName } from '@piibs/shared/menu';
 import type { ViewName } from '@piibs/shared/views';
-import { inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
 import { menus, roleMenus, roles } from '../../db/schema.ts';
 import { appliedSeedKeys, recordSeedKeys } from '../../lib/seed-keys.ts';
 import { bumpMenuVersion, MENU_TYPE } from './service.ts';
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Role codes (admin sees everything without grants). */
 const ENTERPRISE = '17';
@@ -488,11 +486,4 @@ export async function syncSeedMenus(db: Db): Promise<number> {
     if (added) await bumpMenuVersion(tx);
     return added;
   });
-}
-
-/** Role codes that must exist for the seed's grants (checked in tests). */
-export async function missingSeedRoles(db: Db): Promise<string[]> {
-  const wanted = [ENTERPRISE, UNDERWRITER, AGENT, SERVICE, CONTRACTOR];
-  const have = await db.select({ code: roles.code }).from(roles).where(inArray(roles.code, wanted));
-  return wanted.filter((c) => !have.some((h) => h.code === c));
 }

@@ -85,13 +85,4 @@ async function amcheck(db: pg.Client): Promise<string[]> {
   return problems;
 }
 
-/** How many indexes and tables amcheck looks at (for the figures). */
-export async function checkedObjects(db: pg.Client): Promise<{ indexes: number; tables: number }> {
-  const res = await db.query(`select
-    (select count(*) from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
-      where am.amname = 'btree' and c.relnamespace = 'public'::regnamespace) as indexes,
-    (select count(*) from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace) as tables`);
-  return { indexes: Number(res.rows[0].indexes), tables: Number(res.rows[0].tables) };
-}
-
 export const INVARIANTS = Object.keys(CHECKS).length;

@@ -371,5 +371,3 @@ export function MaterialsPanel({
     </div>
   );
 }
-
-export default MaterialsPanel;

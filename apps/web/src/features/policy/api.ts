@@ -81,7 +81,6 @@ export const downloadPolicyPdf = (policyId: number, number: string) =>
 // Sales supplements (补录) and renewals (续保).
 export const MARGE_LIST_PATH = '/piibs/policy/marge/xxt';
 export const MARGE_NBNMG_LIST_PATH = '/piibs/policy/marge/NBNMG';
-export const UPDATE_SALE_PATH = '/piibs/policy/marge/updateSale';
 
 /**
  * The supplement form of a policy (`marge/:id/:detail`): `detail` true is read-only. The NBNMG list opens the

@@ -195,13 +195,6 @@ export const SYSTEM_TEXTS = Object.freeze({
   retry: '重试',
 });
 
-export const CHANNEL_OPTIONS = [
-  { value: 'staff', label: '内部员工' },
-  { value: 'agent', label: '代理人' },
-  { value: 'enterprise', label: '投保企业' },
-  { value: 'service', label: '风控服务机构' },
-];
-
 export const LOGIN_METHOD_LABELS: Readonly<Record<string, string>> = Object.freeze({
   password: '账号密码',
   ca: '数字证书',

@@ -109,5 +109,3 @@ export function RenewButton({ policyId, endDate, today, ...buttonProps }: RenewB
     </Button>
   );
 }
-
-export default RenewButton;
