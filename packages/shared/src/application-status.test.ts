@@ -91,9 +91,17 @@ describe('periods (Asia/Shanghai, no back-dating)', () => {
   });
   it('refuses back-dated, inverted, over-long and malformed periods', () => {
     expect(periodProblem('2026-03-11', '2027-03-10', now)).toBeNull();
-    expect(periodProblem('2026-03-10', '2027-03-09', now)).toBe('保险起期：不能早于 2026-03-11（不得倒签）');
-    expect(periodProblem('2026-03-12', '2026-03-12', now)).toBe('保险止期：须晚于保险起期');
-    expect(periodProblem('2026-03-12', '2027-03-12', now)).toBe('保险止期：保险期间不能超过一年');
-    expect(periodProblem('2026-02-30', '2027-03-12', now)).toBe('保险起期：请输入正确的日期');
+    expect(periodProblem('2026-03-10', '2027-03-09', now)).toEqual({
+      field: 'startDate',
+      label: '保险起期',
+      message: '不能早于 2026-03-11（不得倒签）',
+    });
+    expect(periodProblem('2026-03-12', '2026-03-12', now)).toEqual({
+      field: 'endDate',
+      label: '保险止期',
+      message: '须晚于保险起期',
+    });
+    expect(periodProblem('2026-03-12', '2027-03-12', now)?.message).toBe('保险期间不能超过一年');
+    expect(periodProblem('2026-02-30', '2027-03-12', now)?.field).toBe('startDate');
   });
 });

@@ -9,6 +9,7 @@
 //   DRAFT | RETURNED | PENDING_PAYMENT → CANCELLED           the applicant
 //   PENDING_PAYMENT → PAID | PAYMENT_EXPIRED; PAID → ISSUED → IN_FORCE → EXPIRED   (the payment/policy issues)
 import { formatTime } from './constants.ts';
+import type { FieldProblem } from './problem.ts';
 
 export const APPLICATION_STATUSES = [
   'DRAFT',
@@ -140,13 +141,15 @@ export function defaultEnd(start: string): string {
   return new Date(Date.UTC(y + 1, m - 1, d - 1)).toISOString().slice(0, 10);
 }
 
-/** The first problem of a period (Chinese, naming the field), or null. */
-export function periodProblem(start: string, end: string, now: number = Date.now()): string | null {
-  if (!isDate(start)) return '保险起期：请输入正确的日期';
-  if (!isDate(end)) return '保险止期：请输入正确的日期';
+/** The first problem of a period (Chinese, at the start or end date), or null. */
+export function periodProblem(start: string, end: string, now: number = Date.now()): FieldProblem | null {
+  const atStart = (message: string): FieldProblem => ({ field: 'startDate', label: '保险起期', message });
+  const atEnd = (message: string): FieldProblem => ({ field: 'endDate', label: '保险止期', message });
+  if (!isDate(start)) return atStart('请输入正确的日期');
+  if (!isDate(end)) return atEnd('请输入正确的日期');
   const earliest = earliestStart(now);
-  if (start < earliest) return `保险起期：不能早于 ${earliest}（不得倒签）`;
-  if (end <= start) return '保险止期：须晚于保险起期';
-  if (end > defaultEnd(start)) return '保险止期：保险期间不能超过一年';
+  if (start < earliest) return atStart(`不能早于 ${earliest}（不得倒签）`);
+  if (end <= start) return atEnd('须晚于保险起期');
+  if (end > defaultEnd(start)) return atEnd('保险期间不能超过一年');
   return null;
 }

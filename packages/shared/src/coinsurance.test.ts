@@ -9,9 +9,15 @@ import {
   splitCoinsurance,
   totalMessage,
 } from './coinsurance.ts';
+import { problemText } from './problem.ts';
 import { MESSAGES } from './validators.ts';
 
 const s = (insurerCode: string, share: number, lead = false) => ({ insurerCode, share, lead });
+/** The notice of a table's first problem. */
+const text = (...args: Parameters<typeof coinsuranceProblem>) => {
+  const problem = coinsuranceProblem(...args);
+  return problem && problemText(problem);
+};
 
 describe('co-insurance shares', () => {
   it('uses the spec percentage messages word for word', () => {
@@ -35,29 +41,28 @@ describe('co-insurance shares', () => {
   });
 
   it('requires exactly one lead', () => {
-    expect(coinsuranceProblem([s('PICC', 60_000_000), s('PAIC', 40_000_000)])?.message).toBe(
-      '共保信息：须有且只有一家主承保公司',
-    );
-    expect(coinsuranceProblem([s('PICC', 60_000_000, true), s('PAIC', 40_000_000, true)])?.message).toBe(
+    expect(coinsuranceProblem([s('PICC', 60_000_000), s('PAIC', 40_000_000)])).toEqual({
+      field: 'shares',
+      label: '共保信息',
+      message: '须有且只有一家主承保公司',
+    });
+    expect(text([s('PICC', 60_000_000, true), s('PAIC', 40_000_000, true)])).toBe(
       '共保信息：须有且只有一家主承保公司',
     );
   });
 
   it('requires the total to be exactly 100, showing the current total', () => {
-    expect(coinsuranceProblem([s('PICC', 60_000_000, true), s('PAIC', 39_500_000)])?.message).toBe(
-      '共保份额合计须为100%，当前合计为 99.5%',
-    );
+    expect(text([s('PICC', 60_000_000, true), s('PAIC', 39_500_000)])).toBe('共保份额合计须为100%，当前合计为 99.5%');
     expect(totalMessage(100_000_001)).toBe('共保份额合计须为100%，当前合计为 100.000001%');
   });
 
   it('refuses zero, out-of-range shares, unknown and duplicate insurers', () => {
     expect(coinsuranceProblem([s('PICC', 100_000_000, true), s('PAIC', 0)])).toEqual({
       field: 'shares.1.share',
-      message: `共保份额：${SHARE_MESSAGE}`,
+      label: '共保份额',
+      message: SHARE_MESSAGE,
     });
-    expect(coinsuranceProblem([s('XXX', 100_000_000, true)], ['PICC'])?.message).toBe(
-      '共保公司：字典中没有代码 XXX',
-    );
+    expect(text([s('XXX', 100_000_000, true)], ['PICC'])).toBe('共保公司：字典中没有代码 XXX');
     expect(coinsuranceProblem([s('PICC', 50_000_000, true), s('PICC', 50_000_000)])?.field).toBe(
       'shares.1.insurerCode',
     );

@@ -7,6 +7,7 @@
 // total exactly 100. Amounts split floor-then-remainder: each follower gets floor(total × share / 10⁸) fen, the
 // lead the rest, so the parts always add up to the total to the fen.
 import { HUNDRED_PERCENT, microPercentText, percentTextToMicro } from './money.ts';
+import type { FieldProblem } from './problem.ts';
 
 /** The spec's percentage messages (validators.ts MESSAGES.percent1To100 / percent0To100), word for word. */
 export const SHARE_MESSAGE = '请输入1-100且最多六位小数';
@@ -47,33 +48,27 @@ export const shareTotal = (shares: readonly Pick<CoinsurerShare, 'share'>[]): nu
 export const totalMessage = (total: number): string =>
   `共保份额合计须为100%，当前合计为 ${microPercentText(total)}%`;
 
-export interface CoinsuranceProblem {
-  /** 'shares' for the table, or `shares.<i>.share|insurerCode`. */
-  field: string;
-  message: string;
-}
-
 /**
- * The first problem of a co-insurance table, or null. An empty table is fine (no co-insurance); otherwise:
+ * The first problem of a co-insurance table (at the row's field, or `shares` for the table), or null. An empty table is fine (no co-insurance); otherwise:
  * known, distinct insurers; every share 1–100 with ≤ 6 decimals; exactly one lead; total exactly 100%.
  */
 export function coinsuranceProblem(
   shares: readonly CoinsurerShare[],
   knownInsurers?: ReadonlySet<string> | readonly string[],
-): CoinsuranceProblem | null {
+): FieldProblem | null {
   if (shares.length === 0) return null;
   const known = knownInsurers ? new Set(knownInsurers) : null;
   const seen = new Set<string>();
   for (const [i, s] of shares.entries()) {
     if (!s.insurerCode || (known && !known.has(s.insurerCode)))
-      return { field: `shares.${i}.insurerCode`, message: `共保公司：字典中没有代码 ${s.insurerCode}` };
+      return { field: `shares.${i}.insurerCode`, label: '共保公司', message: `字典中没有代码 ${s.insurerCode}` };
     if (seen.has(s.insurerCode))
-      return { field: `shares.${i}.insurerCode`, message: `共保公司：${s.insurerCode} 重复` };
+      return { field: `shares.${i}.insurerCode`, label: '共保公司', message: `${s.insurerCode} 重复` };
     seen.add(s.insurerCode);
-    if (!isShare(s.share)) return { field: `shares.${i}.share`, message: `共保份额：${SHARE_MESSAGE}` };
+    if (!isShare(s.share)) return { field: `shares.${i}.share`, label: '共保份额', message: SHARE_MESSAGE };
   }
   const leads = shares.filter((s) => s.lead).length;
-  if (leads !== 1) return { field: 'shares', message: '共保信息：须有且只有一家主承保公司' };
+  if (leads !== 1) return { field: 'shares', label: '共保信息', message: '须有且只有一家主承保公司' };
   const total = shareTotal(shares);
   if (total !== HUNDRED_PERCENT) return { field: 'shares', message: totalMessage(total) };
   return null;

@@ -1,5 +1,6 @@
 export * from './auth.ts';
 export * from './constants.ts';
+export * from './money.ts';
 export * from './uscc.ts';
 export * from './validators.ts';
 export * from './views.ts';

@@ -46,12 +46,6 @@ export function fenToYuanText(fen: number): string {
   return scaledText(fen, 2, 2);
 }
 
-/** 123450 → '1,234.50'. */
-export function formatYuan(fen: number): string {
-  const [whole, frac] = fenToYuanText(fen).split('.');
-  return `${whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
-}
-
 /**
  * The one way an amount is shown, on screens, in messages, PDFs and notifications: 2_676_000 → '¥26,760.00',
  * -150 → '-¥1.50'; no amount → '—'. (Inputs and spreadsheet cells take the plain `fenToYuanText`.)

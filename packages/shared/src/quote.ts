@@ -122,7 +122,8 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
   if (ratio < product.preventionRatioMin || ratio > product.preventionRatioMax)
     throw new RatingError(
       'preventionRatio',
-      `事故预防费用比例：须在 ${microPercentText(product.preventionRatioMin)}%–${microPercentText(product.preventionRatioMax)}% 之间`,
+      `须在 ${microPercentText(product.preventionRatioMin)}%–${microPercentText(product.preventionRatioMax)}% 之间`,
+      '事故预防费用比例',
     );
 
   const factors = chooseFactors(table.factors, inputs.factors ?? {});
@@ -154,26 +155,23 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
   let premium: PremiumQuote;
   if (product.productClass === 'work_safety') {
     const headcount = inputs.headcount;
-    if (!given(headcount)) throw new RatingError('headcount', '参保人数：不能为空');
+    if (!given(headcount)) throw new RatingError('headcount', '不能为空', '参保人数');
     const death = product.coverages.find((c) => c.type === 'EMPLOYEE_DEATH_DISABILITY');
     const limit = inputs.perPersonLimitFen ?? death?.perPersonLimitFen;
-    if (!given(limit)) throw new RatingError('perPersonLimitFen', '每人伤亡限额：不能为空');
+    if (!given(limit)) throw new RatingError('perPersonLimitFen', '不能为空', '每人伤亡限额');
     const tiers = limitTiersOf(rows);
     const anyLimit = rows.some(
       (r) => r.coverageType === 'EMPLOYEE_DEATH_DISABILITY' && r.limitTierFen === null,
     );
     if (tiers.length && !anyLimit && !tiers.includes(limit))
-      throw new RatingError(
-        'perPersonLimitFen',
-        `每人伤亡限额：请选择 ${tiers.map(amountShortText).join('、')}`,
-      );
+      throw new RatingError('perPersonLimitFen', `请选择 ${tiers.map(amountShortText).join('、')}`, '每人伤亡限额');
     const industrySpecific = rows.some((r) => r.coverageType === 'EMPLOYEE_DEATH_DISABILITY' && r.industry);
-    if (industrySpecific && !industrySection) throw new RatingError('industrySection', '行业门类：不能为空');
+    if (industrySpecific && !industrySection) throw new RatingError('industrySection', '不能为空', '行业门类');
 
     const chosen = new Set<CoverageType>(inputs.coverages ?? []);
     for (const type of chosen) {
       if (!product.coverages.some((c) => c.type === type))
-        throw new RatingError('coverages', `附加责任：该险种没有「${COVERAGE_LABELS[type]}」`);
+        throw new RatingError('coverages', `该险种没有「${COVERAGE_LABELS[type]}」`, '附加责任');
     }
     const included = product.coverages.filter(
       (c) => c.type !== 'EMPLOYEE_DEATH_DISABILITY' && (c.mandatory || chosen.has(c.type)),
@@ -200,7 +198,7 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
     input.coverages = ['EMPLOYEE_DEATH_DISABILITY', ...included.map((c) => c.type)];
   } else if (product.productClass === 'construction') {
     const cost = inputs.projectCostFen;
-    if (!given(cost)) throw new RatingError('projectCostFen', '工程造价：不能为空');
+    if (!given(cost)) throw new RatingError('projectCostFen', '不能为空', '工程造价');
     const highRisk = inputs.highRisk ?? false;
     premium = quoteConstruction({
       projectCostFen: cost,
@@ -214,11 +212,11 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
     input.coverages = product.coverages.map((c) => c.type);
   } else {
     const amount = inputs.guaranteeAmountFen;
-    if (!given(amount)) throw new RatingError('guaranteeAmountFen', '保证金额：不能为空');
+    if (!given(amount)) throw new RatingError('guaranteeAmountFen', '不能为空', '保证金额');
     const cover = product.coverages.find((c) => c.type === 'PERFORMANCE_GUARANTEE');
     const cap = cover ? (cover.aggregateLimitFen ?? cover.perAccidentLimitFen) : null;
     if (cap != null && amount > cap)
-      throw new RatingError('guaranteeAmountFen', `保证金额：不能超过 ${amountShortText(cap)}`);
+      throw new RatingError('guaranteeAmountFen', `不能超过 ${amountShortText(cap)}`, '保证金额');
     premium = quoteGuarantee({ amountFen: amount, rate: rateOf(null), factors });
     input.guaranteeAmountFen = amount;
     input.coverages = product.coverages.map((c) => c.type);

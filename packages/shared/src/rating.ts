@@ -11,6 +11,7 @@
 // between are for display only: the per-line amounts share out the final premium by largest remainder (so
 // they add up to it exactly), and each factor step shows the premium rounded before and after that factor.
 import { amountShortText, HUNDRED_PERCENT, MULTIPLIER_SCALE, RATE_SCALE, rateText, yuan } from './money.ts';
+import { type FieldProblem, problemText } from './problem.ts';
 
 // ---- products and coverages ----
 
@@ -76,12 +77,17 @@ export const MAX_MULTIPLIER = 30_000;
 /** High-risk construction (深基坑、高大模板、起重吊装等危大工程) loading when the rate table sets none: ×1.3. */
 export const DEFAULT_HIGH_RISK_LOADING = 13_000;
 
-/** A bad rating input; `message` is Chinese and starts with the field's label. */
+/** A bad rating input, at its field: `message` is the Chinese notice ("label：what is wrong"). */
 export class RatingError extends Error {
-  readonly field: string;
-  constructor(field: string, message: string) {
-    super(message);
-    this.field = field;
+  readonly problem: FieldProblem;
+  constructor(field: string, message: string, label?: string) {
+    const problem = { field, message, ...(label ? { label } : {}) };
+    super(problemText(problem));
+    this.problem = problem;
+  }
+
+  get field(): string {
+    return this.problem.field;
   }
 }
 
@@ -149,12 +155,12 @@ export function chooseFactors(
 ): AppliedFactor[] {
   for (const code of Object.keys(chosen)) {
     if (!defs.some((d) => d.code === code))
-      throw new RatingError('factors', `浮动因子：费率表中没有 ${code}`);
+      throw new RatingError('factors', `费率表中没有 ${code}`, '浮动因子');
   }
   return defs.map((d) => {
     const value = chosen[d.code] ?? d.defaultOption;
     const option = d.options.find((o) => o.value === value);
-    if (!option) throw new RatingError('factors', `浮动因子：「${d.label}」没有选项 ${value}`);
+    if (!option) throw new RatingError('factors', `「${d.label}」没有选项 ${value}`, '浮动因子');
     return {
       code: d.code,
       label: d.label,
@@ -261,7 +267,7 @@ function roundHalfUp(num: bigint, den: bigint): bigint {
 }
 
 function toSafe(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RatingError('premium', '保费：超出可计算的范围');
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RatingError('premium', '超出可计算的范围', '保费');
   return Number(value);
 }
 
@@ -275,7 +281,7 @@ function decimalText(num: bigint, digits: number): string {
 
 function checkAmount(field: string, label: string, value: number, min = 0, max = MAX_AMOUNT_FEN): void {
   if (!Number.isSafeInteger(value) || value < min || value > max)
-    throw new RatingError(field, `${label}：须为 ${min}–${max} 之间的整数（分）`);
+    throw new RatingError(field, `须为 ${min}–${max} 之间的整数（分）`, label);
 }
 
 // ---- quotes ----
@@ -327,11 +333,11 @@ export function applyFactors(
   for (const l of lines) {
     checkAmount('baseFen', l.label, l.baseFen, 0, Number.MAX_SAFE_INTEGER);
     if (!Number.isInteger(l.rate) || l.rate < 0 || l.rate > RATE_SCALE)
-      throw new RatingError('rate', `${l.label}：费率须在 0–100% 之间`);
+      throw new RatingError('rate', '费率须在 0–100% 之间', l.label);
   }
   for (const f of factors) {
     if (!Number.isInteger(f.multiplier) || f.multiplier < MIN_MULTIPLIER || f.multiplier > MAX_MULTIPLIER)
-      throw new RatingError('factors', `浮动因子：「${f.label}」系数须在 0.1–3 之间`);
+      throw new RatingError('factors', `「${f.label}」系数须在 0.1–3 之间`, '浮动因子');
   }
   const factorScale = BigInt(MULTIPLIER_SCALE) ** BigInt(factors.length);
   const multiplier = factors.reduce((m, f) => m * BigInt(f.multiplier), 1n);
@@ -407,10 +413,10 @@ export interface WorkSafetyInput {
 export function quoteWorkSafety(input: WorkSafetyInput): PremiumQuote {
   const { headcount, perPersonLimitFen } = input;
   if (!Number.isInteger(headcount) || headcount < 1 || headcount > MAX_HEADCOUNT)
-    throw new RatingError('headcount', `参保人数：须为 1–${MAX_HEADCOUNT} 之间的整数`);
+    throw new RatingError('headcount', `须为 1–${MAX_HEADCOUNT} 之间的整数`, '参保人数');
   checkAmount('perPersonLimitFen', '每人伤亡限额', perPersonLimitFen, 0, MAX_PER_PERSON_LIMIT_FEN);
   if (perPersonLimitFen < MIN_DEATH_DISABILITY_LIMIT_FEN)
-    throw new RatingError('perPersonLimitFen', '每人伤亡限额：安责险每人死亡/伤残限额不得低于 40万元');
+    throw new RatingError('perPersonLimitFen', '安责险每人死亡/伤残限额不得低于 40万元', '每人伤亡限额');
   const lines: RateLine[] = [
     {
       key: 'EMPLOYEE_DEATH_DISABILITY',
@@ -468,10 +474,7 @@ export function quoteConstruction(input: ConstructionInput): PremiumQuote {
   if (problem) throw new RatingError('bands', problem);
   const top = input.bands[input.bands.length - 1]!;
   if (top.upToFen !== null && cost > top.upToFen)
-    throw new RatingError(
-      'projectCostFen',
-      `工程造价：超出费率表的最高档次（${amountShortText(top.upToFen)}）`,
-    );
+    throw new RatingError('projectCostFen', `超出费率表的最高档次（${amountShortText(top.upToFen)}）`, '工程造价');
   const lines: RateLine[] = [];
   let lower = 0;
   for (const [i, band] of input.bands.entries()) {
@@ -536,6 +539,6 @@ export function preventionFee(premiumFen: number, ratio: number): number {
   if (!Number.isSafeInteger(premiumFen) || premiumFen < 0)
     throw new RangeError('premium must be a fen amount');
   if (!Number.isInteger(ratio) || ratio < 0 || ratio > MAX_PREVENTION_RATIO)
-    throw new RatingError('preventionRatio', '事故预防费用比例：须在 0–21% 之间');
+    throw new RatingError('preventionRatio', '须在 0–21% 之间', '事故预防费用比例');
   return Number(roundHalfUp(BigInt(premiumFen) * BigInt(ratio), BigInt(HUNDRED_PERCENT)));
 }

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { addDays, defaultEnd } from './application-status.ts';
 import { POLICY_STATUSES } from './policy.ts';
+import type { FieldProblem } from './problem.ts';
 import { MAX_COMMISSION_RATE, MAX_HEADCOUNT } from './rating.ts';
 
 // ---- supplements ----
@@ -59,7 +60,11 @@ export function maskAccountNo(accountNo: string | null | undefined): string | nu
 }
 
 /** The refusal of a commission above the product's cap (the form and the server word it alike). */
-export const commissionCapMessage = (capText: string) => `手续费比例：不能超过该险种的上限 ${capText}%`;
+export const commissionCapProblem = (capText: string): FieldProblem => ({
+  field: 'commissionRate',
+  label: '手续费比例',
+  message: `不能超过该险种的上限 ${capText}%`,
+});
 
 const trimmedOrNull = (v: unknown) => (typeof v === 'string' ? v.trim() || null : v);
 const requiredText = (title: string, max: number) =>

@@ -1,3 +1,5 @@
+import type { FieldProblem } from '@piibs/shared/problem';
+
 /** A refused field: its request path ("insured.contactPhone", "items.0.amount"; a query or path parameter's name) and the message to show beside it. */
 export interface FieldError {
   field: string;
@@ -26,6 +28,8 @@ export const badRequest = (message: string) => new HttpError(400, message);
  */
 export const fieldError = (field: string, message: string, label?: string, status: 400 | 409 = 400) =>
   new HttpError(status, label ? `${label}：${message}` : message, [{ field, message }]);
+/** The 400 of a rule the shared code found broken (periodProblem, rateRowsProblem …), at its field. */
+export const problemError = (p: FieldProblem) => fieldError(p.field, p.message, p.label);
 export const unauthorized = (message = '未登录或登录状态已过期') => new HttpError(401, message);
 export const forbidden = (message = '没有权限执行此操作') => new HttpError(403, message);
 export const notFound = (message = '记录不存在') => new HttpError(404, message);

@@ -119,6 +119,23 @@ describe('a zod-validated route refuses with errors[].field', () => {
 });
 
 describe('a business rule refuses a field with errors[].field', () => {
+  it('on a real route: a department cannot be its own parent', async () => {
+    const dept = (await admin.post('/api/depts', { name: '镇江中心支公司', parentId: null, sort: 1 })).json();
+    const res = await admin.post('/api/depts/update', {
+      id: dept.id,
+      version: dept.version,
+      name: dept.name,
+      parentId: dept.id,
+      sort: 1,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '上级部门：不能选择自己',
+      errors: [{ field: 'parentId', message: '不能选择自己' }],
+    });
+  });
+
   it('fieldError answers the notice text and the field', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/__test/rule' });
     expect(res.statusCode).toBe(400);

@@ -65,7 +65,7 @@ function issueText(issue: z.core.$ZodIssue): string {
 }
 
 /** One Chinese sentence for an issue, naming the field: "手机号：请输入正确的11位手机号码". */
-export function issueMessage(schema: AnyZod, issue: z.core.$ZodIssue, httpPart: string | undefined): string {
+function issueMessage(schema: AnyZod, issue: z.core.$ZodIssue, httpPart: string | undefined): string {
   const label = fieldLabel(schema, issue.path) ?? where[httpPart ?? ''] ?? '请求';
   return `${label}：${issueText(issue)}`;
 }

@@ -187,7 +187,11 @@ describe('drafts and periods', () => {
     const [y, m, d] = start.split('-').map(Number) as [number, number, number];
     expect(ok.json().endDate).toBe(new Date(Date.UTC(y + 1, m - 1, d - 1)).toISOString().slice(0, 10));
     const inverted = await draft(w.ent, ok.json(), { endDate: start });
-    expect(inverted.json()).toEqual({ status: 400, message: '保险止期：须晚于保险起期' });
+    expect(inverted.json()).toEqual({
+      status: 400,
+      message: '保险止期：须晚于保险起期',
+      errors: [{ field: 'endDate', message: '须晚于保险起期' }],
+    });
   });
 
   it('needs an approved applicant: 400 投保人尚未审核通过', async () => {
@@ -215,7 +219,11 @@ describe('drafts and periods', () => {
   it('submit checks completeness, naming the field', async () => {
     const a = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
     const res = await submit(w.agent, a);
-    expect(res.json()).toEqual({ status: 400, message: '工程名称：不能为空' });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '工程名称：不能为空',
+      errors: [{ field: 'projectName', message: '不能为空' }],
+    });
   });
 });
 
@@ -229,7 +237,11 @@ describe('co-insurance', () => {
       { insurerCode: 'PICC', lead: true, share: '60' },
       { insurerCode: 'PAIC', share: '39.5' },
     ]);
-    expect(short.json()).toEqual({ status: 400, message: '共保份额合计须为100%，当前合计为 99.5%' });
+    expect(short.json()).toEqual({
+      status: 400,
+      message: '共保份额合计须为100%，当前合计为 99.5%',
+      errors: [{ field: 'shares', message: '共保份额合计须为100%，当前合计为 99.5%' }],
+    });
     const noLead = await put(w.ent, a, [
       { insurerCode: 'PICC', share: '60' },
       { insurerCode: 'PAIC', share: '40' },
@@ -258,7 +270,11 @@ describe('co-insurance', () => {
   it('refused on a product without co-insurance', async () => {
     const a = await create(w.ent, entCustomerId, 'LYBZ_2025');
     const res = await put(w.ent, a, [{ insurerCode: 'PICC', lead: true, share: '100' }]);
-    expect(res.json()).toEqual({ status: 400, message: '共保信息：该险种不支持共保/联保' });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '共保信息：该险种不支持共保/联保',
+      errors: [{ field: 'shares', message: '该险种不支持共保/联保' }],
+    });
   });
 });
 
@@ -454,12 +470,17 @@ describe('individual policyholder (policyholderType 2)', () => {
     const a = res.json();
     // the applicant's credit code is not an identity card: the individual types their own
     expect(a).toMatchObject({ policyholderType: 2, insuredUscc: null, insuredIdNumber: null });
-    expect((await submit(w.ent, a)).json()).toEqual({ status: 400, message: '被保险人身份证号：不能为空' });
+    expect((await submit(w.ent, a)).json()).toEqual({
+      status: 400,
+      message: '被保险人身份证号：不能为空',
+      errors: [{ field: 'insuredIdNumber', message: '不能为空' }],
+    });
 
     const credit = await draft(w.ent, a, { insuredUscc: w.entUscc });
     expect(credit.json()).toEqual({
       status: 400,
       message: '被保险人统一社会信用代码：个人投保人不填写统一社会信用代码',
+      errors: [{ field: 'insuredUscc', message: '个人投保人不填写统一社会信用代码' }],
     });
     const wrong = await draft(w.ent, a, { insuredIdNumber: '110105194912310021' });
     expect(wrong.statusCode).toBe(400);
@@ -496,6 +517,7 @@ describe('individual policyholder (policyholderType 2)', () => {
     expect(res.json()).toEqual({
       status: 400,
       message: '被保险人身份证号：企业投保人请填写统一社会信用代码',
+      errors: [{ field: 'insuredIdNumber', message: '企业投保人请填写统一社会信用代码' }],
     });
     const person = await draft(w.ent, a, { policyholderType: 2 });
     expect(person.json()).toMatchObject({ policyholderType: 2, insuredUscc: null, insuredIdNumber: null });

@@ -22,7 +22,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { applicationCoinsurers, applications, customers, dictDetails, dicts } from '../../db/schema.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { badRequest, fieldError, problemError } from '../../lib/errors.ts';
 import { getCustomer } from '../customers/service.ts';
 import { getProduct } from '../products/service.ts';
 import {
@@ -49,9 +49,10 @@ export async function createApplication(
   const customer = await getCustomer(db, actor.viewer, form.customerId);
   if (customer.reviewStatus !== 'approved') throw badRequest(CUSTOMER_NOT_APPROVED);
   const product = await getProduct(db, form.productId);
-  if (!product.enabled) throw badRequest('险种：险种已停用');
+  if (!product.enabled) throw fieldError('productId', '险种已停用', '险种');
   const start = earliestStart();
-  if (start < product.validFrom || start > product.validTo) throw badRequest('险种：险种不在有效期内');
+  if (start < product.validFrom || start > product.validTo)
+    throw fieldError('productId', '险种不在有效期内', '险种');
   const roles = actor.viewer.user.roles;
   const channel: Channel =
     form.channel ??
@@ -124,11 +125,12 @@ function insuredCodePatch(
 ): void {
   const type = patch.policyholderType ?? a.policyholderType;
   if (type === 2) {
-    if (patch.insuredUscc) throw badRequest('被保险人统一社会信用代码：个人投保人不填写统一社会信用代码');
+    if (patch.insuredUscc)
+      throw fieldError('insuredUscc', '个人投保人不填写统一社会信用代码', '被保险人统一社会信用代码');
     delete patch.insuredUscc;
     if (idNumber !== undefined) patch.insuredUscc = idNumber;
   } else if (idNumber) {
-    throw badRequest('被保险人身份证号：企业投保人请填写统一社会信用代码');
+    throw fieldError('insuredIdNumber', '企业投保人请填写统一社会信用代码', '被保险人身份证号');
   }
   if (type !== a.policyholderType && patch.insuredUscc === undefined) patch.insuredUscc = null;
 }
@@ -157,9 +159,9 @@ export async function saveDraft(
     const merged = { ...a, ...patch } as Application;
     if (merged.startDate && merged.endDate) {
       const problem = periodProblem(merged.startDate, merged.endDate);
-      if (problem) throw badRequest(problem);
+      if (problem) throw problemError(problem);
     } else if (merged.startDate && merged.startDate < earliestStart()) {
-      throw badRequest(`保险起期：不能早于 ${earliestStart()}（不得倒签）`);
+      throw fieldError('startDate', `不能早于 ${earliestStart()}（不得倒签）`, '保险起期');
     }
     const product = await getProduct(tx, a.productId);
     checkRatios(product, merged);
@@ -206,14 +208,15 @@ export async function replaceCoinsurers(
     const a = await lockApplication(tx, actor.viewer, id);
     checkChange(a, actor, EDITABLE_STATUSES.includes(a.status as ApplicationStatus), form.version);
     const product = await getProduct(tx, a.productId);
-    if (!product.allowsCoinsurance && form.shares.length) throw badRequest('共保信息：该险种不支持共保/联保');
+    if (!product.allowsCoinsurance && form.shares.length)
+      throw fieldError('shares', '该险种不支持共保/联保', '共保信息');
     const shares = form.shares.map((s) => ({
       insurerCode: s.insurerCode,
       lead: s.lead,
       share: percentTextToMicro(s.share) ?? 0,
     }));
     const problem = coinsuranceProblem(shares, await coinsurerCodes(tx));
-    if (problem) throw badRequest(problem.message);
+    if (problem) throw problemError(problem);
     await tx.delete(applicationCoinsurers).where(eq(applicationCoinsurers.applicationId, id));
     if (shares.length) {
       const premium = splitAmount(a.premiumFen ?? 0, shares);

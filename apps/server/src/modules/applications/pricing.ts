@@ -6,11 +6,12 @@
 import { splitAmount } from '@piibs/shared/coinsurance';
 import { microPercentText } from '@piibs/shared/money';
 import type { QuoteResult, quoteForm } from '@piibs/shared/product';
+import { commissionCapProblem } from '@piibs/shared/sales';
 import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { applicationCoinsurers, applications } from '../../db/schema.ts';
-import { badRequest, HttpError } from '../../lib/errors.ts';
+import { fieldError, HttpError, problemError } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { quoteProduct } from '../products/quote.ts';
 import { type Application, seeAll } from './changes.ts';
@@ -124,12 +125,14 @@ export function checkRatios(
   a: { commissionRate: number | null; preventionRatio: number | null },
 ) {
   if (a.commissionRate != null && a.commissionRate > p.commissionCap)
-    throw badRequest(`手续费比例：不能超过该险种的上限 ${microPercentText(p.commissionCap)}%`);
+    throw problemError(commissionCapProblem(microPercentText(p.commissionCap)));
   if (
     a.preventionRatio != null &&
     (a.preventionRatio < p.preventionRatioMin || a.preventionRatio > p.preventionRatioMax)
   )
-    throw badRequest(
-      `事故预防费用比例：须在 ${microPercentText(p.preventionRatioMin)}%–${microPercentText(p.preventionRatioMax)}% 之间`,
+    throw fieldError(
+      'preventionRatio',
+      `须在 ${microPercentText(p.preventionRatioMin)}%–${microPercentText(p.preventionRatioMax)}% 之间`,
+      '事故预防费用比例',
     );
 }

@@ -16,7 +16,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { applicationCoinsurers, applications, customers, paymentOrders } from '../../db/schema.ts';
 import type { Actor } from '../../lib/audit.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getProduct } from '../products/service.ts';
 import { DECISION_OF, openReviewTask } from '../tasks/queue.ts';
@@ -35,8 +35,9 @@ import {
 import { checkRatios, quoteColumns, rateApplication, resplit } from './pricing.ts';
 import { getApplication } from './queries.ts';
 
-const required = (value: unknown, label: string) => {
-  if (value === null || value === undefined || value === '') throw badRequest(`${label}：不能为空`);
+/** A field the submitted application must have: a 400 at the wizard's field (its request path) when empty. */
+const required = (value: unknown, field: string, label: string) => {
+  if (value === null || value === undefined || value === '') throw fieldError(field, '不能为空', label);
 };
 
 /**
@@ -59,34 +60,35 @@ export async function submitApplication(
       .from(customers)
       .where(eq(customers.id, a.customerId));
     if (customer?.reviewStatus !== 'approved') throw badRequest(CUSTOMER_NOT_APPROVED);
-    required(a.startDate, '保险起期');
-    required(a.endDate, '保险止期');
+    required(a.startDate, 'startDate', '保险起期');
+    required(a.endDate, 'endDate', '保险止期');
     const problem = periodProblem(a.startDate!, a.endDate!);
-    if (problem) throw badRequest(problem);
+    if (problem) throw problemError(problem);
     if (a.policyholderType === 2) {
-      required(a.insuredName, '被保险人姓名');
-      required(a.insuredUscc, '被保险人身份证号');
-      if (!isIdCardNumber(a.insuredUscc!)) throw badRequest(`被保险人身份证号：${ID_CARD_MESSAGE}`);
+      required(a.insuredName, 'insuredName', '被保险人姓名');
+      required(a.insuredUscc, 'insuredIdNumber', '被保险人身份证号');
+      if (!isIdCardNumber(a.insuredUscc!))
+        throw fieldError('insuredIdNumber', ID_CARD_MESSAGE, '被保险人身份证号');
     } else {
-      required(a.insuredName, '被保险人名称');
+      required(a.insuredName, 'insuredName', '被保险人名称');
     }
-    required(a.contactName, '联系人');
-    required(a.contactPhone, '联系电话');
+    required(a.contactName, 'contactName', '联系人');
+    required(a.contactPhone, 'contactPhone', '联系电话');
     if (product.productClass === 'construction') {
-      required(a.projectName, '工程名称');
-      required(a.projectAddress, '工程地址');
-      required(a.projectCostFen, '工程造价');
+      required(a.projectName, 'projectName', '工程名称');
+      required(a.projectAddress, 'projectAddress', '工程地址');
+      required(a.projectCostFen, 'projectCostFen', '工程造价');
     }
-    if (product.productClass === 'work_safety') required(a.headcount, '参保人数');
+    if (product.productClass === 'work_safety') required(a.headcount, 'headcount', '参保人数');
     checkRatios(product, a);
     const shares = await tx
       .select()
       .from(applicationCoinsurers)
       .where(eq(applicationCoinsurers.applicationId, id));
     if (shares.length) {
-      if (!product.allowsCoinsurance) throw badRequest('共保信息：该险种不支持共保/联保');
+      if (!product.allowsCoinsurance) throw fieldError('shares', '该险种不支持共保/联保', '共保信息');
       const bad = coinsuranceProblem(shares);
-      if (bad) throw badRequest(bad.message);
+      if (bad) throw problemError(bad);
     }
     const q = await rateApplication(tx, actor.viewer, a);
     await tx

@@ -89,7 +89,11 @@ describe('password sign-in', () => {
       remoteAddress: freshIp(),
       payload: { username: 'alice' },
     });
-    expect(res.json()).toEqual({ status: 400, message: '密码：不能为空' });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '密码：不能为空',
+      errors: [{ field: 'password', message: '不能为空' }],
+    });
   });
 
   it('records every attempt in login_attempt, successes and failures, never the password', async () => {

@@ -77,7 +77,11 @@ describe('customer code: GB 32100 with its check character, or the spec’s tax-
     const res = await w.agent.post('/api/customers', customerForm({ uscc }));
     expect(res.statusCode, res.body).toBe(status);
     if (status === 400)
-      expect(res.json()).toEqual({ status: 400, message: '统一社会信用代码：请输入正确的统一社会信用代码' });
+      expect(res.json()).toEqual({
+        status: 400,
+        message: '统一社会信用代码：请输入正确的统一社会信用代码',
+        errors: [{ field: 'uscc', message: '请输入正确的统一社会信用代码' }],
+      });
     else expect(res.json().uscc).toBe(uscc);
   });
 
@@ -85,6 +89,7 @@ describe('customer code: GB 32100 with its check character, or the spec’s tax-
     expect((await w.agent.post('/api/customers', customerForm({ region: '110101' }))).json()).toEqual({
       status: 400,
       message: '所在地区：字典中没有代码 110101',
+      errors: [{ field: 'region', message: '字典中没有代码 110101' }],
     });
     expect(
       (
@@ -172,7 +177,11 @@ describe('review on create and edit', () => {
     expect((await w.agent.post('/api/customers/update', updateBody(c))).statusCode).toBe(409);
     const now = (await w.agent.get(`/api/customers/${c.id}`)).json() as Customer;
     const bad = await w.agent.post('/api/customers/update', { ...updateBody(now), phone: '139****0000' });
-    expect(bad.json()).toEqual({ status: 400, message: '联系电话：请输入正确的电话号码或者固话号码' });
+    expect(bad.json()).toEqual({
+      status: 400,
+      message: '联系电话：请输入正确的电话号码或者固话号码',
+      errors: [{ field: 'phone', message: '请输入正确的电话号码或者固话号码' }],
+    });
   });
 });
 

@@ -27,7 +27,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { customers, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
@@ -338,7 +338,8 @@ export async function updateCustomer(db: Db, actor: CustomerActor, form: UpdateI
         throw conflict(FINGERPRINT_TAKEN);
       let phone = form.phone;
       if (phone.includes('*')) {
-        if (phone !== maskPhone(before.phone)) throw badRequest('联系电话：请输入正确的电话号码或者固话号码');
+        if (phone !== maskPhone(before.phone))
+          throw fieldError('phone', '请输入正确的电话号码或者固话号码', '联系电话');
         phone = before.phone;
       }
       const values = {

@@ -335,7 +335,11 @@ describe('role gating', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/^开始日期：/);
     res = await w.admin.get('/api/dashboard?from=2026-03-02&to=2026-03-01');
-    expect(res.json()).toEqual({ status: 400, message: '结束日期：不能早于开始日期' });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '结束日期：不能早于开始日期',
+      errors: [{ field: 'to', message: '不能早于开始日期' }],
+    });
     res = await w.admin.get('/api/dashboard?from=2024-01-01&to=2025-12-31');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain('366');

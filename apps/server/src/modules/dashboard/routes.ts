@@ -10,7 +10,7 @@ import {
 import { TASK_KIND_PERMISSIONS, type TaskKind } from '@piibs/shared/review';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { badRequest } from '../../lib/errors.ts';
+import { fieldError } from '../../lib/errors.ts';
 import { errorBody } from '../../lib/schemas.ts';
 import { hasPermission } from '../../plugins/auth.ts';
 import type { RequestUser } from '../auth/sessions.ts';
@@ -109,7 +109,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       const today = shanghaiToday();
       const range = resolveRange(req.query, today);
       if (range.days > DASHBOARD_MAX_DAYS)
-        throw badRequest(`开始日期：日期范围不能超过 ${DASHBOARD_MAX_DAYS} 天`);
+        throw fieldError('from', `日期范围不能超过 ${DASHBOARD_MAX_DAYS} 天`, '开始日期');
       // Today is part of the key: the expiring windows count from it.
       const key = [req.user.id, [...req.user.roles].sort().join(','), range.from, range.to, today].join('|');
       return cache.get(key, () => answerFor(app, req.user, range, today));

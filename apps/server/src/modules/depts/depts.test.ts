@@ -57,10 +57,12 @@ describe('departments', () => {
     expect((await admin.post('/api/depts', { name: '' })).json()).toEqual({
       status: 400,
       message: '部门名称：不能为空',
+      errors: [{ field: 'name', message: '不能为空' }],
     });
     expect((await admin.post('/api/depts', { name: 'x', parentId: 999999 })).json()).toEqual({
       status: 400,
       message: '上级部门：所选部门不存在',
+      errors: [{ field: 'parentId', message: '所选部门不存在' }],
     });
     expect((await admin.post('/api/depts', { name: '华东分公司', parentId: root.id })).json()).toEqual({
       status: 409,
@@ -85,7 +87,11 @@ describe('departments', () => {
     });
     expect(stale.statusCode).toBe(409);
     const cycle = await admin.post('/api/depts/update', { id: east.id, name: '华东分公司', parentId: zj.id });
-    expect(cycle.json()).toEqual({ status: 400, message: '上级部门：不能选择自己的下级部门' });
+    expect(cycle.json()).toEqual({
+      status: 400,
+      message: '上级部门：不能选择自己的下级部门',
+      errors: [{ field: 'parentId', message: '不能选择自己的下级部门' }],
+    });
   });
 
   it('refuses to delete a department that has users, or sub-departments, with a clear message', async () => {
@@ -149,6 +155,7 @@ describe('jobs', () => {
     expect((await admin.post('/api/jobs', { name: '' })).json()).toEqual({
       status: 400,
       message: '岗位名称：不能为空',
+      errors: [{ field: 'name', message: '不能为空' }],
     });
   });
 

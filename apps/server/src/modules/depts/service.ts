@@ -7,7 +7,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { departments, users } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import type { DataScope } from '../../lib/data-scope.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
 export const DEPT_NOT_FOUND = '部门不存在';
@@ -69,15 +69,15 @@ const snapshot = (d: { name: string; parentId: number | null; sort: number; enab
 
 async function checkParent(tx: Tx, parentId: number | null, selfId?: number) {
   if (parentId == null) return;
-  if (parentId === selfId) throw badRequest('上级部门：不能选择自己');
+  if (parentId === selfId) throw fieldError('parentId', '不能选择自己', '上级部门');
   const [row] = await tx.select({ id: departments.id }).from(departments).where(eq(departments.id, parentId));
-  if (!row) throw badRequest('上级部门：所选部门不存在');
+  if (!row) throw fieldError('parentId', '所选部门不存在', '上级部门');
   if (selfId != null) {
     const chain = await tx.execute(sql`
       WITH RECURSIVE up AS (SELECT id, parent_id FROM department WHERE id = ${parentId}
         UNION SELECT d.id, d.parent_id FROM department d JOIN up ON d.id = up.parent_id)
       SELECT 1 FROM up WHERE id = ${selfId}`);
-    if (chain.rows.length) throw badRequest('上级部门：不能选择自己的下级部门');
+    if (chain.rows.length) throw fieldError('parentId', '不能选择自己的下级部门', '上级部门');
   }
 }
 

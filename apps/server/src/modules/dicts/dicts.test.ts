@@ -165,6 +165,7 @@ describe('GET /api/dictDetail (spec §7, paths exact)', () => {
     expect((await plain.get('/api/dict/all?names=')).json()).toEqual({
       status: 400,
       message: '字典名称：不能为空',
+      errors: [{ field: 'names', message: '不能为空' }],
     });
   });
 });
@@ -196,6 +197,7 @@ describe('dictionary administration', () => {
     expect((await admin.post('/api/dictDetail', { dictId, label: '', value: 'X' })).json()).toEqual({
       status: 400,
       message: '字典标签：不能为空',
+      errors: [{ field: 'label', message: '不能为空' }],
     });
     const upd = await admin.post('/api/dictDetail/update', {
       id: add.json().id,

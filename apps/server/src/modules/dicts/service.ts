@@ -15,7 +15,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { dictDetails, dicts } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -304,7 +304,7 @@ export function createDetail(
   return guard(VALUE_TAKEN, () =>
     db.transaction(async (tx) => {
       const [dict] = await tx.select({ id: dicts.id }).from(dicts).where(eq(dicts.id, form.dictId));
-      if (!dict) throw badRequest('所属字典：字典不存在');
+      if (!dict) throw fieldError('dictId', '字典不存在', '所属字典');
       if (await valueTaken(tx, form.dictId, form.value)) throw conflict(VALUE_TAKEN);
       const [row] = await tx.insert(dictDetails).values(form).returning({ id: dictDetails.id });
       await auditChange(tx, actor, {

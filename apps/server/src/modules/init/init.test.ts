@@ -28,7 +28,11 @@ describe('first-run setup', () => {
 
   it('refuses a missing organisation name with 400 机构名称：不能为空', async () => {
     const res = await setup({ username: 'admin', password: ADMIN.password });
-    expect(res.json()).toEqual({ status: 400, message: '机构名称：不能为空' });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '机构名称：不能为空',
+      errors: [{ field: 'organisationName', message: '不能为空' }],
+    });
   });
 
   it('two concurrent setups: exactly one succeeds, the other answers 409', async () => {

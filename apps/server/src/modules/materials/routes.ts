@@ -12,9 +12,9 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
+import { badRequest, fieldError, HttpError, notFound } from '../../lib/errors.ts';
 import { adminErrors, errorBody, okBody } from '../../lib/schemas.ts';
-import { hasNul, issueMessage, RequestValidationError } from '../../lib/validation.ts';
+import { hasNul, RequestValidationError, validationFailure } from '../../lib/validation.ts';
 import { hasPermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
 import {
@@ -69,7 +69,7 @@ async function readUpload(
     if (err instanceof HttpError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, MATERIAL_MESSAGES.tooLarge);
-    if (code === 'FST_FILES_LIMIT') throw badRequest('文件：每次只能上传一个文件');
+    if (code === 'FST_FILES_LIMIT') throw fieldError('file', '每次只能上传一个文件', '文件');
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('上传内容的字段过多');
     // Anything else the parser raises (a truncated or malformed form) is bad input, never a 5xx.
     const status = (err as { statusCode?: number }).statusCode;
@@ -121,8 +121,7 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       const { fields, file } = await readUpload(req);
       if (hasNul(fields)) throw new RequestValidationError('请求内容：不能包含空字符');
       const parsed = z.safeParse(materialUploadFields, fields, { reportInput: true });
-      if (!parsed.success)
-        throw new RequestValidationError(issueMessage(materialUploadFields, parsed.error.issues[0]!, 'body'));
+      if (!parsed.success) throw validationFailure(materialUploadFields, parsed.error.issues, 'body');
       return uploadMaterial(db(), storage, await actorOf(app, req), parsed.data, file);
     },
   );

@@ -40,7 +40,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, materials, users } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
-import { badRequest, conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/changes.ts';
 import type { RequestUser } from '../auth/sessions.ts';
@@ -118,7 +118,7 @@ async function recordAccess(
 async function checkDocType(db: Db, docType: string): Promise<void> {
   const res = await db.execute(sql`select 1 from dict_detail dd join dict d on d.id = dd.dict_id
     where d.name = ${MATERIAL_DOC_DICT} and dd.value = ${docType} limit 1`);
-  if (res.rows.length === 0) throw badRequest(`资料类型：字典中没有代码 ${docType}`);
+  if (res.rows.length === 0) throw fieldError('docType', `字典中没有代码 ${docType}`, '资料类型');
 }
 
 // ---- reading ----

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Tx } from '../../db/client.ts';
 import { menus } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, fieldError, notFound } from '../../lib/errors.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { bumpMenuVersion, MENU_TYPE, MenuCache, type MenuRow } from './service.ts';
@@ -54,11 +54,14 @@ const treeNode: z.ZodType<TreeNode> = z.lazy(() =>
 
 /** What a menu of each type must carry; messages name the field. */
 function checkShape(m: MenuInput) {
-  if (m.type !== MENU_TYPE.button && !m.path) throw badRequest('路由地址：目录和菜单必须填写路由地址');
-  if (m.type === MENU_TYPE.menu && !m.component) throw badRequest('组件路径：菜单必须填写组件路径');
-  if (m.type === MENU_TYPE.button && !m.permission) throw badRequest('权限标识：按钮必须填写权限标识');
+  if (m.type !== MENU_TYPE.button && !m.path)
+    throw fieldError('path', '目录和菜单必须填写路由地址', '路由地址');
+  if (m.type === MENU_TYPE.menu && !m.component)
+    throw fieldError('component', '菜单必须填写组件路径', '组件路径');
+  if (m.type === MENU_TYPE.button && !m.permission)
+    throw fieldError('permission', '按钮必须填写权限标识', '权限标识');
   if (m.parentId == null && m.type === MENU_TYPE.directory && !m.path?.startsWith('/')) {
-    throw badRequest('路由地址：顶级目录的路由地址必须以 / 开头');
+    throw fieldError('path', '顶级目录的路由地址必须以 / 开头', '路由地址');
   }
 }
 
@@ -185,13 +188,13 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
       return db().transaction(async (tx) => {
         await mustExist(tx, id, '菜单不存在');
         if (fields.parentId != null) {
-          if (fields.parentId === id) throw badRequest('上级菜单：不能选择自己');
+          if (fields.parentId === id) throw fieldError('parentId', '不能选择自己', '上级菜单');
           // Walking up from the new parent must not reach this menu (no cycles).
           const chain = await tx.execute(sql`
             WITH RECURSIVE up AS (SELECT id, parent_id FROM menu WHERE id = ${fields.parentId}
               UNION SELECT m.id, m.parent_id FROM menu m JOIN up ON m.id = up.parent_id)
             SELECT 1 FROM up WHERE id = ${id}`);
-          if (chain.rows.length) throw badRequest('上级菜单：不能选择自己的下级菜单');
+          if (chain.rows.length) throw fieldError('parentId', '不能选择自己的下级菜单', '上级菜单');
           await mustExist(tx, fields.parentId, '上级菜单：不存在');
         }
         const [row] = await tx

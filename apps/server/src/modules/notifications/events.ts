@@ -2,7 +2,7 @@
 // the module that makes the change, inside its transaction (so a rolled-back change tells nobody), with an event
 // key that names the event once (retries, replays and job re-runs store nothing more).
 import { ROLE_CODES } from '@piibs/shared/auth';
-import { fenToYuanText } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import type { NotificationKind } from '@piibs/shared/notification';
 import { applyPath, tenderAuditPath } from '@piibs/shared/project-order';
 import { type ReviewDecision, TASK_KIND_LABELS, type TaskKind } from '@piibs/shared/review';
@@ -236,7 +236,7 @@ export async function notifyPaymentReceived(
     userIds: await applicantUsers(tx, a.id),
     kind: 'payment.received',
     title: '保费支付成功',
-    body: `投保单 ${a.number} 的保费 ¥${fenToYuanText(p.amountFen)} 已支付成功，保单正在出具。`,
+    body: `投保单 ${a.number} 的保费 ${formatFen(p.amountFen)} 已支付成功，保单正在出具。`,
     link: applicationPath(a),
     eventKey: `payment:${p.orderId}:received`,
   });

@@ -1,4 +1,4 @@
-import { formatYuan } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import { PAYMENT_MESSAGES } from '@piibs/shared/payment';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -65,7 +65,7 @@ describe('opening the charge', () => {
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain('沙箱支付 · 测试环境');
     expect(page.body).toContain(start.payId);
-    expect(page.body).toContain(`¥ ${formatYuan(a.premiumFen)} 元`);
+    expect(page.body).toContain(formatFen(a.premiumFen));
     expect(page.body).toContain('确认支付');
     expect(page.body).toContain('取消支付');
     // A tampered link (the amount changed) is refused.

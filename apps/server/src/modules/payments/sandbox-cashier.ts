@@ -3,7 +3,7 @@
 //   POST /sandbox-pay/cashier   (form) action=pay|cancel [, skipNotify=1]   → 303 to the result page
 // Plain HTML and a form, no script (the CSP allows none inline). Marked 「沙箱支付 · 测试环境」 everywhere.
 import { formatTime } from '@piibs/shared/constants';
-import { formatYuan } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { systemSettings } from '../../db/schema.ts';
@@ -90,7 +90,7 @@ export function registerSandboxCashier(app: FastifyInstance, sandbox: SandboxPro
 <dt>订单号</dt><dd>${esc(charge.orderNo)}</dd>
 <dt>商品</dt><dd>${esc(charge.subject)}</dd>
 <dt>支付时限</dt><dd>${esc(formatTime(charge.expiresAt))}</dd>
-<dt>应付金额</dt><dd class="amount">¥ ${esc(formatYuan(charge.amountFen))} 元</dd></dl>
+<dt>应付金额</dt><dd class="amount">${esc(formatFen(charge.amountFen))}</dd></dl>
 <form method="post" action="/sandbox-pay/cashier">${hidden}
 <p class="opts"><label><input type="checkbox" name="skipNotify" value="1"> 不发送支付结果通知（模拟回调丢失，结果页将主动查询）</label></p>
 <div class="btns"><button class="pay" type="submit" name="action" value="pay">确认支付</button><button type="submit" name="action" value="cancel">取消支付</button></div></form>`;

@@ -2,7 +2,7 @@
 // co-insurers with their shares and amounts in yuan, the prevention fee, and the verification code with a QR
 // code of the public verification page. Its frame (the header with the QR code, the footer on every page) is
 // shared with the endorsement (批单, project-orders/endorsement-pdf.ts).
-import { amountShortText, formatYuan, microPercentText } from '@piibs/shared/money';
+import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
 import { type PolicyCoinsurer, type PolicyCoverage, periodText } from '@piibs/shared/policy';
 import QRCode from 'qrcode';
 import {
@@ -47,7 +47,6 @@ export interface PolicyPdfData {
   issuedAtText: string;
 }
 
-export const yuan = (fen: number) => `${formatYuan(fen)} 元`;
 const limit = (fen: number | null) => (fen == null ? '—' : amountShortText(fen));
 
 /** The frame every e-document of a policy shares: the header with its QR code, the footer on every page. */
@@ -152,10 +151,10 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
   for (let i = 0; i < extra.length; i += 2) pairs.push(extra.slice(i, i + 2));
   pairs.push([['保险期间', periodText(d.startDate, d.endDate)]]);
   pairs.push([
-    ['保险费合计', `人民币 ${yuan(d.premiumFen)}`],
+    ['保险费合计', `人民币 ${formatFen(d.premiumFen)}`],
     [
       '事故预防服务费用',
-      `${yuan(d.preventionFeeFen)}${d.preventionRatio == null ? '' : `（保费的 ${microPercentText(d.preventionRatio)}%）`}`,
+      `${formatFen(d.preventionFeeFen)}${d.preventionRatio == null ? '' : `（保费的 ${microPercentText(d.preventionRatio)}%）`}`,
     ],
   ]);
   let y = facts(o, o.top, pairs);
@@ -173,7 +172,7 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
         limit(c.perPersonLimitFen),
         limit(c.perAccidentLimitFen),
         limit(c.aggregateLimitFen),
-        yuan(c.premiumFen),
+        formatFen(c.premiumFen),
       ]),
     ],
     { header: true, bottom, align: 'numbers' },
@@ -192,8 +191,8 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
           c.insurerName ?? c.insurerCode,
           c.lead ? '主承保' : '共保',
           `${c.shareText}%`,
-          yuan(c.premiumFen),
-          yuan(c.preventionFeeFen),
+          formatFen(c.premiumFen),
+          formatFen(c.preventionFeeFen),
         ]),
       ],
       { header: true, bottom, align: 'numbers' },

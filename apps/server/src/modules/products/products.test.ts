@@ -75,21 +75,27 @@ describe('seed products (every installation, first start)', () => {
 
 describe('product rules [应急〔2025〕27号]: 400 naming the field', () => {
   it.each([
-    [{ preventionRatioMax: 21_000_001 }, '事故预防费用比例上限：不能超过 21%'],
-    [{ commissionCap: 5_000_001 }, '手续费比例上限：不能超过 5%'],
+    [{ preventionRatioMax: 21_000_001 }, 'preventionRatioMax', '事故预防费用比例上限', '不能超过 21%'],
+    [{ commissionCap: 5_000_001 }, 'commissionCap', '手续费比例上限', '不能超过 5%'],
     [
       {
         coverages: [
           { type: 'EMPLOYEE_DEATH_DISABILITY' as const, perPersonLimitFen: yuan(399_999), mandatory: true },
         ],
       },
-      '每人限额：安责险从业人员每人死亡/伤残限额不得低于 40万元（400000 元，应急〔2025〕27号）',
+      'coverages.0.perPersonLimitFen',
+      '每人限额',
+      '安责险从业人员每人死亡/伤残限额不得低于 40万元（400000 元，应急〔2025〕27号）',
     ],
-    [{ region: '999999' }, '适用地区：字典中没有代码 999999'],
-  ])('%j → %s', async (over, message) => {
+    [{ region: '999999' }, 'region', '适用地区', '字典中没有代码 999999'],
+  ])('%j → at %s: %s：%s', async (over, field, label, message) => {
     const res = await w.admin.post('/api/products', productForm(over));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ status: 400, message });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: `${label}：${message}`,
+      errors: [{ field, message }],
+    });
   });
 
   it('accepts the limits exactly: 21%, 5%, 400,000 yuan', async () => {
@@ -282,7 +288,11 @@ describe('quotes on the seeded products (hand-computed)', () => {
     expect(risky.json().premiumFen).toBe(3_965_000);
     expect(risky.json().factors[0].code).toBe('HIGH_RISK');
     const missing = await w.agent.post(`/api/products/${p.id}/quote`, {});
-    expect(missing.json()).toEqual({ status: 400, message: '工程造价：不能为空' });
+    expect(missing.json()).toEqual({
+      status: 400,
+      message: '工程造价：不能为空',
+      errors: [{ field: 'projectCostFen', message: '不能为空' }],
+    });
   });
 
   it('guarantee: 2 million yuan for a builder (E) at 1.2% = 24,000 yuan; capped at the coverage limit', async () => {

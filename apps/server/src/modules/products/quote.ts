@@ -11,7 +11,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { rateTableRows, rateTables } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, notFound, problemError } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { RATE_TABLE_NOT_FOUND } from './rate-tables.ts';
@@ -91,7 +91,7 @@ export async function quoteProduct(
       },
     );
   } catch (err) {
-    if (err instanceof RatingError) throw badRequest(err.message);
+    if (err instanceof RatingError) throw problemError(err.problem);
     throw err;
   }
 

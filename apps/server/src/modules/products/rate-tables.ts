@@ -19,7 +19,7 @@ import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { products, rateTableRows, rateTables } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
-import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { getProduct, PRODUCT_NOT_FOUND, today } from './service.ts';
 
@@ -106,7 +106,7 @@ type TableInput = z.infer<typeof rateTableCreateForm>;
 
 function checkRows(productClass: string, form: TableInput): void {
   const problem = rateRowsProblem(productClass as ProductClass, form.rows);
-  if (problem) throw fieldError(problem.field, problem.message, problem.label);
+  if (problem) throw problemError(problem);
   if (form.highRiskLoading != null && productClass !== 'construction')
     throw fieldError('highRiskLoading', '只适用于建筑施工险种', '高风险加成系数');
 }

@@ -16,7 +16,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { coverages, products, rateTables } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes } from '../dicts/codes.ts';
@@ -271,7 +271,7 @@ export async function updateProduct(db: Db, actor: Actor, form: UpdateInput): Pr
           .from(rateTables)
           .where(eq(rateTables.productId, form.id))
           .limit(1);
-        if (table) throw badRequest('险种类别：险种已有费率表，不能修改类别');
+        if (table) throw fieldError('productClass', '险种已有费率表，不能修改类别', '险种类别');
       }
       const oldCoverages = await tx.select().from(coverages).where(eq(coverages.productId, form.id));
       const values = productValues(form);

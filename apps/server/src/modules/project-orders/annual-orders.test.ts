@@ -151,7 +151,7 @@ describe('editing an annual order', () => {
       version: now.version,
     });
     expect(below.statusCode).toBe(409);
-    expect(below.json().message).toBe('保费额度：不能低于已占用的保费 6,500.00 元（拟调整为 6,000.00 元）');
+    expect(below.json().message).toBe('保费额度：不能低于已占用的保费 ¥6,500.00（拟调整为 ¥6,000.00）');
 
     const edit = await w.underwriter.post(`/api/project-orders/${o.id}/update`, {
       quotaFen: 650_000,

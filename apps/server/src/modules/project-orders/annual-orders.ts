@@ -12,7 +12,7 @@
 
 import { maskPhone } from '@piibs/shared';
 import { APPLICATION_STATUS_LABELS, type ApplicationStatus } from '@piibs/shared/application-status';
-import { formatYuan } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import {
   type AnnualOrderDetail,
   type annualOrderCreateForm,
@@ -34,7 +34,7 @@ import {
 } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND } from '../applications/changes.ts';
 import { getCustomer } from '../customers/service.ts';
@@ -50,13 +50,14 @@ import { lockAnnualOrder } from './declarations.ts';
 /** The product an annual order may be opened on: enabled, construction, with an active rate table (400). */
 async function checkOrderProduct(db: Db | Tx, productId: number): Promise<void> {
   const product = await getProduct(db as Db, productId);
-  if (product.productClass !== 'construction') throw badRequest('险种：年度订单须选择建筑工程类险种');
-  if (!product.enabled) throw badRequest('险种：险种已停用');
+  if (product.productClass !== 'construction')
+    throw fieldError('productId', '年度订单须选择建筑工程类险种', '险种');
+  if (!product.enabled) throw fieldError('productId', '险种已停用', '险种');
   const [table] = await db
     .select({ id: rateTables.id })
     .from(rateTables)
     .where(and(eq(rateTables.productId, product.id), eq(rateTables.status, 'active')));
-  if (!table) throw badRequest('险种：该险种尚无生效的费率表');
+  if (!table) throw fieldError('productId', '该险种尚无生效的费率表', '险种');
 }
 
 interface NewAnnualOrder {
@@ -107,9 +108,10 @@ export async function createAnnualOrder(
   form: z.infer<typeof annualOrderCreateForm>,
 ): Promise<AnnualOrderDetail> {
   const customer = await getCustomer(db, actor.project.viewer, form.customerId);
-  if (customer.reviewStatus !== 'approved') throw badRequest('施工企业（投保人）：尚未审核通过');
+  if (customer.reviewStatus !== 'approved')
+    throw fieldError('customerId', '尚未审核通过', '施工企业（投保人）');
   await checkOrderProduct(db, form.productId);
-  if (form.endDate < today()) throw badRequest('终止日期：不能早于今天');
+  if (form.endDate < today()) throw fieldError('endDate', '不能早于今天', '终止日期');
   const [contact] = await db
     .select({ name: customers.contactName, phone: customers.phone })
     .from(customers)
@@ -183,7 +185,7 @@ export async function annualOrderFromApplication(
     throw conflict('投保单：保险期间已结束，不能生成年度订单');
   await checkOrderProduct(db, app.productId);
   const quotaFen = form.quotaFen ?? app.premiumFen ?? 0;
-  if (quotaFen <= 0) throw badRequest('保费额度：请输入保费额度');
+  if (quotaFen <= 0) throw fieldError('quotaFen', '请输入保费额度', '保费额度');
 
   let id: number;
   try {
@@ -235,13 +237,16 @@ export async function updateAnnualOrder(
   await db.transaction(async (tx) => {
     const o = await lockForChange(tx, actor, id, form.version);
     if (form.quotaFen < o.consumedFen)
-      throw conflict(
-        `保费额度：不能低于已占用的保费 ${formatYuan(o.consumedFen)} 元（拟调整为 ${formatYuan(form.quotaFen)} 元）`,
+      throw fieldError(
+        'quotaFen',
+        `不能低于已占用的保费 ${formatFen(o.consumedFen)}（拟调整为 ${formatFen(form.quotaFen)}）`,
+        '保费额度',
+        409,
       );
     let phone = form.contactPhone ?? null;
     if (phone?.includes('*')) {
       // The masked number as shown keeps the stored one; any other masked text is not a number.
-      if (phone !== maskPhone(o.contactPhone)) throw badRequest(`联系电话：${MESSAGES.phone}`);
+      if (phone !== maskPhone(o.contactPhone)) throw fieldError('contactPhone', MESSAGES.phone, '联系电话');
       phone = o.contactPhone;
     }
     const after = {

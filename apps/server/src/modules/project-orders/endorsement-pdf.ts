@@ -2,9 +2,11 @@
 // policy's numbers, the project, the changed fields before → after, the premium before and after and the
 // difference to collect or refund, and the wording that amends the policy. The QR code verifies the policy it
 // amends.
+
+import { formatFen } from '@piibs/shared/money';
 import type { EndorsementChange } from '@piibs/shared/project-order';
 import { facts, notes, section, table } from '../../lib/pdf.ts';
-import { openDocument, yuan } from '../policies/pdf.ts';
+import { openDocument } from '../policies/pdf.ts';
 
 export interface EndorsementPdfData {
   insurerName: string;
@@ -28,8 +30,8 @@ export interface EndorsementPdfData {
 
 /** 应加收 / 应退还 / 无 — the premium difference as the endorsement states it. */
 export function premiumDiffText(diffFen: number): string {
-  if (diffFen > 0) return `应加收保险费人民币 ${yuan(diffFen)}`;
-  if (diffFen < 0) return `应退还保险费人民币 ${yuan(-diffFen)}`;
+  if (diffFen > 0) return `应加收保险费人民币 ${formatFen(diffFen)}`;
+  if (diffFen < 0) return `应退还保险费人民币 ${formatFen(-diffFen)}`;
   return '保险费不变';
 }
 
@@ -92,7 +94,7 @@ export async function renderEndorsementPdf(d: EndorsementPdfData): Promise<Buffe
     [width / 3, width / 3, width / 3],
     [
       ['批改前保险费', '批改后保险费', '保险费差额'],
-      [yuan(d.premiumBeforeFen), yuan(d.premiumAfterFen), premiumDiffText(d.premiumDiffFen)],
+      [formatFen(d.premiumBeforeFen), formatFen(d.premiumAfterFen), premiumDiffText(d.premiumDiffFen)],
     ],
     { header: true, bottom, align: 'numbers' },
   );

@@ -1,7 +1,7 @@
 // GET /api/prevention/archive/pdf: the enterprise's service archive as a PDF summary, with the visibility of the
 // xlsx archive (nothing visible → 404).
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
-import { formatYuan } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createRiskWorld, dayInPeriod, type RiskWorld } from './test-fixtures.ts';
@@ -87,7 +87,7 @@ describe('the service archive PDF', () => {
     expect(flat).toContain(w.policy.number);
     expect(flat).toContain(orderNumber);
     for (const fen of [fund.totalFen, fund.plannedFen, fund.spentFen, fund.leftFen])
-      expect(flat).toContain(formatYuan(fen));
+      expect(flat).toContain(formatFen(fen));
     expect(flat).toContain('二号车间消防通道堆放物料');
     expect(flat).toContain('重大');
     expect(flat).toContain('现场服务时间过短');

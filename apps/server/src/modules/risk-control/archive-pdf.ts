@@ -4,7 +4,7 @@
 // the xlsx archive (GET /api/prevention/archive/download): the prevention records of plansVisibleTo and the
 // orders of archiveSpec. Nothing visible answers 404. Made with pdfkit and the CJK font of the e-policy.
 import { formatTime } from '@piibs/shared/constants';
-import { formatYuan } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import { type FundSummary, preventionSeqNo } from '@piibs/shared/risk-control';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -150,7 +150,7 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
       [
         ['总额', '已计划', '已使用', '剩余'],
         f
-          ? [formatYuan(f.totalFen), formatYuan(f.plannedFen), formatYuan(f.spentFen), formatYuan(f.leftFen)]
+          ? [formatFen(f.totalFen), formatFen(f.plannedFen), formatFen(f.spentFen), formatFen(f.leftFen)]
           : ['—', '—', '—', '—'],
       ],
       { header: true, bottom, align: 'right' },

@@ -23,7 +23,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { serviceComplaints, serviceHazards, serviceOrders } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { type PreventionViewer, sidesOnPolicy } from './access.ts';
 import { COMPLAINT_NOT_FOUND, getOrder, HAZARD_NOT_FOUND } from './order-queries.ts';
@@ -43,7 +43,7 @@ export async function saveRecord(
     await requireParty(tx, v, o, 'org');
     if (!RECORD_EDITABLE.includes(o.status as ServiceOrderStatus)) throw notNow(o.status, '修改服务记录');
     if (o.version !== form.version) throw conflict(STALE_VERSION);
-    if (form.serviceDate > shanghaiToday()) throw badRequest('服务日期：不能晚于今天');
+    if (form.serviceDate > shanghaiToday()) throw fieldError('serviceDate', '不能晚于今天', '服务日期');
     await tx.delete(serviceHazards).where(eq(serviceHazards.orderId, o.id));
     if (form.hazards.length)
       await tx.insert(serviceHazards).values(
@@ -104,9 +104,10 @@ export async function rectifyHazard(
       .where(and(eq(serviceHazards.id, hazardId), eq(serviceHazards.orderId, o.id)));
     if (!h) throw notFound(HAZARD_NOT_FOUND);
     if (h.status !== 'OPEN') throw conflict('该隐患已整改');
-    if (form.rectifiedDate > shanghaiToday()) throw badRequest('整改完成日期：不能晚于今天');
+    if (form.rectifiedDate > shanghaiToday())
+      throw fieldError('rectifiedDate', '不能晚于今天', '整改完成日期');
     if (o.serviceDate && form.rectifiedDate < o.serviceDate)
-      throw badRequest('整改完成日期：不能早于服务日期');
+      throw fieldError('rectifiedDate', '不能早于服务日期', '整改完成日期');
     await tx
       .update(serviceHazards)
       .set({

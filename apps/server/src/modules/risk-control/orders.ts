@@ -8,7 +8,7 @@
 // the plan item, so two confirmations competing for the last of the fund never both succeed.
 
 import { shanghaiToday } from '@piibs/shared/application-status';
-import { fenToYuanText } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import { policyStatusOn } from '@piibs/shared/policy';
 import {
   type confirmForm,
@@ -40,7 +40,7 @@ import {
   serviceOrgs,
 } from '../../db/schema.ts';
 import { entityAudit } from '../../lib/audit.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { notifyServiceConfirmed, notifyServiceDispatched } from '../notifications/events.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import {
@@ -140,8 +140,13 @@ export async function dispatchOrder(
     if (!(await sidesOnPolicy(tx, v, policy.id)).insurer) throw forbidden(ONLY_INSURER);
     if (policyStatusOn(policy) === 'EXPIRED') throw conflict('保单已到期，不能再派发服务单');
     if (form.scheduledDate < policy.startDate || form.scheduledDate > policy.endDate)
-      throw badRequest(`计划服务日期：须在保险期间（${policy.startDate} 至 ${policy.endDate}）内`);
-    if (form.scheduledDate < shanghaiToday()) throw badRequest('计划服务日期：不能早于今天');
+      throw fieldError(
+        'scheduledDate',
+        `须在保险期间（${policy.startDate} 至 ${policy.endDate}）内`,
+        '计划服务日期',
+      );
+    if (form.scheduledDate < shanghaiToday())
+      throw fieldError('scheduledDate', '不能早于今天', '计划服务日期');
     const fund = await lockFund(tx, policy);
     const [item] = await tx
       .select()
@@ -154,7 +159,7 @@ export async function dispatchOrder(
         ),
       )
       .for('update');
-    if (!item) throw badRequest(`服务项目：${ITEM_NOT_FOUND}`);
+    if (!item) throw fieldError('planItemId', ITEM_NOT_FOUND, '服务项目');
     const live = await tx
       .select({ status: serviceOrders.status, costFen: serviceOrders.costFen })
       .from(serviceOrders)
@@ -336,7 +341,7 @@ export async function confirmOrder(
         spentDeltaFen: change.spentDeltaFen,
         planItemId: item!.id,
         orderId: o.id,
-        note: `确认服务 ${o.number}（¥${fenToYuanText(o.costFen)}）`,
+        note: `确认服务 ${o.number}（${formatFen(o.costFen)}）`,
       });
       return {
         confirmedAt: sql`now()`,

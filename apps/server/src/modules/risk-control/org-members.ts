@@ -7,7 +7,7 @@ import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { roles, serviceOrgMembers, serviceOrgs, userRoles, users } from '../../db/schema.ts';
 import { auditChange } from '../../lib/audit.ts';
-import { badRequest, conflict } from '../../lib/errors.ts';
+import { conflict, fieldError } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { type PreventionViewer, requireInsurer } from './access.ts';
 import { visibleOrg } from './orgs.ts';
@@ -86,7 +86,8 @@ export async function setOrgMembers(
         .where(and(inArray(users.id, wanted), eq(roles.code, ROLE_CODES.service)));
       const ok = new Set(found.map((f) => f.id));
       const bad = wanted.find((u) => !ok.has(u));
-      if (bad !== undefined) throw badRequest(`机构账号：用户 ${bad} 不存在或不是风控服务机构账号`);
+      if (bad !== undefined)
+        throw fieldError('userIds', `用户 ${bad} 不存在或不是风控服务机构账号`, '机构账号');
       const [elsewhere] = await tx
         .select({ username: users.username, orgName: serviceOrgs.name })
         .from(serviceOrgMembers)

@@ -27,7 +27,7 @@ import {
 } from '../../db/schema.ts';
 import { auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -103,9 +103,9 @@ async function labelsOf(db: Db | Tx, regions: string[], industries: string[]): P
 async function checkOrgCodes(db: Db | Tx, regions: string[], industries: string[]): Promise<void> {
   const labels = await labelsOf(db, regions, industries);
   const badRegion = regions.find((r) => !labels.region.has(r));
-  if (badRegion) throw badRequest(`服务地区：字典中没有代码 ${badRegion}`);
+  if (badRegion) throw fieldError('regions', `字典中没有代码 ${badRegion}`, '服务地区');
   const badIndustry = industries.find((i) => !labels.industry.has(i));
-  if (badIndustry) throw badRequest(`服务行业：字典中没有代码 ${badIndustry}`);
+  if (badIndustry) throw fieldError('industries', `字典中没有代码 ${badIndustry}`, '服务行业');
 }
 
 /** True when an organisation serving `regions` covers a region code (a province or city covers what is in it). */
@@ -246,7 +246,8 @@ function resolveContacts(
     let phone = c.phone;
     if (phone.includes('*')) {
       const match = stored.find((s) => maskPhone(s.phone) === phone);
-      if (!match) throw badRequest(`联系人第 ${i + 1} 行联系电话：请输入完整的电话号码`);
+      if (!match)
+        throw fieldError(`contacts.${i}.phone`, '请输入完整的电话号码', `联系人第 ${i + 1} 行联系电话`);
       phone = match.phone;
     }
     return { name: c.name, phone, position: c.position ?? null };

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { serviceOrgs, servicePersons } from '../../db/schema.ts';
 import { auditAction, auditChange } from '../../lib/audit.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -161,7 +161,7 @@ async function orgForPerson(db: Db | Tx, v: PreventionViewer, orgId: number): Pr
     .select({ id: serviceOrgs.id })
     .from(serviceOrgs)
     .where(and(eq(serviceOrgs.id, orgId), orgsVisibleTo(v)));
-  if (!org) throw badRequest(`服务机构：${ORG_NOT_FOUND}`);
+  if (!org) throw fieldError('orgId', ORG_NOT_FOUND, '服务机构');
 }
 
 /** POST /api/service-persons: staff for any organisation, an organisation's account for its own. */
@@ -170,7 +170,7 @@ export async function createPerson(
   v: PreventionViewer,
   form: PersonCreate,
 ): Promise<ServicePersonRow> {
-  if (form.phone.includes('*')) throw badRequest('手机号：请输入完整的手机号码');
+  if (form.phone.includes('*')) throw fieldError('phone', '请输入完整的手机号码', '手机号');
   const id = await db.transaction(async (tx) => {
     await orgForPerson(tx, v, form.orgId);
     const values = personValues(form, form.phone);
@@ -201,7 +201,7 @@ export async function updatePerson(
     if (form.orgId !== before.orgId) await orgForPerson(tx, v, form.orgId);
     let phone = form.phone;
     if (phone.includes('*')) {
-      if (phone !== maskPhone(before.phone)) throw badRequest('手机号：请输入完整的手机号码');
+      if (phone !== maskPhone(before.phone)) throw fieldError('phone', '请输入完整的手机号码', '手机号');
       phone = before.phone;
     }
     const values = personValues(form, phone);
@@ -287,9 +287,9 @@ export async function checkPersons(
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const id of unique) {
     const p = byId.get(id);
-    if (!p || p.orgId !== orgId) throw badRequest(`服务人员：${id} 不是该服务机构的人员`);
-    if (!p.enabled) throw badRequest(`服务人员：${p.name} 已停用`);
+    if (!p || p.orgId !== orgId) throw fieldError('personIds', `${id} 不是该服务机构的人员`, '服务人员');
+    if (!p.enabled) throw fieldError('personIds', `${p.name} 已停用`, '服务人员');
     if (day && !(p.certificateValidFrom <= day && day <= p.certificateValidTo))
-      throw badRequest(`服务人员：${p.name} 的资格证书在 ${day} 不在有效期内`);
+      throw fieldError('personIds', `${p.name} 的资格证书在 ${day} 不在有效期内`, '服务人员');
   }
 }

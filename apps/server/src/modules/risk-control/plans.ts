@@ -6,7 +6,7 @@
 // reservations or spendings of the last amount exactly one succeeds, the other answers 400 with
 // '事故预防费用余额不足：剩余 ¥x，本次需要 ¥y'. The fund's CHECK (planned + spent ≤ total) backs this up.
 // Every reservation, release and spending is a ledger entry; every change is audited.
-import { fenToYuanText } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import { policyStatusOn } from '@piibs/shared/policy';
 import {
   FREQUENCY_TIMES,
@@ -46,7 +46,7 @@ import {
   serviceOrgs,
 } from '../../db/schema.ts';
 import { entityAudit } from '../../lib/audit.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
@@ -368,17 +368,17 @@ async function policyForPlanning(tx: Tx, v: PreventionViewer, seqNo: string): Pr
 /** The item's organisation must be enabled and serve the insured's region and industry; persons its own. */
 async function checkItemParties(tx: Tx, policy: Policy, form: ItemCreate): Promise<void> {
   const [org] = await tx.select().from(serviceOrgs).where(eq(serviceOrgs.id, form.orgId));
-  if (!org) throw badRequest('服务机构：服务机构不存在');
-  if (!org.enabled) throw badRequest(`服务机构：${org.name} 已停用`);
+  if (!org) throw fieldError('orgId', '服务机构不存在', '服务机构');
+  if (!org.enabled) throw fieldError('orgId', `${org.name} 已停用`, '服务机构');
   const [customer] = await tx
     .select({ region: customers.region, industrySection: customers.industrySection })
     .from(customers)
     .where(eq(customers.id, policy.customerId));
   if (customer) {
     if (!servesRegion(org.regions as string[], customer.region))
-      throw badRequest(`服务机构：${org.name} 不在该企业所在地区提供服务`);
+      throw fieldError('orgId', `${org.name} 不在该企业所在地区提供服务`, '服务机构');
     if (!(org.industries as string[]).includes(customer.industrySection))
-      throw badRequest(`服务机构：${org.name} 不服务该企业所属行业`);
+      throw fieldError('orgId', `${org.name} 不服务该企业所属行业`, '服务机构');
   }
   await checkPersons(tx, org.id, form.personIds, null);
 }
@@ -387,9 +387,9 @@ function itemValues(policy: Policy, form: ItemCreate) {
   const times = form.times ?? FREQUENCY_TIMES[form.frequency];
   const dates = [...new Set(form.scheduledDates)].sort();
   const problem = scheduledDatesProblem(dates, times, policy);
-  if (problem) throw badRequest(`${SCHEDULED_DATES_TITLE}：${problem}`);
+  if (problem) throw fieldError('scheduledDates', problem, SCHEDULED_DATES_TITLE);
   const reservedFen = form.unitCostFen * times;
-  if (!Number.isSafeInteger(reservedFen)) throw badRequest('单次费用：金额过大');
+  if (!Number.isSafeInteger(reservedFen)) throw fieldError('unitCostFen', '金额过大', '单次费用');
   return {
     itemType: form.itemType,
     content: form.content ?? null,
@@ -404,7 +404,7 @@ function itemValues(policy: Policy, form: ItemCreate) {
 }
 
 const itemNote = (i: { itemType: string; times: number; unitCostFen: number }) =>
-  `${SERVICE_ITEM_LABELS[i.itemType as ServiceItemType] ?? i.itemType} ${i.times} 次 × ¥${fenToYuanText(i.unitCostFen)}`;
+  `${SERVICE_ITEM_LABELS[i.itemType as ServiceItemType] ?? i.itemType} ${i.times} 次 × ${formatFen(i.unitCostFen)}`;
 
 /** POST /api/prevention/plans/:seqNo/items: a new item, reserving unitCost × times (400 beyond the fund). */
 export async function addPlanItem(
@@ -486,7 +486,7 @@ export async function updatePlanItem(
     await checkItemParties(tx, policy, merged);
     const values = itemValues(policy, merged);
     const live = await liveOrdersOf(tx, itemId);
-    if (values.times < live) throw badRequest(`计划次数：不能少于已派单次数 ${live}`);
+    if (values.times < live) throw fieldError('times', `不能少于已派单次数 ${live}`, '计划次数');
     if (values.orgId !== item.orgId && live > 0) throw conflict('该服务项目已有服务单，不能更换服务机构');
     const change = reserveChange(fund, item, values.reservedFen);
     if (!change.ok) throw badRequest(change.message);

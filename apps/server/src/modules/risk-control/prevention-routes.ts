@@ -33,7 +33,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '../../lib/errors.ts';
+import { fieldError } from '../../lib/errors.ts';
 import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
 import { requireAnyPermission } from '../../lib/permissions.ts';
 import { adminErrors } from '../../lib/schemas.ts';
@@ -429,7 +429,7 @@ export const preventionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const v = await viewer(req);
       const uscc = req.query.uscc || v.enterprise?.uscc;
-      if (!uscc) throw badRequest('统一社会信用代码：不能为空');
+      if (!uscc) throw fieldError('uscc', '不能为空', '统一社会信用代码');
       return sendXlsx(reply, {
         name: `事故预防服务档案-${uscc}`,
         sheet: '服务档案',
@@ -454,7 +454,7 @@ export const preventionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const v = await viewer(req);
       const uscc = req.query.uscc || v.enterprise?.uscc;
-      if (!uscc) throw badRequest('统一社会信用代码：不能为空');
+      if (!uscc) throw fieldError('uscc', '不能为空', '统一社会信用代码');
       const data = await archivePdfData(db(), v, uscc);
       return sendPdf(reply, `事故预防服务档案-${data.enterpriseName}`, await renderArchivePdf(data));
     },

@@ -1,5 +1,5 @@
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
-import { formatYuan } from '@piibs/shared/money';
+import { formatFen } from '@piibs/shared/money';
 import { complaintDeadline, weekdayOf } from '@piibs/shared/risk-control';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,7 +192,7 @@ describe('the prevention fund and the plan', () => {
     );
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(
-      `事故预防费用余额不足：剩余 ¥${formatYuan(fund.leftFen)}，本次需要 ¥${formatYuan(fund.leftFen + 1)}`,
+      `事故预防费用余额不足：剩余 ${formatFen(fund.leftFen)}，本次需要 ${formatFen(fund.leftFen + 1)}`,
     );
     expect((await planOf(w.underwriter)).fund).toEqual(fund);
   });
@@ -261,7 +261,7 @@ describe('the prevention fund and the plan', () => {
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
     const loser = a.statusCode === 400 ? a : b;
     expect(loser.json().message).toBe(
-      `事故预防费用余额不足：剩余 ¥0.00，本次需要 ¥${formatYuan(fund.leftFen)}`,
+      `事故预防费用余额不足：剩余 ¥0.00，本次需要 ${formatFen(fund.leftFen)}`,
     );
     const now = (await planOf(w.underwriter)).fund;
     expect(now).toMatchObject({ plannedFen: fund.plannedFen + fund.leftFen, leftFen: 0 });

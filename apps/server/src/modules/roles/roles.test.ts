@@ -81,11 +81,13 @@ describe('create, update, delete', () => {
     expect((await newRole('lvl', { level: 0 })).json()).toEqual({
       status: 400,
       message: '角色级别：最小为 1',
+      errors: [{ field: 'level', message: '最小为 1' }],
     });
     expect((await newRole('scope', { dataScope: 'everything' })).json().message).toMatch(/^数据权限：/);
     expect((await newRole('nodept', { dataScope: 'custom', deptIds: [] })).json()).toEqual({
       status: 400,
       message: '数据权限：自定义数据权限须至少选择一个部门',
+      errors: [{ field: 'deptIds', message: '自定义数据权限须至少选择一个部门' }],
     });
     expect((await newRole('claims')).json()).toEqual({ status: 409, message: '角色编码已存在' });
   });
@@ -119,7 +121,11 @@ describe('create, update, delete', () => {
   it('keeps the code of a built-in role', async () => {
     const uw = (await admin.get('/api/roles?blurry=underwriter')).json().content[0];
     const res = await admin.post('/api/roles/update', { ...uw, code: 'uw2' });
-    expect(res.json()).toEqual({ status: 400, message: '角色编码：内置角色的编码不能修改' });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '角色编码：内置角色的编码不能修改',
+      errors: [{ field: 'code', message: '内置角色的编码不能修改' }],
+    });
   });
 
   it('refuses to delete a role still assigned to users, or a built-in one, with a clear message', async () => {
@@ -188,6 +194,7 @@ describe('POST /api/roles/menu', () => {
     expect((await admin.post('/api/roles/menu', { id: role.id, menuIds: [999999] })).json()).toEqual({
       status: 400,
       message: '菜单：所选菜单不存在',
+      errors: [{ field: 'menuIds', message: '所选菜单不存在' }],
     });
     const audits = await t.database.db
       .select()

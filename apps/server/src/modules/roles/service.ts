@@ -10,7 +10,7 @@ import { departments, menus, roleDepts, roleMenus, roles, userRoles } from '../.
 import { auditChange } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { bumpMenuVersion } from '../menus/service.ts';
@@ -114,12 +114,12 @@ async function lockRole(tx: Tx, caller: Caller, id: number) {
 async function scopeDepts(tx: Tx, dataScope: string, deptIds: number[]): Promise<number[]> {
   if (dataScope !== 'custom') return [];
   const unique = [...new Set(deptIds)];
-  if (unique.length === 0) throw badRequest('数据权限：自定义数据权限须至少选择一个部门');
+  if (unique.length === 0) throw fieldError('deptIds', '自定义数据权限须至少选择一个部门', '数据权限');
   const found = await tx
     .select({ id: departments.id })
     .from(departments)
     .where(inArray(departments.id, unique));
-  if (found.length !== unique.length) throw badRequest('数据权限部门：所选部门不存在');
+  if (found.length !== unique.length) throw fieldError('deptIds', '所选部门不存在', '数据权限部门');
   return unique.sort((a, b) => a - b);
 }
 
@@ -212,7 +212,7 @@ export function updateRole(db: Db, caller: Caller, form: z.infer<typeof roleUpda
       if (before.version !== form.version) throw conflict(STALE_VERSION);
       checkLevel(caller, form.level, '设置');
       if (BUILTIN_CODES.has(before.code) && form.code !== before.code)
-        throw badRequest('角色编码：内置角色的编码不能修改');
+        throw fieldError('code', '内置角色的编码不能修改', '角色编码');
       await checkUnique(tx, form.code, form.name, form.id);
       const deptIds = await scopeDepts(tx, form.dataScope, form.deptIds);
       const beforeDepts = await deptIdsOfRole(tx, form.id);
@@ -276,7 +276,7 @@ export async function grantMenus(
     await lockRole(tx, caller, roleId);
     if (unique.length) {
       const found = await tx.select({ id: menus.id }).from(menus).where(inArray(menus.id, unique));
-      if (found.length !== unique.length) throw badRequest('菜单：所选菜单不存在');
+      if (found.length !== unique.length) throw fieldError('menuIds', '所选菜单不存在', '菜单');
     }
     const before = (
       await tx

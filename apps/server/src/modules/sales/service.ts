@@ -12,7 +12,7 @@ import { POLICY_NOT_FOUND, POLICY_STATUS_LABELS, policyStatusOn } from '@piibs/s
 import {
   BUSINESS_SOURCE_DICT,
   BUSINESS_SOURCES,
-  commissionCapMessage,
+  commissionCapProblem,
   maskAccountNo,
   NBNMG_FIELDS,
   type PolicySales,
@@ -47,7 +47,7 @@ import {
 } from '../../db/schema.ts';
 import { type Actor, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import type { CustomerViewer } from '../customers/access.ts';
@@ -429,13 +429,13 @@ export async function saveSupplement(
     await db.transaction(async (tx) => {
       const p = await visiblePolicy(tx, actor.viewer, policyId, true);
       if (form.commissionRate > p.commissionCap)
-        throw badRequest(commissionCapMessage(microPercentText(p.commissionCap)));
+        throw problemError(commissionCapProblem(microPercentText(p.commissionCap)));
       if (!(await businessSourceValues(tx)).includes(form.businessSource))
-        throw badRequest(`业务来源：字典中没有代码 ${form.businessSource}`);
+        throw fieldError('businessSource', `字典中没有代码 ${form.businessSource}`, '业务来源');
       let agentName = form.agentName ?? null;
       if (form.agentUserId) {
         const agent = await agentUser(tx, form.agentUserId);
-        if (!agent) throw badRequest('代理人：用户不存在或不是代理人');
+        if (!agent) throw fieldError('agentUserId', '用户不存在或不是代理人', '代理人');
         agentName ??= agent.name;
       }
       const nb = form.variant === 'NBNMG';

@@ -35,7 +35,7 @@ import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { auditLog, reviewTasks } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { applicationTasksVisibleTo } from '../applications/access.ts';
@@ -62,7 +62,7 @@ export const taskHeldBy = (name: string) => `该任务已由「${name}」领取�
 /** Deciding a task another reviewer holds. */
 export const taskDecidedByHolder = (name: string) => `该任务已由「${name}」领取，只有处理人可以审核`;
 export const RELEASE_FORBIDDEN = '只有处理人或有指派权限的用户可以释放该任务';
-export const NOT_AN_ASSIGNEE = '处理人：该用户不能审核此任务';
+const NOT_AN_ASSIGNEE = '该用户不能审核此任务';
 
 /** What the task service needs of each kind of record under review. */
 interface ReviewSubject {
@@ -403,7 +403,8 @@ export function assignTask(db: Db, reviewer: Reviewer, id: number, form: AssignF
         subjectId: task.subjectId,
         submittedBy: task.submittedBy,
       });
-      if (!reviewers.some((r) => r.id === form.assigneeId)) throw badRequest(NOT_AN_ASSIGNEE);
+      if (!reviewers.some((r) => r.id === form.assigneeId))
+        throw fieldError('assigneeId', NOT_AN_ASSIGNEE, '处理人');
       return form.assigneeId;
     },
     async (tx, task, assigneeId) => {

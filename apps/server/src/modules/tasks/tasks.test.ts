@@ -103,7 +103,11 @@ describe('review state machine: pending → approved / returned / rejected', () 
         version: task.version,
         opinion,
       });
-      expect(res.json()).toEqual({ status: 400, message: '审核意见：退回或拒绝时必须填写审核意见' });
+      expect(res.json()).toEqual({
+        status: 400,
+        message: '审核意见：退回或拒绝时必须填写审核意见',
+        errors: [{ field: 'opinion', message: '退回或拒绝时必须填写审核意见' }],
+      });
     }
   });
 
@@ -353,6 +357,7 @@ describe('holding a task: 领取 / 指派 / 释放', () => {
     expect((await assign(lead, task, w.ids.agent)).json()).toEqual({
       status: 400,
       message: '处理人：该用户不能审核此任务',
+      errors: [{ field: 'assigneeId', message: '该用户不能审核此任务' }],
     });
 
     const res = await assign(lead, task, uw2Id);

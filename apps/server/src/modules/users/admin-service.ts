@@ -14,7 +14,7 @@ import { auditChange } from '../../lib/audit.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { type DataScope, deptSubtree, usersInScope } from '../../lib/data-scope.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -265,7 +265,7 @@ async function checkGrant(
     .select({ id: roles.id, code: roles.code, name: roles.name, level: roles.level })
     .from(roles)
     .where(inArray(roles.id, unique));
-  if (rows.length !== unique.length) throw badRequest('角色：所选角色不存在');
+  if (rows.length !== unique.length) throw fieldError('roleIds', '所选角色不存在', '角色');
   for (const r of rows) {
     if (r.code === 'admin' && !caller.user.roles.includes('admin'))
       throw forbidden('只有系统管理员可以授予系统管理员角色');
@@ -281,7 +281,7 @@ async function checkGrant(
 async function checkDept(tx: Tx, caller: Caller, deptId: number | null | undefined): Promise<void> {
   if (deptId == null) return;
   const [row] = await tx.select({ id: departments.id }).from(departments).where(eq(departments.id, deptId));
-  if (!row) throw badRequest('部门：所选部门不存在');
+  if (!row) throw fieldError('deptId', '所选部门不存在', '部门');
   if (!caller.scope.all && !caller.scope.deptIds.includes(deptId)) throw forbidden('没有该部门的数据权限');
 }
 
@@ -289,7 +289,7 @@ async function checkJobs(tx: Tx, jobIds: number[]): Promise<void> {
   const unique = [...new Set(jobIds)];
   if (unique.length === 0) return;
   const rows = await tx.select({ id: jobs.id }).from(jobs).where(inArray(jobs.id, unique));
-  if (rows.length !== unique.length) throw badRequest('岗位：所选岗位不存在');
+  if (rows.length !== unique.length) throw fieldError('jobIds', '所选岗位不存在', '岗位');
 }
 
 async function usernameTaken(db: Db | Tx, username: string, exceptId?: number): Promise<boolean> {
@@ -399,7 +399,8 @@ export async function updateUser(db: Db, caller: Caller, form: UpdateInput): Pro
 
       let phone = form.phone ?? null;
       if (phone && MASKED_MOBILE.test(phone)) {
-        if (phone !== maskPhone(before.phone)) throw badRequest('手机号：请输入正确的11位手机号码');
+        if (phone !== maskPhone(before.phone))
+          throw fieldError('phone', '请输入正确的11位手机号码', '手机号');
         phone = before.phone;
       }
       const values = {

@@ -105,6 +105,7 @@ describe('GET /api/users: paging convention', () => {
     expect((await admin.get('/api/users?size=501')).json()).toEqual({
       status: 400,
       message: '每页条数：最大为 500',
+      errors: [{ field: 'size', message: '最大为 500' }],
     });
     expect((await admin.get('/api/users?page=-1')).json().message).toBe('页码：最小为 0');
   });
@@ -170,19 +171,27 @@ describe('POST /api/users: create with a one-time password', () => {
     expect((await bad({ username: 'newbie', nickName: '新人', phone: '123' })).json()).toEqual({
       status: 400,
       message: '手机号：请输入正确的11位手机号码',
+      errors: [{ field: 'phone', message: '请输入正确的11位手机号码' }],
     });
     expect((await bad({ username: 'newbie', nickName: '新人', email: 'x@' })).json()).toEqual({
       status: 400,
       message: '邮箱：请输入正确的邮箱地址',
+      errors: [{ field: 'email', message: '请输入正确的邮箱地址' }],
     });
-    expect((await bad({ nickName: '新人' })).json()).toEqual({ status: 400, message: '用户名：不能为空' });
+    expect((await bad({ nickName: '新人' })).json()).toEqual({
+      status: 400,
+      message: '用户名：不能为空',
+      errors: [{ field: 'username', message: '不能为空' }],
+    });
     expect((await bad({ username: 'newbie', nickName: '新人', deptId: 999999 })).json()).toEqual({
       status: 400,
       message: '部门：所选部门不存在',
+      errors: [{ field: 'deptId', message: '所选部门不存在' }],
     });
     expect((await bad({ username: 'newbie', nickName: '新人', roleIds: [999999] })).json()).toEqual({
       status: 400,
       message: '角色：所选角色不存在',
+      errors: [{ field: 'roleIds', message: '所选角色不存在' }],
     });
   });
 

@@ -12,7 +12,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { auditAction } from '../../lib/audit.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, fieldError, notFound } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { type RequestUser, revokeUserSessions } from '../auth/sessions.ts';
 
@@ -32,7 +32,8 @@ export async function updateProfile(db: Db, actor: Actor, form: ProfileForm): Pr
   let phone = current.phone;
   if (form.phone !== undefined) {
     if (MASKED_MOBILE.test(form.phone)) {
-      if (form.phone !== maskPhone(current.phone)) throw badRequest('手机号：请输入正确的11位手机号码');
+      if (form.phone !== maskPhone(current.phone))
+        throw fieldError('phone', '请输入正确的11位手机号码', '手机号');
     } else {
       phone = form.phone || null;
     }
@@ -71,10 +72,10 @@ export async function changePassword(
 ): Promise<{ psPower: number; revoked: number }> {
   const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, actor.user.id));
   if (!row) throw notFound('用户不存在');
-  if (!(await verifyPassword(row.hash, form.oldPass))) throw badRequest('旧密码错误');
-  if (form.oldPass === form.newPass) throw badRequest('新密码不能与旧密码相同');
+  if (!(await verifyPassword(row.hash, form.oldPass))) throw fieldError('oldPass', '旧密码错误');
+  if (form.oldPass === form.newPass) throw fieldError('newPass', '新密码不能与旧密码相同');
   const psPower = passwordStrength(form.newPass);
-  if (psPower === 0) throw badRequest('新密码强度不足');
+  if (psPower === 0) throw fieldError('newPass', '新密码强度不足');
   const hash = await hashPassword(form.newPass);
   return db.transaction(async (tx) => {
     await tx

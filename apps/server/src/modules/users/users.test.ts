@@ -69,12 +69,18 @@ describe('personal center: profile', () => {
     expect((await put({ nickName: 'a', phone: '12345' })).json()).toEqual({
       status: 400,
       message: '手机号：请输入正确的11位手机号码',
+      errors: [{ field: 'phone', message: '请输入正确的11位手机号码' }],
     });
     expect((await put({ nickName: 'a', email: 'x@' })).json()).toEqual({
       status: 400,
       message: '邮箱：请输入正确的邮箱地址',
+      errors: [{ field: 'email', message: '请输入正确的邮箱地址' }],
     });
-    expect((await put({ nickName: '' })).json()).toEqual({ status: 400, message: '昵称：不能为空' });
+    expect((await put({ nickName: '' })).json()).toEqual({
+      status: 400,
+      message: '昵称：不能为空',
+      errors: [{ field: 'nickName', message: '不能为空' }],
+    });
   });
 });
 
@@ -109,6 +115,7 @@ describe('personal center: password', () => {
     expect((await change({ oldPass: 'Wrong#Pass2026', newPass: 'N3w#Password2026' })).json()).toEqual({
       status: 400,
       message: '旧密码错误',
+      errors: [{ field: 'oldPass', message: '旧密码错误' }],
     });
     expect((await change({ oldPass: STRONG, newPass: 'password1' })).json().message).toMatch(
       /^新密码：密码至少 8 位/,
@@ -116,6 +123,7 @@ describe('personal center: password', () => {
     expect((await change({ oldPass: STRONG, newPass: STRONG })).json()).toEqual({
       status: 400,
       message: '新密码不能与旧密码相同',
+      errors: [{ field: 'newPass', message: '新密码不能与旧密码相同' }],
     });
   });
 });

@@ -81,6 +81,7 @@ describe('POST /api/inputPlaInsurance/ZhenJiang/applicantInit', () => {
     expect((await w.agent.post(URL, {})).json()).toEqual({
       status: 400,
       message: '投保人ID：请提供投保人ID或统一社会信用代码',
+      errors: [{ field: 'customerId', message: '请提供投保人ID或统一社会信用代码' }],
     });
     expect((await w.nobody.post(URL, { customerId: c.id })).statusCode).toBe(403);
   });

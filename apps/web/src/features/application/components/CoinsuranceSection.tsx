@@ -8,6 +8,7 @@ import {
   splitCoinsurance,
 } from '@piibs/shared/coinsurance';
 import { microPercentText } from '@piibs/shared/money';
+import { problemText } from '@piibs/shared/problem';
 import { rules } from '@piibs/shared/validators';
 import { Alert, Button, Checkbox, Form, type FormInstance, Input, Space, Switch, Typography } from 'antd';
 import { DictSelect } from '@/lib/dict.tsx';
@@ -39,7 +40,8 @@ export function sharesProblem(values: WizardValues | undefined): string | null {
     const typed = rows.map((r) => parseShare(r.share ?? '') ?? 0);
     return `共保信息：${SHARE_MESSAGE}；当前合计为 ${microPercentText(typed.reduce((a, b) => a + b, 0))}%`;
   }
-  return coinsuranceProblem(shares)?.message ?? null;
+  const problem = coinsuranceProblem(shares);
+  return problem && problemText(problem);
 }
 
 /**

@@ -27,7 +27,7 @@ export function PeriodFields({ form }: { form: FormInstance<WizardValues> }) {
               validator: async (_rule, value: string | undefined) => {
                 if (!value) return;
                 const problem = periodProblem(value, defaultEnd(value));
-                if (problem?.startsWith('保险起期')) throw new Error(problem.replace(/^保险起期：/, ''));
+                if (problem?.field === 'startDate') throw new Error(problem.message);
               },
             },
           ]}
@@ -55,7 +55,7 @@ export function PeriodFields({ form }: { form: FormInstance<WizardValues> }) {
                 const start = getFieldValue('startDate') as string | undefined;
                 if (!value || !start) return;
                 const problem = periodProblem(start, value);
-                if (problem?.startsWith('保险止期')) throw new Error(problem.replace(/^保险止期：/, ''));
+                if (problem?.field === 'endDate') throw new Error(problem.message);
               },
             }),
           ]}

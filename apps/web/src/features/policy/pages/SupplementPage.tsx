@@ -9,7 +9,7 @@ import { periodText } from '@piibs/shared/policy';
 import {
   BUSINESS_SOURCE_DICT,
   BUSINESS_SOURCES,
-  commissionCapMessage,
+  commissionCapProblem,
   type PolicySales,
   SUPPLEMENT_FIELD_TITLES,
   SUPPLEMENT_VARIANT_LABELS,
@@ -316,7 +316,7 @@ export default function SupplementPage() {
                         if (!value?.trim()) return;
                         const micro = percentTextToMicro(value);
                         if (micro === null || micro > 5_000_000) throw new Error(T.percentInvalid);
-                        if (micro > cap) throw new Error(commissionCapMessage(capText).split('：')[1]!);
+                        if (micro > cap) throw new Error(commissionCapProblem(capText).message);
                       },
                     },
                   ]}

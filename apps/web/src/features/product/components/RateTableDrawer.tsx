@@ -1,3 +1,4 @@
+import { shanghaiToday } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
 import { amountShortText, multiplierText, rateText } from '@piibs/shared/money';
 import type { ProductRow, RateTableDetail } from '@piibs/shared/product';
@@ -44,8 +45,6 @@ import {
 export type RateTableTarget = { mode: 'create'; sourceId: number | null } | { mode: 'open'; tableId: number };
 
 const STATUS_COLORS = { draft: 'default', active: 'success', retired: 'warning' } as const;
-/** Today in Asia/Shanghai (the server's day), YYYY-MM-DD. */
-const today = () => formatTime(Date.now(), '{y}-{m}-{d}');
 
 function industryText(options: ReturnType<typeof useIndustryOptions>, code: string | null): string {
   if (code === null) return '不限';
@@ -240,8 +239,8 @@ export function RateTableDrawer({
   const initialValues = (): RateTableValues => {
     if (creating) {
       return table
-        ? { ...toValues(table, today()), note: null }
-        : { effectiveDate: dayjs(today()), rows: [emptyRow(productClass)], factors: [] };
+        ? { ...toValues(table, shanghaiToday()), note: null }
+        : { effectiveDate: dayjs(shanghaiToday()), rows: [emptyRow(productClass)], factors: [] };
     }
     return table ? toValues(table) : {};
   };
