@@ -52,7 +52,9 @@ describe('co-insurance shares', () => {
   });
 
   it('requires the total to be exactly 100, showing the current total', () => {
-    expect(text([s('PICC', 60_000_000, true), s('PAIC', 39_500_000)])).toBe('共保份额合计须为100%，当前合计为 99.5%');
+    expect(text([s('PICC', 60_000_000, true), s('PAIC', 39_500_000)])).toBe(
+      '共保份额合计须为100%，当前合计为 99.5%',
+    );
     expect(totalMessage(100_000_001)).toBe('共保份额合计须为100%，当前合计为 100.000001%');
   });
 

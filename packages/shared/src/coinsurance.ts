@@ -61,7 +61,11 @@ export function coinsuranceProblem(
   const seen = new Set<string>();
   for (const [i, s] of shares.entries()) {
     if (!s.insurerCode || (known && !known.has(s.insurerCode)))
-      return { field: `shares.${i}.insurerCode`, label: '共保公司', message: `字典中没有代码 ${s.insurerCode}` };
+      return {
+        field: `shares.${i}.insurerCode`,
+        label: '共保公司',
+        message: `字典中没有代码 ${s.insurerCode}`,
+      };
     if (seen.has(s.insurerCode))
       return { field: `shares.${i}.insurerCode`, label: '共保公司', message: `${s.insurerCode} 重复` };
     seen.add(s.insurerCode);

@@ -164,9 +164,14 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
       (r) => r.coverageType === 'EMPLOYEE_DEATH_DISABILITY' && r.limitTierFen === null,
     );
     if (tiers.length && !anyLimit && !tiers.includes(limit))
-      throw new RatingError('perPersonLimitFen', `请选择 ${tiers.map(amountShortText).join('、')}`, '每人伤亡限额');
+      throw new RatingError(
+        'perPersonLimitFen',
+        `请选择 ${tiers.map(amountShortText).join('、')}`,
+        '每人伤亡限额',
+      );
     const industrySpecific = rows.some((r) => r.coverageType === 'EMPLOYEE_DEATH_DISABILITY' && r.industry);
-    if (industrySpecific && !industrySection) throw new RatingError('industrySection', '不能为空', '行业门类');
+    if (industrySpecific && !industrySection)
+      throw new RatingError('industrySection', '不能为空', '行业门类');
 
     const chosen = new Set<CoverageType>(inputs.coverages ?? []);
     for (const type of chosen) {

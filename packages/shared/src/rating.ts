@@ -474,7 +474,11 @@ export function quoteConstruction(input: ConstructionInput): PremiumQuote {
   if (problem) throw new RatingError('bands', problem);
   const top = input.bands[input.bands.length - 1]!;
   if (top.upToFen !== null && cost > top.upToFen)
-    throw new RatingError('projectCostFen', `超出费率表的最高档次（${amountShortText(top.upToFen)}）`, '工程造价');
+    throw new RatingError(
+      'projectCostFen',
+      `超出费率表的最高档次（${amountShortText(top.upToFen)}）`,
+      '工程造价',
+    );
   const lines: RateLine[] = [];
   let lower = 0;
   for (const [i, band] of input.bands.entries()) {
