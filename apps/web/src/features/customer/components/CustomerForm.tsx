@@ -3,6 +3,7 @@ import { sectionOfDivision } from '@piibs/shared/industry';
 import { isTaxNumber, MESSAGES, rules } from '@piibs/shared/validators';
 import { Col, Form, type FormInstance, Input, Row, Select } from 'antd';
 import { useMemo } from 'react';
+import { useEnterpriseRegionOptions } from '@/components/form/region-options.ts';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
 import { useCan } from '@/lib/permission.tsx';
 import { APPLICANT_TEXTS as T } from '../texts.ts';
@@ -52,20 +53,6 @@ const usccRule = {
       : Promise.reject(new Error(MESSAGES.uscc)),
 };
 
-/** Region choices: Zhenjiang's districts first, then the cities of Jiangsu. */
-function useRegionOptions() {
-  const zhenjiang = useDict('region_zhenjiang');
-  const jiangsu = useDict('region_jiangsu');
-  return useMemo(
-    () =>
-      [
-        { label: '镇江市', options: zhenjiang },
-        { label: '江苏省', options: jiangsu },
-      ].filter((group) => group.options.length > 0),
-    [zhenjiang, jiangsu],
-  );
-}
-
 /**
  * The customer's fields, with the shared rules. `maskedPhone` is the phone as loaded (138****5678): sending it
  * back keeps the stored number, so it passes.
@@ -95,7 +82,7 @@ export function CustomerFields({
     () => (section ? divisions.filter((d) => sectionOfDivision(d.value) === section) : []),
     [divisions, section],
   );
-  const regions = useRegionOptions();
+  const regions = useEnterpriseRegionOptions();
   const phoneRule = {
     validator: (rule: unknown, value: unknown) =>
       maskedPhone && value === maskedPhone ? Promise.resolve() : rules.phone.validator(rule, value),

@@ -13,9 +13,9 @@ import {
 } from '@piibs/shared/risk-control';
 import { Col, Form, Input, Row, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useMemo } from 'react';
+import { useEnterpriseRegionOptions } from '@/components/form/region-options.ts';
 import { zodRule } from '@/components/form/zod-rule.ts';
-import { DictSelect, useDict } from '@/lib/dict.tsx';
+import { DictSelect } from '@/lib/dict.tsx';
 import { useCan } from '@/lib/permission.tsx';
 import { createOrg, EXPERT_PATH, orgEditPath, orgQuery, orgsResource, unmaskOrg, updateOrg } from '../api.ts';
 import { OrgMembersCard } from '../components/OrgMembersCard.tsx';
@@ -101,24 +101,10 @@ function toOrgBody(v: OrgValues): ServiceOrgCreateForm {
   };
 }
 
-/** Zhenjiang's districts first, then Jiangsu's cities (GB/T 2260 codes). */
-function useRegionOptions() {
-  const zhenjiang = useDict('region_zhenjiang');
-  const jiangsu = useDict('region_jiangsu');
-  return useMemo(
-    () =>
-      [
-        { label: '镇江市', options: zhenjiang },
-        { label: '江苏省', options: jiangsu },
-      ].filter((g) => g.options.length > 0),
-    [zhenjiang, jiangsu],
-  );
-}
-
 export default function ServiceOrgEdit() {
   const isStaff = useCan('service_org:add');
   const canEdit = useCan('service_org:edit');
-  const regions = useRegionOptions();
+  const regions = useEnterpriseRegionOptions();
   const page = useRecordForm({
     detail: orgQuery,
     listKey: orgsResource.key,
