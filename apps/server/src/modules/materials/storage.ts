@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { formatTime } from '@piibs/shared/constants';
 
 export interface MaterialStorage {
   /** Stores the bytes under a new key (refuses to overwrite). */
@@ -22,10 +23,7 @@ export const STORAGE_KEY =
 
 /** A new key for a file of this extension, dated in Asia/Shanghai. */
 export function newStorageKey(ext: string, now = new Date()): string {
-  const local = new Date(now.getTime() + 8 * 3600_000);
-  const yyyy = String(local.getUTCFullYear());
-  const mm = String(local.getUTCMonth() + 1).padStart(2, '0');
-  return `${yyyy}/${mm}/${randomUUID()}.${ext}`;
+  return `${formatTime(now, '{y}/{m}')}/${randomUUID()}.${ext}`;
 }
 
 function checkKey(key: string): void {

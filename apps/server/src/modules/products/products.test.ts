@@ -1,4 +1,4 @@
-import { addDays } from '@piibs/shared/application-status';
+import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { yuan } from '@piibs/shared/money';
 import {
   type AvailableProduct,
@@ -16,7 +16,6 @@ import { expectDownloadName, readXlsx } from '../../../test/admin.ts';
 import { createWorld, customerForm, type World } from '../../../test/business.ts';
 import { auditLog } from '../../db/schema.ts';
 import { SEED_PRODUCTS } from './seed.ts';
-import { today } from './service.ts';
 
 let w: World;
 beforeAll(async () => {
@@ -513,7 +512,7 @@ describe('rate-table versioning: activating a new version never changes an exist
     const before = (await w.agent.post(`/api/products/${p.id}/quote`, input)).json();
     expect(before.premiumFen).toBe(3_000_000);
     const v = (await w.admin.get(`/api/rateTables/${before.rateTableId}`)).json();
-    const tomorrow = addDays(today(), 1);
+    const tomorrow = addDays(shanghaiToday(), 1);
     const draft = (
       await w.admin.post(`/api/products/${p.id}/rateTables`, {
         effectiveDate: tomorrow,
@@ -524,7 +523,9 @@ describe('rate-table versioning: activating a new version never changes an exist
 
     const early = await w.admin.post(`/api/rateTables/${draft.id}/activate`, { version: draft.version });
     expect(early.statusCode).toBe(400);
-    expect(early.json().message).toBe(`生效日期：${tomorrow} 未到，当天或之后才能生效（今天是 ${today()}）`);
+    expect(early.json().message).toBe(
+      `生效日期：${tomorrow} 未到，当天或之后才能生效（今天是 ${shanghaiToday()}）`,
+    );
     expect((await w.admin.get(`/api/rateTables/${draft.id}`)).json()).toMatchObject({
       status: 'draft',
       version: draft.version,
@@ -534,7 +535,7 @@ describe('rate-table versioning: activating a new version never changes an exist
 
     // Dated today, the same draft goes live and prices new quotes (1.6% of 2 million yuan).
     const dated = await w.admin.post(`/api/rateTables/${draft.id}/update`, {
-      effectiveDate: today(),
+      effectiveDate: shanghaiToday(),
       factors: v.factors,
       rows: [{ rate: 160_000 }],
       version: draft.version,

@@ -3,6 +3,8 @@
 // module loads the product, the table and the customer, merges the customer's defaults and answers a bad
 // input as a 400. Nothing is stored; the answer carries the rate-table id and every resolved input, which an
 // application keeps as its quote snapshot.
+
+import { shanghaiToday } from '@piibs/shared/application-status';
 import { sectionOfDivision } from '@piibs/shared/industry';
 import type { QuoteResult, quoteForm } from '@piibs/shared/product';
 import { type ComposedQuote, composeQuote } from '@piibs/shared/quote';
@@ -15,7 +17,7 @@ import { badRequest, notFound, problemError } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { RATE_TABLE_NOT_FOUND } from './rate-tables.ts';
-import { getProduct, today } from './service.ts';
+import { getProduct } from './service.ts';
 
 type QuoteInput = z.infer<typeof quoteForm>;
 
@@ -46,7 +48,7 @@ export async function quoteProduct(
   } else {
     // A new quote needs a product on sale; reproducing one on a named version does not.
     if (!product.enabled) throw badRequest('险种已停用');
-    const day = today();
+    const day = shanghaiToday();
     if (day < product.validFrom || day > product.validTo) throw badRequest('险种不在有效期内');
     if (!table) throw badRequest('该险种尚无生效的费率表');
   }

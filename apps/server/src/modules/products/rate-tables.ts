@@ -6,6 +6,7 @@
 // with that rateTableId reproduces it. Quotes use the active version, so a draft can only be activated on or
 // after its effective date (no version prices before the day it takes effect).
 
+import { shanghaiToday } from '@piibs/shared/application-status';
 import {
   type RateTableDetail,
   type RateTableRow,
@@ -21,7 +22,7 @@ import { products, rateTableRows, rateTables } from '../../db/schema.ts';
 import { type Actor, auditChange } from '../../lib/audit.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-import { getProduct, PRODUCT_NOT_FOUND, today } from './service.ts';
+import { getProduct, PRODUCT_NOT_FOUND } from './service.ts';
 
 export const RATE_TABLE_NOT_FOUND = '费率表不存在';
 
@@ -248,7 +249,7 @@ export async function activateRateTable(
     if (table.status !== 'draft') throw conflict('只有草稿状态的费率表可以生效');
     // Quotes price on the active version whatever its date, so a version must not become active before its
     // effective date: a future-dated draft waits as a draft until that day.
-    const day = today();
+    const day = shanghaiToday();
     if (table.effectiveDate > day)
       throw badRequest(`生效日期：${table.effectiveDate} 未到，当天或之后才能生效（今天是 ${day}）`);
     const retired = await tx

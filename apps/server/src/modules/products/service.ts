@@ -1,7 +1,7 @@
 // Products (险种) with their coverages (责任): list, read, the products an applicant may choose, create, update,
 // delete. Their versioned rate tables: rate-tables.ts.
 
-import { formatTime } from '@piibs/shared/constants';
+import { shanghaiToday } from '@piibs/shared/application-status';
 import type {
   CoverageRow,
   PRODUCT_SORT_FIELDS,
@@ -25,9 +25,6 @@ import { STALE_VERSION } from '../users/admin-service.ts';
 export const PRODUCT_NOT_FOUND = '险种不存在';
 
 const CODE_TAKEN = '险种代码已存在';
-
-/** Today in Asia/Shanghai, YYYY-MM-DD. */
-export const today = (): string => formatTime(Date.now(), '{y}-{m}-{d}');
 
 /**
  * The prefix of the numbers of a product's applications, policies and endorsements: the letters of its code
@@ -130,7 +127,7 @@ export async function availableProducts(
   db: Db,
   f: { productClass?: ProductClass | undefined; region?: string | undefined },
 ): Promise<ProductRow[]> {
-  const day = today();
+  const day = shanghaiToday();
   const regions = f.region ? regionAncestors(f.region) : undefined;
   const rows = await selectRows(db)
     .where(

@@ -2,6 +2,7 @@
 // paged, filtered and sorted list, and the export's columns.
 
 import { maskPhone } from '@piibs/shared';
+import { shanghaiToday } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
 import { fenToYuanText } from '@piibs/shared/money';
 import {
@@ -20,7 +21,6 @@ import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
-import { today } from '../products/service.ts';
 import { annualOrdersVisibleTo, declaresFor, type ProjectViewer } from './access.ts';
 import { iso, num, ORDER_NOT_FOUND } from './common.ts';
 
@@ -61,7 +61,7 @@ const selectOrders = (db: Db | Tx) =>
     .leftJoin(creator, eq(creator.id, annualOrders.createdBy));
 type RawOrder = Awaited<ReturnType<typeof selectOrders>>[number];
 
-export function toOrderRow(r: RawOrder, day = today()): AnnualOrderRow {
+export function toOrderRow(r: RawOrder, day = shanghaiToday()): AnnualOrderRow {
   const state = annualOrderState(r, day);
   return {
     id: r.id,
@@ -132,7 +132,7 @@ export async function getAnnualOrder(
 ): Promise<AnnualOrderDetail> {
   const r = await loadOrder(db, p, id);
   const row = toOrderRow(r);
-  const open = today() < r.endDate && !r.closedAt;
+  const open = shanghaiToday() < r.endDate && !r.closedAt;
   return {
     ...row,
     canDeclare: canApply && open && declaresFor(p, { uscc: r.customerUscc, ownerId: r.customerOwnerId }),
@@ -174,7 +174,7 @@ export function annualOrderListSpec(
     columns: orderSortColumns,
     defaultOrder: [sql`${annualOrders.id} desc`],
     fetch: async ({ limit, offset, orderBy }) => {
-      const day = today();
+      const day = shanghaiToday();
       return (
         await selectOrders(db)
           .where(where)

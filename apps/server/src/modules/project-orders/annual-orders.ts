@@ -11,7 +11,11 @@
 // below what is consumed and no declaration slips in while the order closes.
 
 import { maskPhone } from '@piibs/shared';
-import { APPLICATION_STATUS_LABELS, type ApplicationStatus } from '@piibs/shared/application-status';
+import {
+  APPLICATION_STATUS_LABELS,
+  type ApplicationStatus,
+  shanghaiToday,
+} from '@piibs/shared/application-status';
 import { formatFen } from '@piibs/shared/money';
 import {
   type AnnualOrderDetail,
@@ -38,7 +42,7 @@ import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND } from '../applications/changes.ts';
 import { getCustomer } from '../customers/service.ts';
-import { getProduct, today } from '../products/service.ts';
+import { getProduct } from '../products/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { annualOrdersVisibleTo, seeAllProjects } from './access.ts';
 import { getAnnualOrder } from './annual-order-queries.ts';
@@ -111,7 +115,7 @@ export async function createAnnualOrder(
   if (customer.reviewStatus !== 'approved')
     throw fieldError('customerId', '尚未审核通过', '施工企业（投保人）');
   await checkOrderProduct(db, form.productId);
-  if (form.endDate < today()) throw fieldError('endDate', '不能早于今天', '终止日期');
+  if (form.endDate < shanghaiToday()) throw fieldError('endDate', '不能早于今天', '终止日期');
   const [contact] = await db
     .select({ name: customers.contactName, phone: customers.phone })
     .from(customers)
@@ -181,7 +185,7 @@ export async function annualOrderFromApplication(
       `投保单：当前状态为「${APPLICATION_STATUS_LABELS[status]}」，须审核通过并缴费出单后才能生成年度订单`,
     );
   if (!a.customerApproved) throw conflict('投保单：投保人尚未审核通过');
-  if (!app.startDate || !app.endDate || app.endDate < today())
+  if (!app.startDate || !app.endDate || app.endDate < shanghaiToday())
     throw conflict('投保单：保险期间已结束，不能生成年度订单');
   await checkOrderProduct(db, app.productId);
   const quotaFen = form.quotaFen ?? app.premiumFen ?? 0;

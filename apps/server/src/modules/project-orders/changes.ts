@@ -4,6 +4,7 @@
 // the endorsement's before → after come from that snapshot. The project cannot change while the change is open
 // (one open change per project: the partial unique index secondary_order_open_change), so the snapshot stays
 // true until the decision. Saving, submitting and cancelling a change: declarations.ts; the decision: review.ts.
+import { shanghaiToday } from '@piibs/shared/application-status';
 import {
   DECLARATION_OPEN,
   type DeclarationDetail,
@@ -16,7 +17,6 @@ import type { Db } from '../../db/client.ts';
 import { annualOrders, customers, policies, secondaryOrders } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { today } from '../products/service.ts';
 import { declarationsVisibleTo, declaresFor } from './access.ts';
 import { DECLARATION_NOT_FOUND, NOT_DECLARER, ORDER_CLOSED, type ProjectActor } from './common.ts';
 import { getDeclaration } from './declaration-queries.ts';
@@ -57,7 +57,7 @@ export async function createChange(
   if (p.status !== 'APPROVED') throw conflict('只有审核通过的项目可以申请批改');
   if (!base.policyId) throw conflict('该项目的保单尚未出具，请稍后再申请批改');
   if (order.closedAt) throw conflict(ORDER_CLOSED);
-  if (p.endDate < today()) throw conflict('该项目保险期间已结束，不能批改');
+  if (p.endDate < shanghaiToday()) throw conflict('该项目保险期间已结束，不能批改');
   const [open] = await db
     .select({ id: secondaryOrders.id })
     .from(secondaryOrders)

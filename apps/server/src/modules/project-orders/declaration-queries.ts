@@ -1,6 +1,7 @@
 // Reading secondary orders (二次下单申报, new projects and changes): one with its timeline, endorsement and
 // policies, the paged, filtered and sorted list, and the export's columns.
 
+import { shanghaiToday } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
 import { fenToYuanText } from '@piibs/shared/money';
 import type { QuoteResult } from '@piibs/shared/product';
@@ -25,7 +26,6 @@ import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
-import { today } from '../products/service.ts';
 import {
   declarationsVisibleTo,
   declaresFor,
@@ -92,7 +92,7 @@ function actionsOf(d: RawDeclaration, p: ProjectViewer): DeclarationRowAction[] 
     d.policyId &&
     !d.openChangeId &&
     !d.orderClosedAt &&
-    today() <= d.endDate &&
+    shanghaiToday() <= d.endDate &&
     declaresFor(p, { uscc: d.customerUscc, ownerId: d.customerOwnerId })
   )
     out.push('change');

@@ -1,5 +1,7 @@
 // The ZhenJiang city channel (镇江): pre-fills a new work-safety application from an approved customer. Nothing
 // is stored here; the application tables and their submission come with the application module.
+
+import { defaultEnd, earliestStart } from '@piibs/shared/application-status';
 import type { CustomerRow } from '@piibs/shared/customer';
 import { type ApplicantInitResult, type applicantInitBody, ZHENJIANG_CHANNEL } from '@piibs/shared/zhenjiang';
 import type { z } from 'zod';
@@ -7,21 +9,9 @@ import type { Db } from '../../db/client.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer, getCustomerByUscc } from '../customers/service.ts';
-import { availableProducts, today } from '../products/service.ts';
+import { availableProducts } from '../products/service.ts';
 
 export const NOT_APPROVED = '投保人尚未审核通过';
-
-/** `YYYY-MM-DD` plus `days` (calendar arithmetic in UTC, so no zone can shift the day). */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d! + days)).toISOString().slice(0, 10);
-}
-
-/** One year of cover from 00:00 of `start` to 24:00 of the day before its anniversary. */
-export function oneYearFrom(start: string): string {
-  const [y, m, d] = start.split('-').map(Number);
-  return new Date(Date.UTC(y! + 1, m! - 1, d! - 1)).toISOString().slice(0, 10);
-}
 
 const party = (c: CustomerRow) => ({
   customerId: c.id,
@@ -55,7 +45,7 @@ export async function applicantInit(
   const [product] = await availableProducts(db, { productClass: 'work_safety', region });
   const death = product?.coverages.find((c) => c.type === 'EMPLOYEE_DEATH_DISABILITY');
   // No back-dating: cover starts at 00:00 tomorrow (Asia/Shanghai).
-  const startDate = addDays(today(), 1);
+  const startDate = earliestStart();
   return {
     channel: ZHENJIANG_CHANNEL.code,
     channelName: ZHENJIANG_CHANNEL.name,
@@ -74,7 +64,7 @@ export async function applicantInit(
       : null,
     applicant: party(customer),
     insured: party(customer),
-    period: { startDate, endDate: oneYearFrom(startDate) },
+    period: { startDate, endDate: defaultEnd(startDate) },
     headcount: customer.headcount,
     perPersonLimitFen: death?.perPersonLimitFen ?? null,
     preventionRatio: product?.preventionRatioMin ?? null,

@@ -1,8 +1,7 @@
+import { addDays, defaultEnd, shanghaiToday } from '@piibs/shared/application-status';
 import { yuan } from '@piibs/shared/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
-import { today } from '../products/service.ts';
-import { addDays, oneYearFrom } from './service.ts';
 
 const URL = '/api/inputPlaInsurance/ZhenJiang/applicantInit';
 
@@ -44,8 +43,8 @@ describe('POST /api/inputPlaInsurance/ZhenJiang/applicantInit', () => {
     });
     expect(draft.insured).toEqual(draft.applicant);
     expect(draft.product.rateTableId).toBeGreaterThan(0);
-    const start = addDays(today(), 1);
-    expect(draft.period).toEqual({ startDate: start, endDate: oneYearFrom(start) });
+    const start = addDays(shanghaiToday(), 1);
+    expect(draft.period).toEqual({ startDate: start, endDate: defaultEnd(start) });
     expect(JSON.stringify(draft)).not.toContain('13800001111');
   });
 
@@ -94,7 +93,7 @@ describe('policy period arithmetic', () => {
     ['2028-02-29', '2029-02-28'],
     ['2027-03-01', '2028-02-29'],
   ])('from 00:00 of %s to 24:00 of %s', (start, end) => {
-    expect(oneYearFrom(start)).toBe(end);
+    expect(defaultEnd(start)).toBe(end);
   });
   it('adds days across month ends', () => {
     expect(addDays('2026-12-31', 1)).toBe('2027-01-01');
