@@ -30,7 +30,6 @@ export const fieldError = (field: string, message: string, label?: string, statu
   new HttpError(status, label ? `${label}：${message}` : message, [{ field, message }]);
 /** The 400 of a rule the shared code found broken (periodProblem, rateRowsProblem …), at its field. */
 export const problemError = (p: FieldProblem) => fieldError(p.field, p.message, p.label);
-export const unauthorized = (message = '未登录或登录状态已过期') => new HttpError(401, message);
 export const forbidden = (message = '没有权限执行此操作') => new HttpError(403, message);
 export const notFound = (message = '记录不存在') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
