@@ -134,14 +134,69 @@ const baseOf = (p: DeclarationDetail): ProjectValues => ({
   premiumFen: p.premiumFen,
 });
 
-/** A change (批改) of an approved project: its values beside the fields, 保存草稿 / 提交审核. */
-function NewChange({ baseId, title }: { baseId: number; title: string }) {
+/**
+ * 保存草稿 / 提交审核 of a new declaration or change: creates it from the form, submits it when asked, and opens
+ * it. Saved but not submitted (e.g. the quota ran out): opens the draft and says why there.
+ */
+function useCreateDeclaration(
+  form: FormInstance<DeclarationValues>,
+  refusal: ReturnType<typeof useRefusal>,
+  type?: 2,
+) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const { message } = App.useApp();
-  const [form] = Form.useForm<DeclarationValues>();
-  const { error, setError, show } = useRefusal(form);
   const [busy, setBusy] = useState<Busy>(null);
+  const run = async (
+    andSubmit: boolean,
+    create: (values: DeclarationValues) => Promise<DeclarationDetail>,
+  ) => {
+    refusal.setError(null);
+    let values: DeclarationValues;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setBusy(andSubmit ? 'submit' : 'save');
+    let created: DeclarationDetail | null = null;
+    try {
+      created = await create(values);
+      if (andSubmit) await submitDeclaration(created.id, created.version);
+      await invalidateProjects(client);
+      void message.success(andSubmit ? '已提交审核' : '已保存草稿');
+      navigate(
+        applyPath(created.id, {
+          ...(type ? { type } : {}),
+          ...(andSubmit ? { detail: true, view: '1' } : {}),
+        }),
+        {
+          replace: true,
+        },
+      );
+    } catch (err) {
+      if (created) {
+        await invalidateProjects(client);
+        navigate(applyPath(created.id, type ? { type } : {}), {
+          replace: true,
+          state: { error: serverError(err)?.message },
+        });
+      } else refusal.show(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { busy, run };
+}
+
+/** A change (批改) of an approved project: its values beside the fields, 保存草稿 / 提交审核. */
+function NewChange({ baseId, title }: { baseId: number; title: string }) {
+  const navigate = useNavigate();
+  const [form] = Form.useForm<DeclarationValues>();
+  const refusal = useRefusal(form);
+  const { error } = refusal;
+  const save = useCreateDeclaration(form, refusal, 2);
+  const { busy } = save;
   const query = useQuery(declarationQuery(baseId));
 
   if (query.isPending) return centred;
@@ -155,36 +210,8 @@ function NewChange({ baseId, title }: { baseId: number; title: string }) {
     );
   const p = query.data;
 
-  const run = async (andSubmit: boolean) => {
-    setError(null);
-    let values: DeclarationValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setBusy(andSubmit ? 'submit' : 'save');
-    let created: DeclarationDetail | null = null;
-    try {
-      created = await createChange(p.id, toChangeFields(values));
-      if (andSubmit) await submitDeclaration(created.id, created.version);
-      await invalidateProjects(client);
-      void message.success(andSubmit ? '已提交审核' : '已保存草稿');
-      navigate(applyPath(created.id, { type: 2, ...(andSubmit ? { detail: true, view: '1' } : {}) }), {
-        replace: true,
-      });
-    } catch (err) {
-      if (created) {
-        await invalidateProjects(client);
-        navigate(applyPath(created.id, { type: 2 }), {
-          replace: true,
-          state: { error: serverError(err)?.message },
-        });
-      } else show(err);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const run = (andSubmit: boolean) =>
+    save.run(andSubmit, (values) => createChange(p.id, toChangeFields(values)));
 
   let blocked: ReactNode = null;
   if (p.openChangeId)
@@ -260,11 +287,11 @@ function NewChange({ baseId, title }: { baseId: number; title: string }) {
 /** A new declaration against an annual order: the quota, the form, 保存草稿 / 提交审核. */
 function NewDeclaration({ orderId, title }: { orderId: number; title: string }) {
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const { message } = App.useApp();
   const [form] = Form.useForm<DeclarationValues>();
-  const { error, setError, show } = useRefusal(form);
-  const [busy, setBusy] = useState<Busy>(null);
+  const refusal = useRefusal(form);
+  const { error } = refusal;
+  const save = useCreateDeclaration(form, refusal);
+  const { busy } = save;
   const order = useQuery({ ...annualOrderQuery(orderId), enabled: orderId > 0 });
 
   if (orderId <= 0) return <Result status="warning" title="请从年度订单进入项目申报" />;
@@ -279,32 +306,8 @@ function NewDeclaration({ orderId, title }: { orderId: number; title: string }) 
     );
   const o = order.data;
 
-  const run = async (andSubmit: boolean) => {
-    setError(null);
-    let values: DeclarationValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return;
-    }
-    setBusy(andSubmit ? 'submit' : 'save');
-    let created: DeclarationDetail | null = null;
-    try {
-      created = await createDeclaration(o.id, { kind: 1, ...toDeclarationFields(values) });
-      if (andSubmit) await submitDeclaration(created.id, created.version);
-      await invalidateProjects(client);
-      void message.success(andSubmit ? '已提交审核' : '已保存草稿');
-      navigate(applyPath(created.id, andSubmit ? { detail: true, view: '1' } : {}), { replace: true });
-    } catch (err) {
-      if (created) {
-        // Saved, but not submitted (e.g. the quota ran out): open the draft and say why.
-        await invalidateProjects(client);
-        navigate(applyPath(created.id), { replace: true, state: { error: serverError(err)?.message } });
-      } else show(err);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const run = (andSubmit: boolean) =>
+    save.run(andSubmit, (values) => createDeclaration(o.id, { kind: 1, ...toDeclarationFields(values) }));
 
   return (
     <div style={{ padding: 16 }}>
