@@ -15,16 +15,6 @@ const SERVER_MOCKING = readdirSync(path.join(root, 'apps/server/src'), { recursi
 // One runner, three projects: pure shared code, the API against a real PostgreSQL, and the web app in jsdom.
 export default defineConfig({
   test: {
-    // React's scheduler may still run a motion's last update a moment after a web test file's jsdom is gone
-    // ("window is not defined" from react-dom or the scheduler): teardown noise on a busy machine, not a
-    // failure of any test. Every other unhandled error still fails the run.
-    onUnhandledError(error) {
-      const teardown =
-        error.name === 'ReferenceError' &&
-        /window is not defined/.test(error.message) &&
-        /react-dom|scheduler/.test(error.stack ?? '');
-      return teardown ? false : undefined;
-    },
     // Vitest leaves one core free by default, which on a 2-core CI machine means one worker: the suite ran
     // serially (798 s). The test files wait on PostgreSQL and jsdom as much as they compute, so use every core.
     maxWorkers: Math.max(2, availableParallelism()),
@@ -71,6 +61,7 @@ export default defineConfig({
           ]
         : []),
       './apps/web/vite.config.ts',
+      './apps/web/vitest.mocks.config.ts',
     ],
   },
 });

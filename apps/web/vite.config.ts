@@ -1,13 +1,22 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const repo = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The test files that mock a module (vi.mock): in a module graph shared with other files the mock would come too
+ * late for modules already loaded, and stay for the files after. They run isolated (vitest.mocks.config.ts).
+ */
+export const MOCKING_TESTS = readdirSync(src, { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.test\.tsx?$/.test(f))
+  .filter((f) => /\bvi\.(mock|doMock)\(/.test(readFileSync(path.join(src, f), 'utf8')))
+  .map((f) => `src/${f.split(path.sep).join('/')}`);
 
 /**
  * Brotli and gzip copies of every text asset over 1 KB: the server sends them to browsers that accept them
@@ -89,6 +98,10 @@ export default defineConfig({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    exclude: [...configDefaults.exclude, ...MOCKING_TESTS],
+    // One module graph (antd, React, the app) and one jsdom per worker, not per file: loading them took about
+    // 2 s of CPU a file, half the project's time. src/test/setup.ts puts away what each test leaves behind.
+    isolate: false,
     setupFiles: ['./src/test/setup.ts'],
     // Whole journeys through a page (typing a form, lazy chunks) can pass 5 s on a busy 2-core machine.
     testTimeout: 20_000,

@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, vi } from 'vitest';
+import './jsdom.ts';
+import { act, cleanup, configure } from '@testing-library/react';
+import { Modal, message, notification } from 'antd';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { queryClient } from '@/lib/antd-providers.tsx';
 
 // findBy*/waitFor wait up to 5 s: a lazy route's first chunk can take more than the default 1 s on a busy
 // 2-core CI machine, and a passing test never waits that long.
@@ -11,54 +14,35 @@ import { afterAll, afterEach, vi } from 'vitest';
 // elements (antd's aria-hidden measure rows, closed popups) passes `{ hidden: false }`.
 configure({ asyncUtilTimeout: 5000, defaultHidden: true });
 
-// jsdom lacks the layout APIs antd reaches for; these stubs keep components rendering in tests.
-
-if (!window.matchMedia) {
-  Object.defineProperty(window, 'matchMedia', {
-    writable: true,
-    configurable: true,
-    value: (query: string): MediaQueryList => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }),
-  });
-}
-
-if (!('ResizeObserver' in window)) {
-  class ResizeObserverStub {
-    observe(): void {}
-    unobserve(): void {}
-    disconnect(): void {}
-  }
-  Object.defineProperty(window, 'ResizeObserver', {
-    writable: true,
-    configurable: true,
-    value: ResizeObserverStub,
-  });
-}
-
-// jsdom throws "Not implemented" for pseudo-element styles, which antd's scrollbar measuring asks for.
-const getComputedStyle = window.getComputedStyle.bind(window);
-window.getComputedStyle = (element: Element) => getComputedStyle(element);
-
 // jsdom logs "Not implemented: window.scrollTo"; tests that care spy on it.
 window.scrollTo = vi.fn() as typeof window.scrollTo;
 
+/**
+ * Closes antd's notices, messages and dialogs opened outside the rendered trees (the HTTP error policy's), in act
+ * like cleanup's unmount, so React's work for them is done now and not after the test file's jsdom is gone.
+ */
+async function closeNotices(): Promise<void> {
+  await act(async () => {
+    Modal.destroyAll();
+    message.destroy();
+    notification.destroy();
+  });
+}
+
+// One raised while the previous test file ended (the error policy loads antd's dialogs on demand) is closed too.
+beforeEach(closeNotices);
+
+// Each test starts as on a fresh page. The web test files share one module graph and one jsdom per worker
+// (vite.config.ts), so what a test leaves behind is put away after it: its rendered trees, antd's notices and
+// dialogs opened outside them, the app's cached queries, storage and the address.
 afterEach(async () => {
   cleanup();
+  await closeNotices();
+  queryClient.clear();
   localStorage.clear();
   sessionStorage.clear();
+  window.history.replaceState(null, '', '/');
   // Let React finish work it scheduled during the unmount (scheduler uses setImmediate) while the jsdom
   // window still exists; otherwise it runs after the environment is torn down ("window is not defined").
   await new Promise((resolve) => setImmediate(resolve));
 });
-
-// antd's motions (tree expand, drawers, notices) end with a React update a few hundred ms after a test; let
-// them land before this file's jsdom is torn down, or React's scheduler throws "window is not defined".
-afterAll(() => new Promise((resolve) => setTimeout(resolve, 800)));

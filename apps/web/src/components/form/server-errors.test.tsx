@@ -100,8 +100,11 @@ describe('applyServerErrors', () => {
     render(<OrgForm />);
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
 
-    await waitFor(() => expect(errorUnder('联系电话')).toBe('请输入正确的11位手机号码'));
-    expect(errorUnder('联系人电话2')).toBe('请输入完整的电话号码');
+    // Each field shows its errors on a timer of its own (antd's ErrorList): wait for both.
+    await waitFor(() => {
+      expect(errorUnder('联系电话')).toBe('请输入正确的11位手机号码');
+      expect(errorUnder('联系人电话2')).toBe('请输入完整的电话号码');
+    });
     expect(errorUnder('联系人电话1')).toBeUndefined();
     expect(errorUnder('名称')).toBeUndefined();
     expect(screen.queryByText('不该出现')).not.toBeInTheDocument();

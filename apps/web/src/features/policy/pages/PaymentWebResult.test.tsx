@@ -24,6 +24,7 @@ afterEach(() => {
 
 describe('支付结果 (insured/paymentWebResult/:payId/:payResult)', { timeout: 30_000 }, () => {
   it('the URL says success but the server says pending: no success, it keeps asking', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     api = mockApi({ [RESULT]: { data: paymentResult() } });
     render('success');
     expect(await screen.findByTestId('pay-status')).toHaveTextContent('待支付');
@@ -31,7 +32,10 @@ describe('支付结果 (insured/paymentWebResult/:payId/:payResult)', { timeout:
     expect(screen.queryByText('支付成功')).toBeNull();
     expect(screen.queryByRole('button', { name: /下载电子保单/ })).toBeNull();
     // Asked again after 2 s.
-    await waitFor(() => expect(api.callsTo(RESULT).length).toBeGreaterThanOrEqual(2), { timeout: 5000 });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    await waitFor(() => expect(api.callsTo(RESULT).length).toBeGreaterThanOrEqual(2));
   });
 
   it('the URL says success but the server says cancelled: the truth, and the way back to the payment page', async () => {
@@ -80,9 +84,14 @@ describe('支付结果 (insured/paymentWebResult/:payId/:payResult)', { timeout:
       saved.push(this.download);
     });
 
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const { router } = render('success');
     expect(await screen.findByText('支付成功，正在出具保单…')).toBeInTheDocument();
-    expect(await screen.findByText('支付成功', undefined, { timeout: 5000 })).toBeInTheDocument();
+    // Asked again 2 s later: issued.
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(await screen.findByText('支付成功')).toBeInTheDocument();
     expect(screen.getByTestId('policy-number')).toHaveTextContent('保单号：PAZX202600000009');
 
     await userEvent.click(screen.getByRole('button', { name: /下载电子保单/ }));
@@ -90,7 +99,9 @@ describe('支付结果 (insured/paymentWebResult/:payId/:payResult)', { timeout:
 
     // Settled: no more asking.
     const asked = api.callsTo(RESULT).length;
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000);
+    });
     expect(api.callsTo(RESULT).length).toBe(asked);
 
     await userEvent.click(screen.getByRole('button', { name: '查看保单' }));
