@@ -1,9 +1,15 @@
 import type { CustomerRow } from '@piibs/shared/customer';
 import { sectionOfDivision } from '@piibs/shared/industry';
-import { isTaxNumber, MESSAGES, rules } from '@piibs/shared/validators';
+import { rules } from '@piibs/shared/validators';
 import { Col, Form, type FormInstance, Input, Row, Select } from 'antd';
 import { useMemo } from 'react';
-import { useEnterpriseRegionOptions } from '@/components/form/region-options.ts';
+import {
+  AddressItem,
+  EnterpriseCodeItem,
+  EnterpriseNameItem,
+  PhoneItem,
+  useEnterpriseRegionOptions,
+} from '@/components/form/enterprise-fields.tsx';
 import { DictSelect, useDict } from '@/lib/dict.tsx';
 import { useCan } from '@/lib/permission.tsx';
 import { APPLICANT_TEXTS as T } from '../texts.ts';
@@ -43,15 +49,8 @@ export function customerValues(row: CustomerRow): CustomerValues {
   };
 }
 
-const required = { required: true, message: '不能为空' };
-
-/** The code rule of the server (GB 32100 code or a legacy tax number, case-blind), with its message. */
-const usccRule = {
-  validator: (_: unknown, value: unknown) =>
-    typeof value !== 'string' || value.trim() === '' || isTaxNumber(value.trim().toUpperCase())
-      ? Promise.resolve()
-      : Promise.reject(new Error(MESSAGES.uscc)),
-};
+const EMPTY = '不能为空';
+const required = { required: true, message: EMPTY };
 
 /**
  * The customer's fields, with the shared rules. `maskedPhone` is the phone as loaded (138****5678): sending it
@@ -83,23 +82,21 @@ export function CustomerFields({
     [divisions, section],
   );
   const regions = useEnterpriseRegionOptions();
-  const phoneRule = {
-    validator: (rule: unknown, value: unknown) =>
-      maskedPhone && value === maskedPhone ? Promise.resolve() : rules.phone.validator(rule, value),
-  };
   const span = { xs: 24, md: 12 };
 
   return (
     <Row gutter={24}>
       <Col {...span}>
-        <Form.Item name="uscc" label={T.uscc} rules={[required, usccRule]}>
-          <Input maxLength={18} readOnly={readOnly || usccLocked} />
-        </Form.Item>
+        <EnterpriseCodeItem
+          name="uscc"
+          label={T.uscc}
+          required={EMPTY}
+          readOnly={readOnly || usccLocked}
+          legacyTaxNumbers
+        />
       </Col>
       <Col {...span}>
-        <Form.Item name="name" label={T.name} rules={[required, { min: 2, message: '至少 2 个字符' }]}>
-          <Input maxLength={100} readOnly={readOnly} />
-        </Form.Item>
+        <EnterpriseNameItem label={T.name} required={EMPTY} readOnly={readOnly} />
       </Col>
       <Col {...span}>
         <Form.Item
@@ -142,9 +139,7 @@ export function CustomerFields({
         </Form.Item>
       </Col>
       <Col {...span}>
-        <Form.Item name="address" label={T.address} rules={[required]}>
-          <Input maxLength={200} readOnly={readOnly} />
-        </Form.Item>
+        <AddressItem label={T.address} required={EMPTY} readOnly={readOnly} />
       </Col>
       <Col {...span}>
         <Form.Item name="legalRepresentative" label={T.legalRepresentative} rules={[required]}>
@@ -157,10 +152,12 @@ export function CustomerFields({
         </Form.Item>
       </Col>
       <Col {...span}>
-        <Form.Item
+        <PhoneItem
           name="phone"
           label={T.phone}
-          rules={[required, phoneRule]}
+          required={EMPTY}
+          readOnly={readOnly}
+          kept={maskedPhone ?? ''}
           extra={
             canUnmask ? (
               <UnmaskButton
@@ -169,9 +166,7 @@ export function CustomerFields({
               />
             ) : undefined
           }
-        >
-          <Input maxLength={20} readOnly={readOnly} />
-        </Form.Item>
+        />
       </Col>
       <Col {...span}>
         <Form.Item name="headcount" label={T.headcount} rules={[required, rules.headcount]}>

@@ -5,16 +5,18 @@
 // server holds now; a 400 naming a field is shown under it. An organisation's own account cannot change the
 // code or the enabled flag (the server refuses; the fields are locked here). Insurer staff see the 机构账号
 // card below (OrgMembersCard): the accounts acting for the organisation, linked on the edit page.
-import {
-  contactForm,
-  orgCodeField,
-  type ServiceOrgCreateForm,
-  type ServiceOrgRow,
-} from '@piibs/shared/risk-control';
-import { Col, Form, Input, Row, Select, Switch } from 'antd';
+import type { ServiceOrgCreateForm, ServiceOrgRow } from '@piibs/shared/risk-control';
+import { Col, Form, Input, Row, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEnterpriseRegionOptions } from '@/components/form/region-options.ts';
-import { zodRule } from '@/components/form/zod-rule.ts';
+import {
+  AddressItem,
+  EnabledItem,
+  EnterpriseCodeItem,
+  EnterpriseNameItem,
+  NoteItem,
+  PhoneItem,
+  useEnterpriseRegionOptions,
+} from '@/components/form/enterprise-fields.tsx';
 import { DictSelect } from '@/lib/dict.tsx';
 import { useCan } from '@/lib/permission.tsx';
 import { createOrg, EXPERT_PATH, orgEditPath, orgQuery, orgsResource, unmaskOrg, updateOrg } from '../api.ts';
@@ -128,6 +130,8 @@ export default function ServiceOrgEdit() {
       );
     });
 
+  // An organisation's own account cannot change its code or whether it is enabled.
+  const locked = readOnly || (!!org && !isStaff);
   const span = { xs: 24, md: 12 };
   return (
     <RecordFormPage
@@ -140,23 +144,18 @@ export default function ServiceOrgEdit() {
       <Form<OrgValues> {...page.formProps} name="service-org" initialValues={org ? valuesOf(org) : NEW_ORG}>
         <Row gutter={24}>
           <Col {...span}>
-            <Form.Item name="code" label={T.orgCode} rules={[requiredText(T.orgCode), zodRule(orgCodeField)]}>
-              <Input maxLength={18} disabled={readOnly || (!!org && !isStaff)} />
-            </Form.Item>
+            <EnterpriseCodeItem
+              name="code"
+              label={T.orgCode}
+              required={T.required(T.orgCode)}
+              disabled={locked}
+            />
           </Col>
           <Col {...span}>
-            <Form.Item
-              name="name"
-              label={T.orgName}
-              rules={[requiredText(T.orgName), { min: 2, message: '至少 2 个字符' }]}
-            >
-              <Input maxLength={100} />
-            </Form.Item>
+            <EnterpriseNameItem label={T.orgName} required={T.required(T.orgName)} />
           </Col>
           <Col xs={24}>
-            <Form.Item name="address" label={T.address}>
-              <Input maxLength={200} />
-            </Form.Item>
+            <AddressItem label={T.address} />
           </Col>
           <Col {...span}>
             <Form.Item
@@ -239,13 +238,11 @@ export default function ServiceOrgEdit() {
                 </Form.Item>
               </Col>
               <Col xs={24} md={8}>
-                <Form.Item
+                <PhoneItem
                   name={[name, 'phone']}
                   label={T.contactPhone}
-                  rules={[requiredText(T.contactPhone), zodRule(contactForm.shape.phone)]}
-                >
-                  <Input maxLength={20} />
-                </Form.Item>
+                  required={T.required(T.contactPhone)}
+                />
               </Col>
               <Col xs={24} md={7}>
                 <Form.Item name={[name, 'position']} label={T.contactPosition}>
@@ -258,18 +255,10 @@ export default function ServiceOrgEdit() {
 
         <Row gutter={24}>
           <Col {...span}>
-            <Form.Item name="enabled" label={T.status} valuePropName="checked">
-              <Switch
-                checkedChildren={T.enabled}
-                unCheckedChildren={T.disabled}
-                disabled={readOnly || (!!org && !isStaff)}
-              />
-            </Form.Item>
+            <EnabledItem label={T.status} on={T.enabled} off={T.disabled} disabled={locked} />
           </Col>
           <Col xs={24}>
-            <Form.Item name="note" label={T.remark}>
-              <Input.TextArea rows={2} maxLength={500} />
-            </Form.Item>
+            <NoteItem label={T.remark} />
           </Col>
         </Row>
       </Form>

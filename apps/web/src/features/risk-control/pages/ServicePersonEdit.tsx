@@ -3,13 +3,13 @@
 // (masked as loaded; the mask sent back keeps the stored number; 查看完整号码 reads it, audited), enabled, note.
 // `id` 0 creates one (`?orgId=` preselects the organisation); `detail` 'true' is read-only. Saves with the loaded
 // version: a 409 loads what the server holds now; a 400 naming a field is shown under it.
-import { contactForm, type ServicePersonCreateForm, type ServicePersonRow } from '@piibs/shared/risk-control';
+import type { ServicePersonCreateForm, ServicePersonRow } from '@piibs/shared/risk-control';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Form, Input, Row, Select, Switch } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { zodRule } from '@/components/form/zod-rule.ts';
+import { EnabledItem, NoteItem, PhoneItem } from '@/components/form/enterprise-fields.tsx';
 import {
   createPerson,
   EXPERT_PATH,
@@ -168,18 +168,16 @@ export default function ServicePersonEdit() {
             col={span}
           />
           <Col {...span}>
-            <Form.Item
+            <PhoneItem
               name="phone"
               label={T.phone}
-              rules={[requiredText(T.phone), zodRule(contactForm.shape.phone)]}
+              required={T.required(T.phone)}
               extra={
                 person ? (
                   <UnmaskButton permission="service_person:edit" onClick={() => void showPhone()} />
                 ) : null
               }
-            >
-              <Input maxLength={20} />
-            </Form.Item>
+            />
           </Col>
           <Col xs={12} md={6}>
             <Form.Item name="expert" label={T.expert} valuePropName="checked">
@@ -187,14 +185,10 @@ export default function ServicePersonEdit() {
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>
-            <Form.Item name="enabled" label={T.status} valuePropName="checked">
-              <Switch checkedChildren={T.enabled} unCheckedChildren={T.disabled} />
-            </Form.Item>
+            <EnabledItem label={T.status} on={T.enabled} off={T.disabled} />
           </Col>
           <Col xs={24}>
-            <Form.Item name="note" label={T.remark}>
-              <Input.TextArea rows={2} maxLength={500} />
-            </Form.Item>
+            <NoteItem label={T.remark} />
           </Col>
         </Row>
       </Form>
