@@ -80,3 +80,25 @@ export function fakeUser(overrides: Partial<AuthUser> = {}): AuthUser {
     ...overrides,
   };
 }
+
+/** One page holding every row (GET lists). */
+export function pageAnswer<T>(rows: T[]): MockAnswer {
+  return { data: { content: rows, totalElements: rows.length } };
+}
+
+/** GET api/dictDetail answered from a table of dictionaries: name → [value, label] entries, in order. */
+export function dictAnswers(dicts: Record<string, [string, string][]>): MockHandler {
+  return (config) => {
+    const name = (config.params as { dictName?: string }).dictName ?? '';
+    return pageAnswer(
+      (dicts[name] ?? []).map(([value, label], i) => ({
+        id: i + 1,
+        dictId: 1,
+        dictName: name,
+        value,
+        label,
+        sort: i,
+      })),
+    );
+  };
+}

@@ -2,10 +2,9 @@ import { ROLE_CODES } from '@piibs/shared/auth';
 import type { MaterialList, MaterialRow } from '@piibs/shared/material';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { type MockAnswer, type MockApi, mockApi } from '@/test/mock-api.ts';
+import { dictAnswers, type MockAnswer, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { MaterialsPanel } from './MaterialsPanel.tsx';
 
 const DOC_TYPES: [string, string][] = [
@@ -13,21 +12,7 @@ const DOC_TYPES: [string, string][] = [
   ['APPLICATION_FORM', '投保单'],
 ];
 
-function dictAnswer(config: InternalAxiosRequestConfig): MockAnswer {
-  const name = (config.params as { dictName?: string }).dictName;
-  const content =
-    name === 'document_type'
-      ? DOC_TYPES.map(([value, label], i) => ({
-          id: i + 1,
-          dictId: 9,
-          dictName: name,
-          value,
-          label,
-          sort: i,
-        }))
-      : [];
-  return { data: { content, totalElements: content.length } };
-}
+const dictAnswer = dictAnswers({ document_type: DOC_TYPES });
 
 function row(over: Partial<MaterialRow> = {}): MaterialRow {
   const id = over.id ?? 1;

@@ -1,7 +1,6 @@
 // Factories for the customer, task and product pages' tests: rows as the API answers them.
 import type { CustomerRow } from '@piibs/shared/customer';
-import type { InternalAxiosRequestConfig } from 'axios';
-import type { MockAnswer } from '@/test/mock-api.ts';
+import { dictAnswers, pageAnswer } from '@/test/mock-api.ts';
 
 const DICTS: Record<string, [string, string][]> = {
   industry_section: [
@@ -21,22 +20,9 @@ const DICTS: Record<string, [string, string][]> = {
 };
 
 /** GET api/dictDetail from the dictionaries above. */
-export function dictAnswer(config: InternalAxiosRequestConfig): MockAnswer {
-  const name = (config.params as { dictName?: string }).dictName ?? '';
-  const content = (DICTS[name] ?? []).map(([value, label], i) => ({
-    id: i + 1,
-    dictId: 1,
-    dictName: name,
-    value,
-    label,
-    sort: i,
-  }));
-  return { data: { content, totalElements: content.length } };
-}
+export const dictAnswer = dictAnswers(DICTS);
 
-export function page<T>(rows: T[]): MockAnswer {
-  return { data: { content: rows, totalElements: rows.length } };
-}
+export const page = pageAnswer;
 
 export function customerRow(overrides: Partial<CustomerRow> = {}): CustomerRow {
   return {

@@ -4,9 +4,8 @@ import type { ApplicationDetail } from '@piibs/shared/application';
 import type { PaymentResult } from '@piibs/shared/payment';
 import type { PolicyDetail, PolicyVerification } from '@piibs/shared/policy';
 import type { PolicySales, SalesRow, SupplementDetail } from '@piibs/shared/sales';
-import type { InternalAxiosRequestConfig } from 'axios';
 import { customerRow } from '@/features/customer/test-data.ts';
-import type { MockAnswer } from '@/test/mock-api.ts';
+import { dictAnswers, pageAnswer } from '@/test/mock-api.ts';
 
 const HOUR = 3_600_000;
 
@@ -357,17 +356,6 @@ const SOURCES: [string, string][] = [
 ];
 
 /** GET api/dictDetail for the business-source dictionary. */
-export function salesDictAnswer(config: InternalAxiosRequestConfig): MockAnswer {
-  const name = (config.params as { dictName?: string }).dictName ?? '';
-  const content = (name === 'business_source' ? SOURCES : []).map(([value, label], i) => ({
-    id: i + 1,
-    dictId: 1,
-    dictName: name,
-    value,
-    label,
-    sort: i,
-  }));
-  return { data: { content, totalElements: content.length } };
-}
+export const salesDictAnswer = dictAnswers({ business_source: SOURCES });
 
-export const pageOf = <T>(rows: T[]): MockAnswer => ({ data: { content: rows, totalElements: rows.length } });
+export const pageOf = pageAnswer;

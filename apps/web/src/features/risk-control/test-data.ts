@@ -8,14 +8,11 @@ import type {
   ServiceOrgRow,
   ServicePersonRow,
 } from '@piibs/shared/risk-control';
-import type { InternalAxiosRequestConfig } from 'axios';
-import type { MockAnswer } from '@/test/mock-api.ts';
+import { dictAnswers, pageAnswer } from '@/test/mock-api.ts';
 
 export const SEQ = 'YFPAZX202600000001';
 
-export function page<T>(rows: T[]): MockAnswer {
-  return { data: { content: rows, totalElements: rows.length } };
-}
+export const page = pageAnswer;
 
 const DICTS: Record<string, [string, string][]> = {
   document_type: [
@@ -24,18 +21,8 @@ const DICTS: Record<string, [string, string][]> = {
   ],
 };
 
-export function dictAnswer(config: InternalAxiosRequestConfig): MockAnswer {
-  const name = (config.params as { dictName?: string }).dictName ?? '';
-  const content = (DICTS[name] ?? []).map(([value, label], i) => ({
-    id: i + 1,
-    dictId: 1,
-    dictName: name,
-    value,
-    label,
-    sort: i,
-  }));
-  return { data: { content, totalElements: content.length } };
-}
+/** GET api/dictDetail from the dictionaries above. */
+export const dictAnswer = dictAnswers(DICTS);
 
 export const fund = (over: Partial<FundSummary> = {}): FundSummary => {
   const f = { totalFen: 1_000_000, plannedFen: 250_000, spentFen: 125_000, ...over };

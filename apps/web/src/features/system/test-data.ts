@@ -1,7 +1,6 @@
 // Small factories for the system pages' tests: rows as the API answers them.
 import type { DeptNode, RoleRow, UserRow } from '@piibs/shared/admin';
-import type { InternalAxiosRequestConfig } from 'axios';
-import type { MockAnswer } from '@/test/mock-api.ts';
+import { dictAnswers, pageAnswer } from '@/test/mock-api.ts';
 
 export const DICTS: Record<string, [string, string][]> = {
   user_status: [
@@ -30,21 +29,10 @@ export const DICTS: Record<string, [string, string][]> = {
   ],
 };
 
-/** GET api/dictDetail from DICTS. */
-export function dictAnswer(config: InternalAxiosRequestConfig): MockAnswer {
-  const name = (config.params as { dictName?: string }).dictName ?? '';
-  const content = (DICTS[name] ?? []).map(([value, label], i) => ({
-    id: i + 1,
-    dictId: 1,
-    dictName: name,
-    value,
-    label,
-    sort: i,
-  }));
-  return { data: { content, totalElements: content.length } };
-}
+/** GET api/dictDetail from the dictionaries above. */
+export const dictAnswer = dictAnswers(DICTS);
 
-export const page = <T>(content: T[]) => ({ data: { content, totalElements: content.length } });
+export const page = pageAnswer;
 
 export function userRow(overrides: Partial<UserRow> = {}): UserRow {
   return {
