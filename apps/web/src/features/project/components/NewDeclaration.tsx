@@ -40,6 +40,18 @@ export const centred = (
   </div>
 );
 
+/** A declaration or order that cannot be had: why (the server's refusal, else `fallback`), with 返回. */
+export function Unavailable({ error, fallback }: { error: unknown; fallback: string }) {
+  const navigate = useNavigate();
+  return (
+    <Result
+      status="warning"
+      title={serverError(error)?.message ?? fallback}
+      extra={<Button onClick={() => navigate(-1)}>返回</Button>}
+    />
+  );
+}
+
 export type Busy = 'save' | 'submit' | 'cancel' | null;
 
 /** How the page answers a refusal: under the field it names, else in the page's alert. */
@@ -194,14 +206,7 @@ export function NewChange({ baseId, title }: { baseId: number; title: string }) 
   const query = useQuery(declarationQuery(baseId));
 
   if (query.isPending) return centred;
-  if (!query.data)
-    return (
-      <Result
-        status="warning"
-        title={serverError(query.error)?.message ?? '二次下单申报不存在'}
-        extra={<Button onClick={() => navigate(-1)}>返回</Button>}
-      />
-    );
+  if (!query.data) return <Unavailable error={query.error} fallback="二次下单申报不存在" />;
   const p = query.data;
 
   const run = (andSubmit: boolean) =>
@@ -268,14 +273,7 @@ export function NewDeclaration({ orderId, title }: { orderId: number; title: str
 
   if (orderId <= 0) return <Result status="warning" title="请从年度订单进入项目申报" />;
   if (order.isPending) return centred;
-  if (!order.data)
-    return (
-      <Result
-        status="warning"
-        title={serverError(order.error)?.message ?? '年度订单不存在'}
-        extra={<Button onClick={() => navigate(-1)}>返回</Button>}
-      />
-    );
+  if (!order.data) return <Unavailable error={order.error} fallback="年度订单不存在" />;
   const o = order.data;
 
   const run = (andSubmit: boolean) =>

@@ -16,10 +16,9 @@ import {
   orderDetailPath,
 } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Result, Space, Tabs } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Form, Space, Tabs } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { serverError } from '@/components/crud/resource.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
 import { Can } from '@/lib/permission.tsx';
@@ -39,7 +38,14 @@ import {
   toDeclarationFields,
   valuesOf,
 } from '../components/DeclarationForm.tsx';
-import { type Busy, centred, NewChange, NewDeclaration, useRefusal } from '../components/NewDeclaration.tsx';
+import {
+  type Busy,
+  centred,
+  NewChange,
+  NewDeclaration,
+  Unavailable,
+  useRefusal,
+} from '../components/NewDeclaration.tsx';
 import {
   DeclarationFacts,
   DeclarationQuote,
@@ -93,14 +99,7 @@ function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boo
   const query = useQuery(declarationQuery(id));
 
   if (query.isPending) return centred;
-  if (!query.data)
-    return (
-      <Result
-        status="warning"
-        title={serverError(query.error)?.message ?? '二次下单申报不存在'}
-        extra={<Button onClick={() => navigate(-1)}>返回</Button>}
-      />
-    );
+  if (!query.data) return <Unavailable error={query.error} fallback="二次下单申报不存在" />;
   const d = query.data;
   const kind: DeclarationKind = d.kind === 2 ? 2 : 1;
   const title = titleOf(kind);
