@@ -1,8 +1,8 @@
 // Signing in: sessions, captchas, one-time tokens and the sign-in attempts.
 
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
+import { bigint, boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns.ts';
 import { users } from './system.ts';
 
 /** Server-side sessions: a token is only valid while its row is unrevoked and unexpired. */
@@ -62,7 +62,7 @@ export const oneTimeTokens = pgTable(
 export const loginAttempts = pgTable(
   'login_attempt',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     username: text('username').notNull(),
     userId: bigint('user_id', { mode: 'number' }),
     ip: text('ip'),

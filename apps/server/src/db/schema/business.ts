@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
-  bigserial,
   boolean,
   check,
   date,
@@ -20,10 +19,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { bytea, createdAt, updatedAt } from './columns.ts';
+import { bytea, createdAt, fen, id, updatedAt } from './columns.ts';
 import { customers } from './customers.ts';
 import { products } from './products.ts';
-import { users } from './system.ts';
+import { userRef } from './system.ts';
 
 /** Serials of the application and payment-order numbers (prefix and year are added by the server). */
 export const applicationNumberSeq = pgSequence('application_number_seq', { startWith: 1 });
@@ -42,7 +41,7 @@ export const applicationChangeSeq = pgSequence('application_change_seq', { start
 export const applications = pgTable(
   'application',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** Made on the server: product prefix + year + serial, e.g. AZX2026000123. */
     number: text('number').notNull(),
     productId: bigint('product_id', { mode: 'number' })
@@ -70,31 +69,31 @@ export const applications = pgTable(
     industrySection: text('industry_section'),
     industryDivision: text('industry_division'),
     headcount: integer('headcount'),
-    payrollFen: bigint('payroll_fen', { mode: 'number' }),
-    perPersonLimitFen: bigint('per_person_limit_fen', { mode: 'number' }),
+    payrollFen: fen('payroll_fen'),
+    perPersonLimitFen: fen('per_person_limit_fen'),
     /** Optional coverages chosen (CoverageType[]). */
     coverages: jsonb('coverages').notNull().default([]),
     /** Floating factors chosen: { code: option }. */
     factors: jsonb('factors').notNull().default({}),
-    guaranteeAmountFen: bigint('guarantee_amount_fen', { mode: 'number' }),
+    guaranteeAmountFen: fen('guarantee_amount_fen'),
     // construction project
     projectName: text('project_name'),
     projectAddress: text('project_address'),
-    projectCostFen: bigint('project_cost_fen', { mode: 'number' }),
+    projectCostFen: fen('project_cost_fen'),
     contractor: text('contractor'),
     highRisk: boolean('high_risk').notNull().default(false),
     // the quote
     /** QuoteResult of @piibs/shared/product: rate-table id and version, inputs, lines, factors. */
     quote: jsonb('quote'),
     rateTableId: bigint('rate_table_id', { mode: 'number' }),
-    premiumFen: bigint('premium_fen', { mode: 'number' }),
+    premiumFen: fen('premium_fen'),
     /** Micro-percent, within the product's range (≤ 21%). */
     preventionRatio: integer('prevention_ratio'),
-    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }),
+    preventionFeeFen: fen('prevention_fee_fen'),
     /** Micro-percent, ≤ the product's cap (≤ 5%). */
     commissionRate: integer('commission_rate'),
-    agentId: bigint('agent_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
-    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    agentId: userRef('agent_id'),
+    ownerId: userRef('owner_id'),
     /** See APPLICATION_STATUSES. */
     status: text('status').notNull().default('DRAFT'),
     /** The underwriter's last opinion (return / decline). */
@@ -139,7 +138,7 @@ export const applications = pgTable(
 export const applicationCoinsurers = pgTable(
   'application_coinsurer',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     applicationId: bigint('application_id', { mode: 'number' })
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
@@ -148,8 +147,8 @@ export const applicationCoinsurers = pgTable(
     lead: boolean('lead').notNull().default(false),
     /** Micro-percent. */
     share: integer('share').notNull(),
-    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull().default(0),
-    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }).notNull().default(0),
+    premiumFen: fen('premium_fen').notNull().default(0),
+    preventionFeeFen: fen('prevention_fee_fen').notNull().default(0),
     sort: integer('sort').notNull().default(0),
   },
   (t) => [
@@ -163,7 +162,7 @@ export const applicationCoinsurers = pgTable(
 export const applicationEvents = pgTable(
   'application_event',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     applicationId: bigint('application_id', { mode: 'number' })
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
@@ -171,7 +170,7 @@ export const applicationEvents = pgTable(
     action: text('action').notNull(),
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
-    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorId: userRef('actor_id'),
     actorName: text('actor_name'),
     opinion: text('opinion'),
     createdAt: createdAt(),
@@ -187,12 +186,12 @@ export const applicationEvents = pgTable(
 export const paymentOrders = pgTable(
   'payment_order',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     number: text('number').notNull(),
     applicationId: bigint('application_id', { mode: 'number' })
       .notNull()
       .references(() => applications.id),
-    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    amountFen: fen('amount_fen').notNull(),
     /** PENDING | PAID | EXPIRED | CANCELLED */
     status: text('status').notNull().default('PENDING'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -224,11 +223,11 @@ export const paymentOrders = pgTable(
 export const paymentNotifications = pgTable(
   'payment_notification',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     provider: text('provider').notNull(),
     orderNo: text('order_no'),
     tradeNo: text('trade_no'),
-    amountFen: bigint('amount_fen', { mode: 'number' }),
+    amountFen: fen('amount_fen'),
     rawBody: text('raw_body').notNull(),
     headers: jsonb('headers').notNull().default({}),
     signatureValid: boolean('signature_valid').notNull(),
@@ -247,7 +246,7 @@ export const paymentNotifications = pgTable(
 export const payments = pgTable(
   'payment',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     orderId: bigint('order_id', { mode: 'number' })
       .notNull()
       .references(() => paymentOrders.id),
@@ -257,7 +256,7 @@ export const payments = pgTable(
     provider: text('provider').notNull(),
     /** The provider's transaction number. */
     tradeNo: text('trade_no').notNull(),
-    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    amountFen: fen('amount_fen').notNull(),
     paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
     /** notify (a verified notification) | query (an active query of the provider) */
     source: text('source').notNull(),
@@ -280,12 +279,12 @@ export const payments = pgTable(
 export const sandboxCharges = pgTable(
   'sandbox_charge',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     chargeNo: text('charge_no').notNull(),
     merchantId: text('merchant_id').notNull(),
     /** The merchant's order number (payment_order.number). */
     orderNo: text('order_no').notNull(),
-    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+    amountFen: fen('amount_fen').notNull(),
     subject: text('subject').notNull(),
     /** PENDING | PAID | CLOSED */
     status: text('status').notNull().default('PENDING'),
@@ -315,7 +314,7 @@ export const policyNumberSeq = pgSequence('policy_number_seq', { startWith: 1 })
 export const policies = pgTable(
   'policy',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** 'P' + product prefix + year + 8-digit serial, e.g. PAZX202600000001. */
     number: text('number').notNull(),
     applicationId: bigint('application_id', { mode: 'number' })
@@ -335,9 +334,9 @@ export const policies = pgTable(
     insuredAddress: text('insured_address'),
     startDate: date('start_date', { mode: 'string' }).notNull(),
     endDate: date('end_date', { mode: 'string' }).notNull(),
-    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull(),
+    premiumFen: fen('premium_fen').notNull(),
     preventionRatio: integer('prevention_ratio'),
-    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }).notNull().default(0),
+    preventionFeeFen: fen('prevention_fee_fen').notNull().default(0),
     /** PolicyCoverage[] (@piibs/shared/policy): the quote's lines with the limits insured. */
     coverages: jsonb('coverages').notNull().default([]),
     headcount: integer('headcount'),
@@ -369,7 +368,7 @@ export const policies = pgTable(
 export const policyCoinsurers = pgTable(
   'policy_coinsurer',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     policyId: bigint('policy_id', { mode: 'number' })
       .notNull()
       .references(() => policies.id, { onDelete: 'cascade' }),
@@ -378,8 +377,8 @@ export const policyCoinsurers = pgTable(
     lead: boolean('lead').notNull().default(false),
     /** Micro-percent. */
     share: integer('share').notNull(),
-    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull(),
-    preventionFeeFen: bigint('prevention_fee_fen', { mode: 'number' }).notNull(),
+    premiumFen: fen('premium_fen').notNull(),
+    preventionFeeFen: fen('prevention_fee_fen').notNull(),
     sort: integer('sort').notNull().default(0),
   },
   (t) => [

@@ -1,25 +1,15 @@
 // Customers (投保人) and the review tasks of customers, applications and declared projects.
 
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  check,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.ts';
-import { users } from './system.ts';
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './columns.ts';
+import { userRef } from './system.ts';
 
 /** Customers (投保人). An application needs an approved one. */
 export const customers = pgTable(
   'customer',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** Unified social credit code (or legacy tax number), upper case. */
     uscc: text('uscc').notNull(),
     name: text('name').notNull(),
@@ -35,8 +25,8 @@ export const customers = pgTable(
     /** SHA-256 (hex) of the bound CA certificate. */
     caFingerprint: text('ca_fingerprint'),
     /** The agent who owns the client (agent-created records); enterprise users are linked by uscc instead. */
-    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    ownerId: userRef('owner_id'),
+    createdBy: userRef('created_by'),
     /** pending | approved | returned | rejected */
     reviewStatus: text('review_status').notNull().default('pending'),
     reviewOpinion: text('review_opinion'),
@@ -67,7 +57,7 @@ export const customers = pgTable(
 export const reviewTasks = pgTable(
   'review_task',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** customer | application | tender */
     kind: text('kind').notNull(),
     subjectId: bigint('subject_id', { mode: 'number' }).notNull(),
@@ -75,16 +65,12 @@ export const reviewTasks = pgTable(
     title: text('title').notNull(),
     /** open | done */
     status: text('status').notNull().default('open'),
-    submittedBy: bigint('submitted_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
-    assigneeId: bigint('assignee_id', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    submittedBy: userRef('submitted_by'),
+    assigneeId: userRef('assignee_id'),
     /** approve | return | reject */
     decision: text('decision'),
     opinion: text('opinion'),
-    decidedBy: bigint('decided_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    decidedBy: userRef('decided_by'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),

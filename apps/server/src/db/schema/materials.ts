@@ -1,9 +1,9 @@
 // Image materials (影像资料) attached to business records.
 
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
-import { users } from './system.ts';
+import { bigint, check, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns.ts';
+import { userRef } from './system.ts';
 
 /**
  * Image materials (影像资料): uploaded scans attached to a business record (application, customer,
@@ -13,7 +13,7 @@ import { users } from './system.ts';
 export const materials = pgTable(
   'material',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** application | customer | policy */
     businessType: text('business_type').notNull(),
     businessId: bigint('business_id', { mode: 'number' }).notNull(),
@@ -24,9 +24,7 @@ export const materials = pgTable(
     mime: text('mime').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
-    uploadedBy: bigint('uploaded_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    uploadedBy: userRef('uploaded_by'),
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },

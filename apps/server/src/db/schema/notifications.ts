@@ -1,8 +1,8 @@
 // In-app notifications.
 
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt } from './columns.ts';
+import { bigint, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, id } from './columns.ts';
 import { users } from './system.ts';
 
 /**
@@ -13,7 +13,7 @@ import { users } from './system.ts';
 export const notifications = pgTable(
   'notification',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

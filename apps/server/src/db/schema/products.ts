@@ -5,7 +5,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  bigserial,
   boolean,
   check,
   date,
@@ -17,13 +16,13 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.ts';
+import { createdAt, fen, id, updatedAt } from './columns.ts';
 
 /** Insurance products (险种). The 2025 work-safety rules are CHECK constraints as well as form rules. */
 export const products = pgTable(
   'product',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     code: text('code').notNull(),
     name: text('name').notNull(),
     /** work_safety | construction | guarantee */
@@ -62,16 +61,16 @@ export const products = pgTable(
 export const coverages = pgTable(
   'coverage',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     productId: bigint('product_id', { mode: 'number' })
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
     name: text('name').notNull(),
-    perPersonLimitFen: bigint('per_person_limit_fen', { mode: 'number' }),
-    perAccidentLimitFen: bigint('per_accident_limit_fen', { mode: 'number' }),
-    aggregateLimitFen: bigint('aggregate_limit_fen', { mode: 'number' }),
-    deductibleFen: bigint('deductible_fen', { mode: 'number' }).notNull().default(0),
+    perPersonLimitFen: fen('per_person_limit_fen'),
+    perAccidentLimitFen: fen('per_accident_limit_fen'),
+    aggregateLimitFen: fen('aggregate_limit_fen'),
+    deductibleFen: fen('deductible_fen').notNull().default(0),
     mandatory: boolean('mandatory').notNull().default(false),
     sort: integer('sort').notNull().default(0),
   },
@@ -85,7 +84,7 @@ export const coverages = pgTable(
 export const rateTables = pgTable(
   'rate_table',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     productId: bigint('product_id', { mode: 'number' })
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
@@ -116,15 +115,15 @@ export const rateTables = pgTable(
 export const rateTableRows = pgTable(
   'rate_table_row',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     rateTableId: bigint('rate_table_id', { mode: 'number' })
       .notNull()
       .references(() => rateTables.id, { onDelete: 'cascade' }),
     coverageType: text('coverage_type'),
     /** GB/T 4754 section letter or two-digit division; null: any. */
     industry: text('industry'),
-    limitTierFen: bigint('limit_tier_fen', { mode: 'number' }),
-    costBandUpToFen: bigint('cost_band_up_to_fen', { mode: 'number' }),
+    limitTierFen: fen('limit_tier_fen'),
+    costBandUpToFen: fen('cost_band_up_to_fen'),
     /** 10⁻⁷ of the base (per-mille × 10⁴). */
     rate: integer('rate').notNull(),
     sort: integer('sort').notNull().default(0),

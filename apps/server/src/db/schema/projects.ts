@@ -5,7 +5,6 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
-  bigserial,
   boolean,
   check,
   date,
@@ -19,10 +18,10 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { applications, policies } from './business.ts';
-import { bytea, createdAt, updatedAt } from './columns.ts';
+import { bytea, createdAt, fen, id, updatedAt } from './columns.ts';
 import { customers } from './customers.ts';
 import { products } from './products.ts';
-import { users } from './system.ts';
+import { userRef } from './system.ts';
 
 /** Serials of the annual-order and secondary-order numbers (the server adds the prefix and the year). */
 export const annualOrderNumberSeq = pgSequence('annual_order_number_seq', { startWith: 1 });
@@ -36,7 +35,7 @@ export const secondaryOrderNumberSeq = pgSequence('secondary_order_number_seq', 
 export const annualOrders = pgTable(
   'annual_order',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** 'ND' + year + 6-digit serial, e.g. ND2026000001. */
     number: text('number').notNull(),
     /** The contractor (施工企业), an approved customer. */
@@ -48,8 +47,8 @@ export const annualOrders = pgTable(
       .references(() => products.id),
     startDate: date('start_date', { mode: 'string' }).notNull(),
     endDate: date('end_date', { mode: 'string' }).notNull(),
-    quotaFen: bigint('quota_fen', { mode: 'number' }).notNull(),
-    consumedFen: bigint('consumed_fen', { mode: 'number' }).notNull().default(0),
+    quotaFen: fen('quota_fen').notNull(),
+    consumedFen: fen('consumed_fen').notNull().default(0),
     note: text('note'),
     /** The contractor's contact for this framework (from the customer when opened; staff may edit). */
     contactName: text('contact_name'),
@@ -58,7 +57,7 @@ export const annualOrders = pgTable(
     applicationId: bigint('application_id', { mode: 'number' }).references(() => applications.id),
     /** Set when staff close the order: no declarations (new or changes) after it. */
     closedAt: timestamp('closed_at', { withTimezone: true }),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: userRef('created_by'),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -82,7 +81,7 @@ export const annualOrders = pgTable(
 export const secondaryOrders = pgTable(
   'secondary_order',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** 'EC' + year + 6-digit serial, e.g. EC2026000001. */
     number: text('number').notNull(),
     annualOrderId: bigint('annual_order_id', { mode: 'number' })
@@ -95,10 +94,10 @@ export const secondaryOrders = pgTable(
     /** A change's starting point: the project's values and premium when the change was made. */
     baseValues: jsonb('base_values'),
     /** A change's premium difference against the project's current premium (negative: a refund). */
-    premiumDiffFen: bigint('premium_diff_fen', { mode: 'number' }),
+    premiumDiffFen: fen('premium_diff_fen'),
     projectName: text('project_name').notNull(),
     projectAddress: text('project_address').notNull(),
-    projectCostFen: bigint('project_cost_fen', { mode: 'number' }).notNull(),
+    projectCostFen: fen('project_cost_fen').notNull(),
     startDate: date('start_date', { mode: 'string' }).notNull(),
     endDate: date('end_date', { mode: 'string' }).notNull(),
     highRisk: boolean('high_risk').notNull().default(false),
@@ -106,13 +105,13 @@ export const secondaryOrders = pgTable(
     /** QuoteResult of @piibs/shared/product (rate-table id and version, inputs, lines, factors). */
     quote: jsonb('quote').notNull(),
     rateTableId: bigint('rate_table_id', { mode: 'number' }).notNull(),
-    premiumFen: bigint('premium_fen', { mode: 'number' }).notNull(),
-    reservedFen: bigint('reserved_fen', { mode: 'number' }).notNull().default(0),
+    premiumFen: fen('premium_fen').notNull(),
+    reservedFen: fen('reserved_fen').notNull().default(0),
     /** See DECLARATION_STATUSES. */
     status: text('status').notNull().default('DRAFT'),
     reviewOpinion: text('review_opinion'),
-    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
-    agentId: bigint('agent_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    ownerId: userRef('owner_id'),
+    agentId: userRef('agent_id'),
     /** The application made on approval, whose policy is the project's. */
     applicationId: bigint('application_id', { mode: 'number' }).references(() => applications.id),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -154,7 +153,7 @@ export const endorsementNumberSeq = pgSequence('endorsement_number_seq', { start
 export const endorsements = pgTable(
   'endorsement',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** 'E' + product prefix + year + 8-digit serial, e.g. EJZSG202600000001. */
     number: text('number').notNull(),
     policyId: bigint('policy_id', { mode: 'number' })
@@ -165,9 +164,9 @@ export const endorsements = pgTable(
       .references(() => secondaryOrders.id),
     /** EndorsementChange[] (@piibs/shared/project-order): field, label, before, after (display text). */
     changes: jsonb('changes').notNull().default([]),
-    premiumBeforeFen: bigint('premium_before_fen', { mode: 'number' }).notNull(),
-    premiumAfterFen: bigint('premium_after_fen', { mode: 'number' }).notNull(),
-    premiumDiffFen: bigint('premium_diff_fen', { mode: 'number' }).notNull(),
+    premiumBeforeFen: fen('premium_before_fen').notNull(),
+    premiumAfterFen: fen('premium_after_fen').notNull(),
+    premiumDiffFen: fen('premium_diff_fen').notNull(),
     /** Asia/Shanghai date the change takes effect (the day after approval: no back-dating). */
     effectiveDate: date('effective_date', { mode: 'string' }).notNull(),
     pdfSha256: text('pdf_sha256').notNull(),

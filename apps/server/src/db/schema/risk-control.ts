@@ -3,7 +3,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  bigserial,
   boolean,
   check,
   date,
@@ -16,14 +15,14 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { policies } from './business.ts';
-import { createdAt, updatedAt } from './columns.ts';
-import { users } from './system.ts';
+import { createdAt, fen, id, updatedAt } from './columns.ts';
+import { userRef, users } from './system.ts';
 
 /** Service organisations (风控服务机构): qualifications, regions and industries served, contacts (jsonb). */
 export const serviceOrgs = pgTable(
   'service_org',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** GB 32100 unified social credit code. */
     code: text('code').notNull(),
     name: text('name').notNull(),
@@ -38,7 +37,7 @@ export const serviceOrgs = pgTable(
     contacts: jsonb('contacts').notNull().default([]),
     enabled: boolean('enabled').notNull().default(true),
     note: text('note'),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: userRef('created_by'),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -65,7 +64,7 @@ export const serviceOrgMembers = pgTable(
 export const servicePersons = pgTable(
   'service_person',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     orgId: bigint('org_id', { mode: 'number' })
       .notNull()
       .references(() => serviceOrgs.id),
@@ -80,7 +79,7 @@ export const servicePersons = pgTable(
     phone: text('phone').notNull(),
     enabled: boolean('enabled').notNull().default(true),
     note: text('note'),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: userRef('created_by'),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -99,15 +98,15 @@ export const servicePersons = pgTable(
 export const preventionFunds = pgTable(
   'prevention_fund',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     policyId: bigint('policy_id', { mode: 'number' })
       .notNull()
       .references(() => policies.id),
     /** 'YF' + policy number. */
     seqNo: text('seq_no').notNull(),
-    totalFen: bigint('total_fen', { mode: 'number' }).notNull(),
-    plannedFen: bigint('planned_fen', { mode: 'number' }).notNull().default(0),
-    spentFen: bigint('spent_fen', { mode: 'number' }).notNull().default(0),
+    totalFen: fen('total_fen').notNull(),
+    plannedFen: fen('planned_fen').notNull().default(0),
+    spentFen: fen('spent_fen').notNull().default(0),
     /** The last service order serial of this record. */
     orderSerial: integer('order_serial').notNull().default(0),
     version: integer('version').notNull().default(0),
@@ -128,7 +127,7 @@ export const preventionFunds = pgTable(
 export const preventionPlanItems = pgTable(
   'prevention_plan_item',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     fundId: bigint('fund_id', { mode: 'number' })
       .notNull()
       .references(() => preventionFunds.id),
@@ -136,16 +135,16 @@ export const preventionPlanItems = pgTable(
     content: text('content'),
     frequency: text('frequency').notNull(),
     times: integer('times').notNull(),
-    unitCostFen: bigint('unit_cost_fen', { mode: 'number' }).notNull(),
+    unitCostFen: fen('unit_cost_fen').notNull(),
     /** unit_cost × times (0 once deleted). */
-    reservedFen: bigint('reserved_fen', { mode: 'number' }).notNull(),
-    spentFen: bigint('spent_fen', { mode: 'number' }).notNull().default(0),
+    reservedFen: fen('reserved_fen').notNull(),
+    spentFen: fen('spent_fen').notNull().default(0),
     orgId: bigint('org_id', { mode: 'number' })
       .notNull()
       .references(() => serviceOrgs.id),
     personIds: jsonb('person_ids').notNull().default([]),
     scheduledDates: jsonb('scheduled_dates').notNull().default([]),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: userRef('created_by'),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -166,7 +165,7 @@ export const preventionPlanItems = pgTable(
 export const serviceOrders = pgTable(
   'service_order',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     /** seq_no + '-' + serial, e.g. YFPAZX202600000001-001. */
     number: text('number').notNull(),
     fundId: bigint('fund_id', { mode: 'number' })
@@ -184,7 +183,7 @@ export const serviceOrders = pgTable(
     itemType: text('item_type').notNull(),
     personIds: jsonb('person_ids').notNull().default([]),
     scheduledDate: date('scheduled_date', { mode: 'string' }).notNull(),
-    costFen: bigint('cost_fen', { mode: 'number' }).notNull(),
+    costFen: fen('cost_fen').notNull(),
     /** See SERVICE_ORDER_STATUSES. */
     status: text('status').notNull().default('DISPATCHED'),
     note: text('note'),
@@ -199,16 +198,12 @@ export const serviceOrders = pgTable(
     satisfaction: integer('satisfaction'),
     satisfactionComment: text('satisfaction_comment'),
     ratedAt: timestamp('rated_at', { withTimezone: true }),
-    dispatchedBy: bigint('dispatched_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    dispatchedBy: userRef('dispatched_by'),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     startedAt: timestamp('started_at', { withTimezone: true }),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
-    confirmedBy: bigint('confirmed_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    confirmedBy: userRef('confirmed_by'),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
@@ -232,7 +227,7 @@ export const serviceOrders = pgTable(
 export const serviceHazards = pgTable(
   'service_hazard',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     orderId: bigint('order_id', { mode: 'number' })
       .notNull()
       .references(() => serviceOrders.id),
@@ -247,9 +242,7 @@ export const serviceHazards = pgTable(
     status: text('status').notNull().default('OPEN'),
     rectifiedDate: date('rectified_date', { mode: 'string' }),
     rectifyNote: text('rectify_note'),
-    rectifiedBy: bigint('rectified_by', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    rectifiedBy: userRef('rectified_by'),
     rectifiedAt: timestamp('rectified_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -264,14 +257,14 @@ export const serviceHazards = pgTable(
 export const serviceOrderEvents = pgTable(
   'service_order_event',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     orderId: bigint('order_id', { mode: 'number' })
       .notNull()
       .references(() => serviceOrders.id),
     action: text('action').notNull(),
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
-    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorId: userRef('actor_id'),
     actorName: text('actor_name'),
     opinion: text('opinion'),
     createdAt: createdAt(),
@@ -283,7 +276,7 @@ export const serviceOrderEvents = pgTable(
 export const serviceComplaints = pgTable(
   'service_complaint',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     orderId: bigint('order_id', { mode: 'number' })
       .notNull()
       .references(() => serviceOrders.id),
@@ -294,9 +287,9 @@ export const serviceComplaints = pgTable(
     status: text('status').notNull().default('OPEN'),
     reply: text('reply'),
     repliedAt: timestamp('replied_at', { withTimezone: true }),
-    repliedBy: bigint('replied_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    repliedBy: userRef('replied_by'),
     repliedByName: text('replied_by_name'),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: userRef('created_by'),
     createdByName: text('created_by_name'),
     createdAt: createdAt(),
   },
@@ -312,22 +305,22 @@ export const serviceComplaints = pgTable(
 export const preventionLedger = pgTable(
   'prevention_ledger_entry',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     fundId: bigint('fund_id', { mode: 'number' })
       .notNull()
       .references(() => preventionFunds.id),
     /** RESERVE | RELEASE | SPEND */
     kind: text('kind').notNull(),
-    amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
-    plannedDeltaFen: bigint('planned_delta_fen', { mode: 'number' }).notNull(),
-    spentDeltaFen: bigint('spent_delta_fen', { mode: 'number' }).notNull(),
-    plannedAfterFen: bigint('planned_after_fen', { mode: 'number' }).notNull(),
-    spentAfterFen: bigint('spent_after_fen', { mode: 'number' }).notNull(),
-    leftAfterFen: bigint('left_after_fen', { mode: 'number' }).notNull(),
+    amountFen: fen('amount_fen').notNull(),
+    plannedDeltaFen: fen('planned_delta_fen').notNull(),
+    spentDeltaFen: fen('spent_delta_fen').notNull(),
+    plannedAfterFen: fen('planned_after_fen').notNull(),
+    spentAfterFen: fen('spent_after_fen').notNull(),
+    leftAfterFen: fen('left_after_fen').notNull(),
     planItemId: bigint('plan_item_id', { mode: 'number' }).references(() => preventionPlanItems.id),
     orderId: bigint('order_id', { mode: 'number' }).references(() => serviceOrders.id),
     note: text('note'),
-    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorId: userRef('actor_id'),
     actorName: text('actor_name'),
     createdAt: createdAt(),
   },

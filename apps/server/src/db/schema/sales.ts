@@ -1,10 +1,10 @@
 // Sales supplements (补录): the sales information of an issued policy and its salesperson change history.
 
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { policies } from './business.ts';
-import { createdAt, updatedAt } from './columns.ts';
-import { users } from './system.ts';
+import { createdAt, id, updatedAt } from './columns.ts';
+import { userRef } from './system.ts';
 
 /**
  * The sales information added to an issued policy (one per policy): salesperson, agent, commission rate
@@ -15,7 +15,7 @@ import { users } from './system.ts';
 export const salesSupplements = pgTable(
   'sales_supplement',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     policyId: bigint('policy_id', { mode: 'number' })
       .notNull()
       .references(() => policies.id, { onDelete: 'cascade' }),
@@ -24,9 +24,7 @@ export const salesSupplements = pgTable(
     salespersonName: text('salesperson_name').notNull(),
     salespersonNo: text('salesperson_no').notNull(),
     /** The agent as a user of the system, if any. */
-    agentUserId: bigint('agent_user_id', { mode: 'number' }).references(() => users.id, {
-      onDelete: 'set null',
-    }),
+    agentUserId: userRef('agent_user_id'),
     /** The agent's (user's or agency's) name. */
     agentName: text('agent_name'),
     agentLicenceNo: text('agent_licence_no'),
@@ -42,8 +40,8 @@ export const salesSupplements = pgTable(
     labourContractFilingNo: text('labour_contract_filing_no'),
     supervisingAuthority: text('supervising_authority'),
     remark: text('remark'),
-    createdBy: bigint('created_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
-    updatedBy: bigint('updated_by', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: userRef('created_by'),
+    updatedBy: userRef('updated_by'),
     version: integer('version').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -64,7 +62,7 @@ export const salesSupplements = pgTable(
 export const salespersonChanges = pgTable(
   'salesperson_change',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     supplementId: bigint('supplement_id', { mode: 'number' })
       .notNull()
       .references(() => salesSupplements.id, { onDelete: 'cascade' }),
@@ -76,7 +74,7 @@ export const salespersonChanges = pgTable(
     newName: text('new_name').notNull(),
     newNo: text('new_no').notNull(),
     reason: text('reason').notNull(),
-    actorId: bigint('actor_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
+    actorId: userRef('actor_id'),
     actorName: text('actor_name'),
     createdAt: createdAt(),
   },

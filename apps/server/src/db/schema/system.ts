@@ -4,7 +4,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  bigserial,
   boolean,
   index,
   integer,
@@ -15,7 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, updatedAt } from './columns.ts';
+import { createdAt, id, updatedAt } from './columns.ts';
 
 /** Key/value system settings: organisation name, footer filing numbers, initialisation marker. */
 export const systemSettings = pgTable('system_setting', {
@@ -27,7 +26,7 @@ export const systemSettings = pgTable('system_setting', {
 export const departments = pgTable(
   'department',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     parentId: bigint('parent_id', { mode: 'number' }),
     name: text('name').notNull(),
     sort: integer('sort').notNull().default(0),
@@ -40,7 +39,7 @@ export const departments = pgTable(
 );
 
 export const roles = pgTable('role', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  id: id(),
   /** The role name the front end checks (e.g. 'admin', '17'). */
   code: text('code').notNull().unique(),
   name: text('name').notNull(),
@@ -71,7 +70,7 @@ export const roleDepts = pgTable(
 export const jobs = pgTable(
   'job',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     name: text('name').notNull(),
     sort: integer('sort').notNull().default(999),
     enabled: boolean('enabled').notNull().default(true),
@@ -85,7 +84,7 @@ export const jobs = pgTable(
 export const users = pgTable(
   'app_user',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     username: text('username').notNull(),
     nickName: text('nick_name').notNull(),
     passwordHash: text('password_hash').notNull(),
@@ -121,6 +120,10 @@ export const users = pgTable(
   ],
 );
 
+/** A user who did something (created, submitted, confirmed …): set to null when the account is deleted. */
+export const userRef = (name: string) =>
+  bigint(name, { mode: 'number' }).references(() => users.id, { onDelete: 'set null' });
+
 export const userRoles = pgTable(
   'user_role',
   {
@@ -154,7 +157,7 @@ export const userJobs = pgTable(
 export const auditLog = pgTable(
   'audit_log',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     actorId: bigint('actor_id', { mode: 'number' }),
     actorName: text('actor_name'),
     action: text('action').notNull(),
@@ -169,7 +172,7 @@ export const auditLog = pgTable(
 
 /** Menu records: directories, menus (routes) and buttons (permission codes), granted to roles. */
 export const menus = pgTable('menu', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  id: id(),
   parentId: bigint('parent_id', { mode: 'number' }),
   /** 0 directory, 1 menu, 2 button */
   type: integer('type').notNull(),
@@ -203,7 +206,7 @@ export const roleMenus = pgTable(
 
 /** Dictionaries: named lists of value/label pairs for selects (industries, regions, statuses …). */
 export const dicts = pgTable('dict', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  id: id(),
   name: text('name').notNull().unique(),
   description: text('description'),
   version: integer('version').notNull().default(0),
@@ -214,7 +217,7 @@ export const dicts = pgTable('dict', {
 export const dictDetails = pgTable(
   'dict_detail',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: id(),
     dictId: bigint('dict_id', { mode: 'number' })
       .notNull()
       .references(() => dicts.id, { onDelete: 'cascade' }),
