@@ -8,13 +8,12 @@ import { type ChartTheme, cartesianOption, pieOption } from '@/components/charts
 import { fenAxisLabel, percentText, periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { ChartGrid, Figures, SectionHeading } from './common.tsx';
+import { ChartGrid, Figures, orderStatusColumns, orderStatusOption, SectionHeading } from './common.tsx';
 
 type TrendRow = Management['premiumTrend'][number];
 type ProductRow = Management['byProduct'][number];
 type InsurerRow = Management['coinsurance'][number];
 type FundRow = { key: 'spent' | 'planned' | 'left'; label: string; fen: number; share: string };
-type OrderRow = Management['serviceOrders'][number];
 
 const SERVICE_LIST_PATH = '/piibs/riskControl/prevention/serviceList';
 
@@ -78,17 +77,6 @@ const fundOption = (theme: ChartTheme, rows: readonly FundRow[]) =>
     rows.map((r) => ({ name: r.label, value: r.fen })),
     formatFen,
   );
-
-const orderColumns: ChartColumn<OrderRow>[] = [
-  { key: 'status', title: T.status, value: (r) => r.label },
-  { key: 'count', title: T.count, value: (r) => r.count, align: 'right' },
-];
-const orderOption = (theme: ChartTheme, rows: readonly OrderRow[]) =>
-  cartesianOption(theme, {
-    horizontal: true,
-    categories: rows.map((r) => r.label),
-    series: [{ name: T.count, type: 'bar', data: rows.map((r) => r.count), color: theme.palette[5] }],
-  });
 
 export function ManagementSection({
   data,
@@ -181,8 +169,8 @@ export function ManagementSection({
           description={T.notInRange}
           rows={data.serviceOrders}
           rowKey={(r) => r.status}
-          columns={orderColumns}
-          option={orderOption}
+          columns={orderStatusColumns}
+          option={orderStatusOption}
           exportName={T.serviceOrders}
           empty={
             <>

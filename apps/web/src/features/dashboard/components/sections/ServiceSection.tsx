@@ -7,24 +7,12 @@ import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts
 import { periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { ChartGrid, Figures, SectionHeading } from './common.tsx';
+import { ChartGrid, Figures, orderStatusColumns, orderStatusOption, SectionHeading } from './common.tsx';
 
-type OrderRow = Service['orders'][number];
 type DispatchRow = Service['dispatched'][number];
 
 const SERVICE_LIST_PATH = '/piibs/riskControl/prevention/serviceList';
 const SERVICE_ORG_PATH = '/piibs/riskControl/prevention/expert';
-
-const orderColumns: ChartColumn<OrderRow>[] = [
-  { key: 'status', title: T.status, value: (r) => r.label },
-  { key: 'count', title: T.count, value: (r) => r.count, align: 'right' },
-];
-const orderOption = (theme: ChartTheme, rows: readonly OrderRow[]) =>
-  cartesianOption(theme, {
-    horizontal: true,
-    categories: rows.map((r) => r.label),
-    series: [{ name: T.count, type: 'bar', data: rows.map((r) => r.count), color: theme.palette[5] }],
-  });
 
 const dispatchColumns: ChartColumn<DispatchRow>[] = [
   { key: 'period', title: T.period, value: (r) => r.period },
@@ -100,8 +88,8 @@ export function ServiceSection({
           description={T.notInRange}
           rows={data.orders}
           rowKey={(r) => r.status}
-          columns={orderColumns}
-          option={orderOption}
+          columns={orderStatusColumns}
+          option={orderStatusOption}
           exportName={T.orgOrders}
           empty={noOrders}
         />

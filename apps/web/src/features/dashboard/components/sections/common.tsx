@@ -1,6 +1,10 @@
-// Pieces every dashboard section uses: its heading and a row of key figures.
+// Pieces every dashboard section uses: its heading, a row of key figures, the chart grid, and the service orders
+// by status.
 import { theme } from 'antd';
 import type { ReactNode } from 'react';
+import type { ChartColumn } from '@/components/charts/ChartCard.tsx';
+import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
+import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 
 export function SectionHeading({ title, note }: { title: string; note?: ReactNode }) {
   const { token } = theme.useToken();
@@ -88,3 +92,19 @@ export function ChartGrid({ children }: { children: ReactNode }) {
     </div>
   );
 }
+
+/** Service orders by status (management and service sections): the table's columns and the bar chart. */
+interface OrderStatusRow {
+  label: string;
+  count: number;
+}
+export const orderStatusColumns: ChartColumn<OrderStatusRow>[] = [
+  { key: 'status', title: T.status, value: (r) => r.label },
+  { key: 'count', title: T.count, value: (r) => r.count, align: 'right' },
+];
+export const orderStatusOption = (theme: ChartTheme, rows: readonly OrderStatusRow[]) =>
+  cartesianOption(theme, {
+    horizontal: true,
+    categories: rows.map((r) => r.label),
+    series: [{ name: T.count, type: 'bar', data: rows.map((r) => r.count), color: theme.palette[5] }],
+  });
