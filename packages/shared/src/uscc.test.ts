@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUscc, USCC_ALPHABET, usccCheckChar } from './uscc.ts';
+import { isUscc, USCC_ALPHABET, usccCheckChar, usccSerial, withUsccCheck } from './uscc.ts';
 
 const alphabetChar = fc.constantFrom(...USCC_ALPHABET.split(''));
 const body17 = fc.array(alphabetChar, { minLength: 17, maxLength: 17 }).map((chars) => chars.join(''));
@@ -59,6 +59,26 @@ describe('GB 32100 unified social credit code: 18 characters of 0-9A-HJ-NPQRTUWX
       fc.property(validCode, fc.integer({ min: 0, max: 16 }), alphabetChar, (code, index, replacement) => {
         fc.pre(replacement !== code.charAt(index));
         return !isUscc(code.slice(0, index) + replacement + code.slice(index + 1));
+      }),
+    );
+  });
+});
+
+describe('making codes (demo and volume data)', () => {
+  it('withUsccCheck completes a body, and refuses one with a letter GB 32100 does not allow', () => {
+    expect(withUsccCheck('91350100M000100Y4')).toBe('91350100M000100Y43');
+    // The demo contractor's old body: Z and S are not in the alphabet, and "null" was printed on its e-policy.
+    expect(() => withUsccCheck('91321102MA1JZ7SG3')).toThrow('not a GB 32100 code body');
+  });
+
+  it('usccSerial writes any serial in the alphabet, so each made code is valid and distinct', () => {
+    expect(usccSerial(0, 7)).toBe('0000000');
+    expect(usccSerial(31, 7)).toBe('0000010');
+    fc.assert(
+      fc.property(fc.nat(31 ** 7 - 1), fc.nat(31 ** 7 - 1), (a, b) => {
+        const code = withUsccCheck(`91321100MA${usccSerial(a, 7)}`);
+        expect(isUscc(code)).toBe(true);
+        expect(usccSerial(a, 7) === usccSerial(b, 7)).toBe(a === b);
       }),
     );
   });

@@ -24,3 +24,21 @@ export function isUscc(code: string): boolean {
   const check = usccCheckChar(code.slice(0, 17));
   return check !== null && check === code.charAt(17);
 }
+
+/** The full code of a 17-character body (the check character added); throws for a body outside the alphabet. */
+export function withUsccCheck(body17: string): string {
+  const check = usccCheckChar(body17);
+  if (check === null) throw new Error(`not a GB 32100 code body: ${body17}`);
+  return `${body17}${check}`;
+}
+
+/** `n` (≥ 0) written in the code's alphabet, `width` characters wide: a serial that is always a valid body part. */
+export function usccSerial(n: number, width: number): string {
+  let text = '';
+  let rest = Math.floor(n);
+  do {
+    text = USCC_ALPHABET.charAt(rest % USCC_ALPHABET.length) + text;
+    rest = Math.floor(rest / USCC_ALPHABET.length);
+  } while (rest > 0);
+  return text.padStart(width, '0');
+}

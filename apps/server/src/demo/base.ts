@@ -1,6 +1,6 @@
 // Demo data (PIIBS_DEMO=1): the organisation and one account per journey, all with the password Demo@2026,
 // and customers in every review state.
-import { ROLE_CODES, usccCheckChar } from '@piibs/shared';
+import { ROLE_CODES, withUsccCheck } from '@piibs/shared';
 import type { ReviewDecision, ReviewStatus } from '@piibs/shared/review';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -11,10 +11,9 @@ import { initialise, isInitialized, type NewUser } from '../modules/init/service
 export const DEMO_PASSWORD = 'Demo@2026';
 export const DEMO_ORGANISATION = '示例财产保险股份有限公司';
 
-const usccBody = '91321100MA1XXXXXX';
 /** The demo policyholder enterprise (Zhenjiang, 321100); its code passes the GB 32100 check. */
 export const DEMO_ENTERPRISE = Object.freeze({
-  uscc: `${usccBody}${usccCheckChar(usccBody)}`,
+  uscc: withUsccCheck('91321100MA1XXXXXX'),
   name: '镇江示例安全科技有限公司',
 });
 
@@ -72,8 +71,6 @@ export async function seedDemo(db: Db): Promise<boolean> {
   }
 }
 
-const uscc = (body17: string): string => `${body17}${usccCheckChar(body17)}`;
-
 interface DemoCustomer {
   uscc: string;
   name: string;
@@ -112,7 +109,7 @@ export const DEMO_CUSTOMERS: readonly DemoCustomer[] = Object.freeze([
     status: 'approved',
   },
   {
-    uscc: uscc('91321102MA1W8K3P2'),
+    uscc: withUsccCheck('91321102MA1W8K3P2'),
     name: '镇江润扬机械制造有限公司',
     industrySection: 'C',
     industryDivision: '34',
@@ -126,7 +123,7 @@ export const DEMO_CUSTOMERS: readonly DemoCustomer[] = Object.freeze([
     status: 'approved',
   },
   {
-    uscc: uscc('91321181MA1T4HQ5X'),
+    uscc: withUsccCheck('91321181MA1T4HQ5X'),
     name: '丹阳市华宇五金工具有限公司',
     industrySection: 'C',
     industryDivision: '33',
@@ -140,7 +137,7 @@ export const DEMO_CUSTOMERS: readonly DemoCustomer[] = Object.freeze([
     status: 'pending',
   },
   {
-    uscc: uscc('91321183MA1R2LNB6'),
+    uscc: withUsccCheck('91321183MA1R2LNB6'),
     name: '句容市恒通仓储物流有限公司',
     industrySection: 'G',
     industryDivision: '59',
@@ -155,7 +152,7 @@ export const DEMO_CUSTOMERS: readonly DemoCustomer[] = Object.freeze([
     opinion: '营业执照登记地址与填写地址不一致，请核实后重新提交',
   },
   {
-    uscc: uscc('91321182MA1PEY0U8'),
+    uscc: withUsccCheck('91321182MA1PEY0U8'),
     name: '扬中市江洲船舶配件有限公司',
     industrySection: 'C',
     industryDivision: '37',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isUscc, passwordStrength } from '@piibs/shared';
+import { isPhone, isUscc, passwordStrength } from '@piibs/shared';
+import { sql } from 'drizzle-orm';
 import forge from 'node-forge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../test/auth.ts';
@@ -106,6 +107,40 @@ describe('demo data (PIIBS_DEMO=1)', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().user.username).toBe('enterprise');
+  });
+});
+
+describe('demo data passes the validators user input passes', () => {
+  const column = async (query: ReturnType<typeof sql>) =>
+    (await t.database.db.execute<{ v: string }>(query)).rows.map((r) => r.v);
+
+  it('every credit code the demo wrote (customers, accounts, applications, policies, organisations) is GB 32100', async () => {
+    const codes = await column(sql`
+      select uscc as v from customer union all
+      select uscc from app_user where uscc is not null union all
+      select insured_uscc from application where insured_uscc is not null union all
+      select holder_uscc from policy union all
+      select insured_uscc from policy where insured_uscc is not null union all
+      select code from service_org`);
+    expect(codes.length).toBeGreaterThan(10);
+    expect(codes.filter((code) => !isUscc(code))).toEqual([]);
+  });
+
+  it('every phone is a phone number, and every period ends after it starts', async () => {
+    const phones = await column(sql`
+      select phone as v from customer union all
+      select phone from app_user where phone is not null union all
+      select contact_phone from application where contact_phone is not null union all
+      select contact_phone from annual_order where contact_phone is not null union all
+      select phone from service_person`);
+    expect(phones.length).toBeGreaterThan(5);
+    expect(phones.filter((phone) => !phone || !isPhone(phone))).toEqual([]);
+    const periods = await column(sql`
+      select 'application ' || number as v from application where end_date < start_date union all
+      select 'policy ' || number from policy where end_date <= start_date union all
+      select 'annual order ' || number from annual_order where end_date <= start_date union all
+      select 'declaration ' || number from secondary_order where end_date <= start_date`);
+    expect(periods).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
 // meet: approved with its policy issued, waiting for review (an open tender task), returned with an opinion,
 // and a draft. Made through the real services. Idempotent: nothing is written once the company has an order.
 
-import { ROLE_CODES, usccCheckChar } from '@piibs/shared';
+import { ROLE_CODES, withUsccCheck } from '@piibs/shared';
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { yuan } from '@piibs/shared/money';
 import { and, eq, sql } from 'drizzle-orm';
@@ -21,11 +21,10 @@ import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_PASSWORD } from './base.ts';
 import { demoUser } from './user.ts';
 
-const body = '91321102MA1JZ7SG3';
 /** The demo construction company (Zhenjiang, 321102); its code passes the GB 32100 check. */
 export const DEMO_CONTRACTOR = Object.freeze({
   username: 'contractor',
-  uscc: `${body}${usccCheckChar(body)}`,
+  uscc: withUsccCheck('91321102MA1JY7RG3'),
   name: '镇江示例建设工程有限公司',
 });
 

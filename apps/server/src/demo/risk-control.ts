@@ -4,7 +4,7 @@
 // dispatched, rejected), so every risk-control journey can be walked at once. Made through the real services as
 // the demo underwriter, organisation and enterprise. Idempotent: nothing is written once the demo organisation
 // exists (or when there is no issued demo policy yet).
-import { usccCheckChar } from '@piibs/shared';
+import { withUsccCheck } from '@piibs/shared';
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { policyStatusOn } from '@piibs/shared/policy';
 import { preventionSeqNo } from '@piibs/shared/risk-control';
@@ -28,9 +28,8 @@ import { addPlanItem } from '../modules/risk-control/plans.ts';
 import { DEMO_ENTERPRISE } from './base.ts';
 import { demoUser } from './user.ts';
 
-const body = '91321100MA1AQFW3K';
 /** The demo service organisation's code (passes the GB 32100 check). */
-export const DEMO_SERVICE_ORG_CODE = `${body}${usccCheckChar(body)}`;
+export const DEMO_SERVICE_ORG_CODE = withUsccCheck('91321100MA1AQFW3K');
 
 const userFor = demoUser;
 

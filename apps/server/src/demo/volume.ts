@@ -12,7 +12,7 @@
 //   payment order) · CANCELLED, each with its timeline (application_event) and review task.
 // No policies: issuing needs an e-policy PDF per row, and the lists measured are the application lists.
 // Idempotent: system_setting 'seed.volume' records the run; a second run does nothing.
-import { ROLE_CODES, usccCheckChar } from '@piibs/shared';
+import { ROLE_CODES, usccSerial, withUsccCheck } from '@piibs/shared';
 import type { QuoteResult } from '@piibs/shared/product';
 import { asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -92,8 +92,7 @@ const pgArray = (ids: number[]) => `{${ids.join(',')}}`;
 
 /** A valid GB 32100 code for customer n (Zhenjiang, body made of the serial). */
 function usccOf(n: number): string {
-  const body = `91321100MA${n.toString(36).toUpperCase().padStart(7, '0')}`;
-  return `${body}${usccCheckChar(body)}`;
+  return withUsccCheck(`91321100MA${usccSerial(n, 7)}`);
 }
 
 async function quoteTemplates(db: Db, viewer: CustomerViewer): Promise<Template[]> {

@@ -15,7 +15,7 @@ export function annualOrderRow(overrides: Partial<AnnualOrderRow> = {}): AnnualO
     number: 'ND2026000005',
     customerId: 8,
     customerName: '镇江示例建设工程有限公司',
-    customerUscc: '91321102MA1JZ7SG3X',
+    customerUscc: '91321102MA1JY7RG3Q',
     productId: 2,
     productCode: 'JZSG_AZX_2025',
     productName: '建筑施工安全生产责任保险',
