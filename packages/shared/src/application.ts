@@ -9,6 +9,7 @@ import {
   POLICYHOLDER_TYPES,
 } from './application-status.ts';
 import { customerRow } from './customer.ts';
+import { fenField } from './money-field.ts';
 import { quoteResult } from './product.ts';
 import { COVERAGE_TYPES, MAX_COMMISSION_RATE, MAX_HEADCOUNT, MAX_PREVENTION_RATIO } from './rating.ts';
 import { zfield } from './validators.ts';
@@ -24,13 +25,6 @@ export const APPLICATION_SORT_FIELDS = [
 
 const id = (title: string) => z.number().int().positive().meta({ title });
 const version = z.number({ error: '请提供版本号' }).int().min(0).meta({ title: '版本号' });
-const fen = (title: string) =>
-  z
-    .number({ error: '请输入金额（分）' })
-    .int({ error: '金额须为整数（分）' })
-    .min(0, { error: '不能小于 0' })
-    .max(100_000_000_000_000, { error: '金额过大' })
-    .meta({ title, description: '金额，单位：分' });
 const microPercent = (title: string, max: number, maxText: string) =>
   z
     .number({ error: '请输入数字' })
@@ -145,18 +139,18 @@ export const applicationFields = z.object({
     .nullable()
     .optional()
     .meta({ title: '参保人数' }),
-  payrollFen: fen('工资总额').nullable().optional(),
-  perPersonLimitFen: fen('每人伤亡限额').nullable().optional(),
+  payrollFen: fenField('工资总额').nullable().optional(),
+  perPersonLimitFen: fenField('每人伤亡限额').nullable().optional(),
   coverages: z
     .array(z.enum(COVERAGE_TYPES, { error: '请选择正确的责任类型' }))
     .max(20)
     .optional()
     .meta({ title: '附加责任' }),
   factors: z.record(z.string().max(32), z.string().max(32)).optional().meta({ title: '浮动因子' }),
-  guaranteeAmountFen: fen('保证金额').nullable().optional(),
+  guaranteeAmountFen: fenField('保证金额').nullable().optional(),
   projectName: text('工程名称').optional(),
   projectAddress: text('工程地址').optional(),
-  projectCostFen: fen('工程造价').nullable().optional(),
+  projectCostFen: fenField('工程造价').nullable().optional(),
   contractor: text('施工单位').optional(),
   highRisk: z.boolean().optional().meta({ title: '高风险工程' }),
   preventionRatio: microPercent('事故预防费用比例', MAX_PREVENTION_RATIO, '21%').nullable().optional(),

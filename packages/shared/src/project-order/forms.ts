@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { addDays, isDate } from '../application-status.ts';
+import { fenField } from '../money-field.ts';
 import { MAX_HEADCOUNT } from '../rating.ts';
 import { isPhone, MESSAGES as VALIDATION_MESSAGES } from '../validators.ts';
 
@@ -9,14 +10,6 @@ import { isPhone, MESSAGES as VALIDATION_MESSAGES } from '../validators.ts';
 
 const id = (title: string) => z.number({ error: '不能为空' }).int().positive().meta({ title });
 const version = z.number({ error: '请提供版本号' }).int().min(0).meta({ title: '版本号' });
-/** A positive amount in fen, at most 10¹⁴ (a trillion yuan). */
-const fen = (title: string) =>
-  z
-    .number({ error: '请输入金额（分）' })
-    .int({ error: '金额须为整数（分）' })
-    .min(1, { error: '须大于 0' })
-    .max(100_000_000_000_000, { error: '金额过大' })
-    .meta({ title, description: '金额，单位：分' });
 const dateText = (title: string) =>
   z
     .string({ error: '不能为空' })
@@ -49,7 +42,7 @@ export const annualOrderCreateForm = z
     productId: id('险种'),
     startDate: dateText('起始日期'),
     endDate: dateText('终止日期'),
-    quotaFen: fen('保费额度'),
+    quotaFen: fenField('保费额度'),
     note: optionalText('备注', 500),
   })
   .superRefine((f, ctx) => {
@@ -64,12 +57,12 @@ export type AnnualOrderCreateForm = z.input<typeof annualOrderCreateForm>;
  * POST /api/project-orders/from-application/:applicationId (生成年度订单): the quota; without it, the
  * application's premium.
  */
-export const annualOrderFromApplicationForm = z.object({ quotaFen: fen('保费额度').optional() });
+export const annualOrderFromApplicationForm = z.object({ quotaFen: fenField('保费额度').optional() });
 export type AnnualOrderFromApplicationForm = z.input<typeof annualOrderFromApplicationForm>;
 
 /** POST /api/project-orders/:id/update: staff change the quota (not below what is consumed) and the contact. */
 export const annualOrderUpdateForm = z.object({
-  quotaFen: fen('保费额度'),
+  quotaFen: fenField('保费额度'),
   contactName: optionalText('联系人', 50),
   /** The masked number as shown (138****5678) keeps the stored one. */
   contactPhone: z
@@ -90,7 +83,7 @@ export type AnnualOrderUpdateForm = z.input<typeof annualOrderUpdateForm>;
 export const declarationFields = z.object({
   projectName: requiredText('工程名称'),
   projectAddress: requiredText('工程地址'),
-  projectCostFen: fen('工程造价'),
+  projectCostFen: fenField('工程造价'),
   startDate: dateText('开工日期'),
   endDate: dateText('竣工日期'),
   highRisk: z.boolean({ error: '请选择是或否' }).default(false).meta({ title: '危大工程' }),

@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { MASKED_MOBILE } from '../auth.ts';
+import { fenField } from '../money-field.ts';
 import { isPhone, MESSAGES } from '../validators.ts';
 import { isDateText } from './fund.ts';
 
@@ -32,13 +33,7 @@ export const dateField = (title: string) =>
     .trim()
     .refine(isDateText, { error: '请输入正确的日期（yyyy-mm-dd）' })
     .meta({ title, description: 'yyyy-mm-dd（Asia/Shanghai）' });
-export const fen = (title: string) =>
-  z
-    .number({ error: '请输入金额（分）' })
-    .int({ error: '金额须为整数（分）' })
-    .min(0, { error: '不能小于 0' })
-    .max(100_000_000_000, { error: '金额过大' })
-    .meta({ title, description: '金额，单位：分' });
+export const fen = (title: string) => fenField(title, { min: 0, max: 100_000_000_000 });
 /** A phone as the forms send it: a valid number, or the masked one as listed (keeps the stored number). */
 export const phoneOrMasked = (title: string) =>
   z

@@ -154,6 +154,19 @@ describe('rating through the API (hand-computed, integer fen, rounded once)', ()
     expect(hi.json()).toMatchObject({ premiumFen: 1_625_000, preventionFeeFen: 243_750 });
   });
 
+  it('a zero or negative project cost or guarantee is refused at its field, never coerced to a fen', async () => {
+    const a = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
+    for (const projectCostFen of [0, -500]) {
+      const res = await draft(w.agent, a, { projectCostFen });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        message: '工程造价：须大于 0',
+        errors: [{ field: 'projectCostFen', message: '须大于 0' }],
+      });
+    }
+    expect((await draft(w.agent, a, { guaranteeAmountFen: 0 })).json().message).toBe('保证金额：须大于 0');
+  });
+
   it('rounds once, half up, to the fen: 123,456,789 fen × 0.65‰ = 80,246.91… → 80,247; ×1.3 = 104,320.99 → 104,321', async () => {
     const a = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
     const res = await draft(w.agent, a, { projectCostFen: 123_456_789 });

@@ -1,5 +1,7 @@
 // The one adapter from the shared zod schemas to antd form rules: a form checks a field with the very schema
 // the server validates it with, and shows the schema's message.
+import { yuanTextToFen } from '@piibs/shared/money';
+import { fenField, YUAN_MALFORMED } from '@piibs/shared/money-field';
 import type { Rule } from 'antd/es/form';
 
 /** The part of a zod schema a rule needs (structural, so the web app needs no direct zod import). */
@@ -36,4 +38,19 @@ export function zodRule(schema: FieldSchema, typed?: Typed): Rule {
         throw new Error(result.error.issues[0]?.message ?? typed?.malformed ?? '格式不正确');
     },
   };
+}
+
+/** Yuan as typed → fen; a minus sign is kept, so the schema refuses the amount by its rule, not as unreadable. */
+function readYuan(text: string): number | null {
+  const negative = text.startsWith('-');
+  const fen = yuanTextToFen(negative ? text.slice(1) : text);
+  return fen === null ? null : negative ? -fen : fen;
+}
+
+/**
+ * An amount typed in yuan, read to fen and checked by its shared schema (by default the server's: more than 0).
+ * The field is never clamped: −5 or 0 stays as typed and is refused with the schema's message.
+ */
+export function yuanRule(schema: FieldSchema = fenField('')): Rule {
+  return zodRule(schema, { read: readYuan, malformed: YUAN_MALFORMED });
 }

@@ -7,6 +7,8 @@ import { rules } from '@piibs/shared/validators';
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Col, Form, type FormInstance, InputNumber, Row, Select, Tag } from 'antd';
 import { useDeferredValue, useEffect, useState } from 'react';
+import { YuanInput } from '@/components/form/YuanInput.tsx';
+import { yuanRule } from '@/components/form/zod-rule.ts';
 import { approvedCustomersQuery } from '../api.ts';
 import type { FlowDef } from '../flows.ts';
 import type { WizardValues } from '../values.ts';
@@ -155,9 +157,9 @@ export function InsuranceSection(props: InsuranceSectionProps) {
           <Form.Item
             name="guaranteeAmountYuan"
             label="保证金额"
-            rules={[{ required: true, message: '请输入保证金额' }]}
+            rules={[{ required: true, message: '请输入保证金额' }, yuanRule()]}
           >
-            <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: 240 }} suffix="元" />
+            <YuanInput width={240} />
           </Form.Item>
         ) : null}
 

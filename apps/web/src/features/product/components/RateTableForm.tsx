@@ -1,5 +1,4 @@
 import { DeleteOutlined, DownOutlined, PlusOutlined } from '@ant-design/icons';
-import { yuanTextToFen } from '@piibs/shared/money';
 import { factorDefForm, factorOptionForm, rateRowForm, rateTableCreateForm } from '@piibs/shared/product';
 import { COVERAGE_LABELS, COVERAGE_TYPES, FACTOR_DIRECTIONS, type ProductClass } from '@piibs/shared/rating';
 import {
@@ -19,13 +18,12 @@ import {
 } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useMemo } from 'react';
-import { zodRule } from '@/components/form/zod-rule.ts';
+import { yuanRule, zodRule } from '@/components/form/zod-rule.ts';
 import { useDict } from '@/lib/dict.tsx';
 import { type FactorValues, parseMultiplier, parseRate, type RateRowValues } from './rate-table-values.ts';
 
 const required = (message: string): Rule => ({ required: true, message });
 const RATE_MALFORMED = '请输入费率（‰），最多四位小数';
-const YUAN_MALFORMED = '请输入金额（元），最多两位小数';
 const MULTIPLIER_MALFORMED = '请输入系数，如 1.3（最多四位小数）';
 
 const RULES = {
@@ -33,10 +31,8 @@ const RULES = {
     required('请输入费率'),
     zodRule(rateRowForm.shape.rate, { read: parseRate, malformed: RATE_MALFORMED }),
   ],
-  limitTier: [zodRule(rateRowForm.shape.limitTierFen, { read: yuanTextToFen, malformed: YUAN_MALFORMED })],
-  costBandUpTo: [
-    zodRule(rateRowForm.shape.costBandUpToFen, { read: yuanTextToFen, malformed: YUAN_MALFORMED }),
-  ],
+  limitTier: [yuanRule(rateRowForm.shape.limitTierFen)],
+  costBandUpTo: [yuanRule(rateRowForm.shape.costBandUpToFen)],
   highRiskLoading: [
     zodRule(rateTableCreateForm.shape.highRiskLoading, {
       read: parseMultiplier,

@@ -1,10 +1,13 @@
 // 修改年度订单: staff change the quota (never below what is consumed: the server answers 409 with the amounts)
 // and the contact, on the version loaded (a 409 for a stale version reloads the order into the form).
+
 import { fenToYuanText, formatFen, yuanTextToFen } from '@piibs/shared/money';
 import type { AnnualOrderDetail } from '@piibs/shared/project-order';
 import { useQueryClient } from '@tanstack/react-query';
-import { Form, Input, InputNumber } from 'antd';
+import { Form, Input } from 'antd';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
+import { YuanInput } from '@/components/form/YuanInput.tsx';
+import { yuanRule } from '@/components/form/zod-rule.ts';
 import { annualOrderQuery, updateAnnualOrder } from '../api.ts';
 
 interface EditValues {
@@ -56,10 +59,10 @@ export function AnnualOrderEditModal({
       <Form.Item
         name="quotaYuan"
         label="保费额度"
-        rules={[{ required: true, message: '请输入保费额度' }]}
+        rules={[{ required: true, message: '请输入保费额度' }, yuanRule()]}
         extra={`不能低于已占用的保费 ${formatFen(order.consumedFen)}`}
       >
-        <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: '100%' }} suffix="元" />
+        <YuanInput />
       </Form.Item>
       <Form.Item name="contactName" label="联系人">
         <Input maxLength={50} />

@@ -1,13 +1,16 @@
 // 新建年度订单: staff open an annual order for an approved contractor on a construction product, with a premium
 // quota (yuan on screen, fen on the wire).
+
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { yuanTextToFen } from '@piibs/shared/money';
 import type { AnnualOrderDetail } from '@piibs/shared/project-order';
 import { useQuery } from '@tanstack/react-query';
-import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import { DatePicker, Form, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
+import { YuanInput } from '@/components/form/YuanInput.tsx';
+import { yuanRule } from '@/components/form/zod-rule.ts';
 import { approvedCustomersQuery, availableProductsQuery } from '@/features/application/api.ts';
 import { createAnnualOrder } from '../api.ts';
 
@@ -102,10 +105,10 @@ export function AnnualOrderModal({
       <Form.Item
         name="quotaYuan"
         label="保费额度"
-        rules={[{ required: true, message: '请输入保费额度' }]}
+        rules={[{ required: true, message: '请输入保费额度' }, yuanRule()]}
         extra="年度内各项目申报保费合计不超过此额度"
       >
-        <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: '100%' }} suffix="元" />
+        <YuanInput />
       </Form.Item>
       <Form.Item name="note" label="备注">
         <Input.TextArea rows={2} maxLength={500} />

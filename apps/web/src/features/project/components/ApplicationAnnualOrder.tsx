@@ -1,15 +1,18 @@
 // On the view of an epinsure (construction) application: the annual order made from it, or, for staff who open
 // annual orders, 生成年度订单 once the application is paid or issued — a small dialog asks the quota (the
 // application's premium by default). The server makes one order per application, so a second click answers it.
+
 import type { ApplicationDetail } from '@piibs/shared/application';
 import type { ApplicationStatus } from '@piibs/shared/application-status';
 import { fenToYuanText, yuanTextToFen } from '@piibs/shared/money';
 import { orderDetailPath } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, InputNumber } from 'antd';
+import { Button, Form } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
+import { YuanInput } from '@/components/form/YuanInput.tsx';
+import { yuanRule } from '@/components/form/zod-rule.ts';
 import { useCan } from '@/lib/permission.tsx';
 import {
   annualOrderFromApplication,
@@ -65,10 +68,10 @@ export function ApplicationAnnualOrder({
         <Form.Item
           name="quotaYuan"
           label="保费额度"
-          rules={[{ required: true, message: '请输入保费额度' }]}
+          rules={[{ required: true, message: '请输入保费额度' }, yuanRule()]}
           extra="施工企业年度内各项目申报保费合计不超过此额度（默认为本投保单保费）"
         >
-          <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: '100%' }} suffix="元" />
+          <YuanInput />
         </Form.Item>
       </CrudModal>
     </>

@@ -1,6 +1,7 @@
 // The change (批改, type 2) of an approved project: the fields a change may change, each with the project's
 // value before the change beside it, and the premium difference priced live on the active rate table (the
 // server prices it again, authoritatively, at submit). The name and the start stay.
+
 import { earliestStart } from '@piibs/shared/application-status';
 import { fenToYuanText, formatFen } from '@piibs/shared/money';
 import {
@@ -26,6 +27,8 @@ import {
   Typography,
 } from 'antd';
 import type { ReactNode } from 'react';
+import { YuanInput } from '@/components/form/YuanInput.tsx';
+import { yuanRule } from '@/components/form/zod-rule.ts';
 import {
   type DeclarationValues,
   FORMAT,
@@ -160,11 +163,9 @@ export function ChangeForm({
           {item('projectAddress', <Input maxLength={200} />, {
             rules: [{ required: true, whitespace: true, message: '请输入工程地址' }],
           })}
-          {item(
-            'projectCostFen',
-            <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: 260 }} suffix="元" />,
-            { rules: [{ required: true, message: '请输入工程造价' }] },
-          )}
+          {item('projectCostFen', <YuanInput width={260} />, {
+            rules: [{ required: true, message: '请输入工程造价' }, yuanRule()],
+          })}
           {item(
             'endDate',
             <DatePicker

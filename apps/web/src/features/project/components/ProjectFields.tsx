@@ -1,6 +1,9 @@
 // The construction project's fields, shared by the project-insurance wizard (application/ProjectSection) and a
 // secondary order's declaration (DeclarationForm): the same names in both forms, the cost typed in yuan.
-import { Form, Input, InputNumber, Switch } from 'antd';
+
+import { Form, Input, Switch } from 'antd';
+import { YuanInput } from '@/components/form/YuanInput.tsx';
+import { yuanRule } from '@/components/form/zod-rule.ts';
 
 /** 工程名称, 工程地址, 工程造价 (yuan, two decimals): inside a Form whose values use these names. */
 export function ProjectFields() {
@@ -23,10 +26,10 @@ export function ProjectFields() {
       <Form.Item
         name="projectCostYuan"
         label="工程造价"
-        rules={[{ required: true, message: '请输入工程造价' }]}
+        rules={[{ required: true, message: '请输入工程造价' }, yuanRule()]}
         extra="按造价分档计费（‰），各档分段累进"
       >
-        <InputNumber<string> stringMode min="0.01" precision={2} style={{ width: 260 }} suffix="元" />
+        <YuanInput width={260} />
       </Form.Item>
     </>
   );
