@@ -4,14 +4,12 @@
 // `coinsureAndJoint`) and the agent's two-step wizard (`agent`).
 
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { closeOwnContextsAfterEach, content, pageOf, pickOption } from './support.ts';
+import { clickDecision, closeOwnContextsAfterEach, content, pageOf, pickOption, spaced } from './support.ts';
 
 closeOwnContextsAfterEach();
 
 const WORK_SAFETY = '安全生产责任保险（工贸行业）';
 const CONSTRUCTION = '建筑施工安全生产责任保险';
-
-const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 
 async function next(page: Page, pattern: RegExp): Promise<void> {
   await content(page)
@@ -47,7 +45,7 @@ async function decide(page: Page, number: string, decision: '通过' | '退回',
   await expect(main.getByText(number).filter({ visible: true }).first()).toBeVisible();
   await expect(main.getByText('保费明细（按责任）')).toBeVisible();
   if (opinion) await main.getByLabel('审核意见').fill(opinion);
-  await main.getByRole('button', { name: spaced(decision) }).click();
+  await clickDecision(page, decision);
   await expect(page.getByText(`审核完成：${decision}`)).toBeVisible();
 }
 

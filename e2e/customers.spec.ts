@@ -3,7 +3,7 @@
 // underwriter approves it.
 
 import { expect, type Page, test } from '@playwright/test';
-import { closeOwnContextsAfterEach, content, pageOf, pickOption } from './support.ts';
+import { clickDecision, closeOwnContextsAfterEach, content, pageOf, pickOption } from './support.ts';
 
 closeOwnContextsAfterEach();
 
@@ -25,7 +25,7 @@ async function decide(page: Page, decision: '通过' | '退回', opinion?: strin
   await expect(page).toHaveURL(/\/piibs\/task\/audit\/\d+\/true/);
   await expect(main.getByText(taxNumber, { exact: true }).filter({ visible: true })).toBeVisible();
   if (opinion) await main.getByLabel('审核意见').fill(opinion);
-  await main.getByRole('button', { name: new RegExp(decision.split('').join('\\s*')) }).click();
+  await clickDecision(page, decision);
   await expect(page.getByText(`审核完成：${decision}`)).toBeVisible();
   await expect(page).toHaveURL(/\/piibs\/task\/list/);
 }

@@ -4,11 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, type APIResponse, expect, test } from '@playwright/test';
-import { bearer, closeOwnContextsAfterEach, content, savedToken, signInQuickly } from './support.ts';
+import { bearer, closeOwnContextsAfterEach, content, savedToken, signInQuickly, spaced } from './support.ts';
 
 closeOwnContextsAfterEach();
-
-const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 
 /**
  * An application of the demo enterprise, approved and waiting for payment, made through the API: this journey's

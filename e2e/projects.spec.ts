@@ -4,11 +4,18 @@
 // a higher cost), the underwriter approves the change, and its endorsement (批单) downloads.
 
 import { expect, test } from '@playwright/test';
-import { bearer, closeOwnContextsAfterEach, content, pageOf, savedToken } from './support.ts';
+import {
+  bearer,
+  clickDecision,
+  closeOwnContextsAfterEach,
+  content,
+  pageOf,
+  savedToken,
+  spaced,
+} from './support.ts';
 
 closeOwnContextsAfterEach();
 
-const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 const project = `润州区学府路综合楼${Date.now().toString(36)}`;
 
 test('contractor declares a project → underwriter approves the tender → the policy downloads → a change → its endorsement downloads', async ({
@@ -41,9 +48,7 @@ test('contractor declares a project → underwriter approves the tender → the 
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: spaced('处理') }).click();
   await expect(uw).toHaveURL(/\/piibs\/task\/tenderAudit\/\d+\/true/);
-  await content(uw)
-    .getByRole('button', { name: spaced('通过') })
-    .click();
+  await clickDecision(uw, '通过');
   await expect(uw.getByText(/审核完成/)).toBeVisible();
 
   // The contractor downloads the project's e-policy: the page is loaded again until it offers it. Each load gets
@@ -77,9 +82,7 @@ test('contractor declares a project → underwriter approves the tender → the 
   await changeRow.getByRole('button', { name: spaced('处理') }).click();
   await expect(uw).toHaveURL(/\/piibs\/task\/tenderAudit\/\d+\/true/);
   await expect(content(uw).getByTestId('change-comparison')).toContainText('¥15,000,000.00');
-  await content(uw)
-    .getByRole('button', { name: spaced('通过') })
-    .click();
+  await clickDecision(uw, '通过');
   await expect(uw.getByText(/审核完成/)).toBeVisible();
 
   // The contractor downloads the endorsement from the change's 批单 view, loaded again until it offers it.

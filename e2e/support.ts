@@ -222,3 +222,20 @@ export function closeOwnContextsAfterEach(): void {
     await Promise.all(browser.contexts().map((context) => context.close()));
   });
 }
+
+/** A button's name as antd renders it: two CJK characters get a space between them (通 过). */
+export const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
+
+/**
+ * Clicks the review decision (通过 / 退回 / 拒绝) in the main area; 通过 and 拒绝 cannot be undone and ask first,
+ * so their confirmation is answered with its own button.
+ */
+export async function clickDecision(page: Page, decision: '通过' | '退回' | '拒绝'): Promise<void> {
+  await content(page)
+    .getByRole('button', { name: spaced(decision) })
+    .click();
+  if (decision === '退回') return;
+  const dialog = page.getByRole('dialog', { name: `确定${decision}？` });
+  await expect(dialog).toContainText('此操作不能撤回');
+  await dialog.getByRole('button', { name: spaced(decision) }).click();
+}

@@ -1,5 +1,6 @@
 // The underwriter's decision, shared by the audit pages: 通过 / 退回 / 拒绝 with an opinion (required for 退回 and
-// 拒绝), sent with the task's version; a 409 (another reviewer was first, or the record moved) reloads.
+// 拒绝), sent with the task's version; a 409 (another reviewer was first, or the record moved) reloads. 通过 and
+// 拒绝 cannot be undone: each asks first, stating what follows.
 import { formatTime } from '@piibs/shared/constants';
 import {
   OPINION_REQUIRED,
@@ -23,6 +24,12 @@ export interface DecisionValues {
   opinion?: string;
 }
 
+/** What each decision leads to: shown on its button and, for the two that cannot be undone, in its confirmation. */
+export type DecisionHints = Readonly<Record<ReviewDecision, string>>;
+
+/** The decisions that cannot be undone: each is confirmed first. */
+const IRREVERSIBLE: readonly ReviewDecision[] = ['approve', 'reject'];
+
 /**
  * Sends a decision for `task`: checks the opinion, shows a refusal at the opinion or in `error`, and on success
  * says so, refreshes the queue (and `afterDecision`'s caches) and goes back to the list.
@@ -33,10 +40,12 @@ export function useTaskDecision(opts: {
   reload: () => Promise<unknown>;
   /** More caches to refresh after a decision. */
   afterDecision?: () => Promise<unknown>;
+  /** What each decision leads to (the confirmation of 通过 and 拒绝 states it). */
+  hints: DecisionHints;
 }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const [form] = Form.useForm<DecisionValues>();
   const [error, setError] = useState<string | null>(null);
   const [deciding, setDeciding] = useState<ReviewDecision | null>(null);
@@ -51,6 +60,17 @@ export function useTaskDecision(opts: {
       return;
     }
     form.setFields([{ name: 'opinion', errors: [] }]);
+    if (IRREVERSIBLE.includes(decision)) {
+      const label = REVIEW_DECISION_LABELS[decision];
+      const confirmed = await modal.confirm({
+        title: `确定${label}？`,
+        content: `${opts.hints[decision]}。此操作不能撤回。`,
+        okText: label,
+        okButtonProps: { danger: decision === 'reject' },
+        cancelText: '取消',
+      });
+      if (!confirmed) return;
+    }
     setDeciding(decision);
     try {
       await decideTask(task.id, { decision, opinion: opinion || null, version: task.version });
@@ -69,19 +89,13 @@ export function useTaskDecision(opts: {
     }
   };
 
-  return { form, error, deciding, decide };
+  return { form, error, deciding, decide, hints: opts.hints };
 }
 
-/** 审核: the opinion and the three decisions (`hints` explain each on hover). */
-export function DecisionCard({
-  decision,
-  hints,
-}: {
-  decision: ReturnType<typeof useTaskDecision>;
-  hints?: Readonly<Record<ReviewDecision, string>>;
-}) {
+/** 审核: the opinion and the three decisions (their hints explain each on hover). */
+export function DecisionCard({ decision }: { decision: ReturnType<typeof useTaskDecision> }) {
   const navigate = useNavigate();
-  const { form, deciding, decide } = decision;
+  const { form, deciding, decide, hints } = decision;
   return (
     <Card variant="borderless" title="审核">
       <Form<DecisionValues> form={form as FormInstance<DecisionValues>} layout="vertical" name="decision">
@@ -94,7 +108,7 @@ export function DecisionCard({
               key={d}
               type={d === 'approve' ? 'primary' : 'default'}
               danger={d === 'reject'}
-              title={hints?.[d]}
+              title={hints[d]}
               loading={deciding === d}
               disabled={deciding !== null && deciding !== d}
               onClick={() => void decide(d)}

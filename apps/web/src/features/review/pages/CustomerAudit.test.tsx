@@ -17,6 +17,11 @@ afterEach(() => {
   resetKitState();
 });
 
+/** 通过 and 拒绝 ask first: answer the dialog with its own button. */
+async function confirm(user: ReturnType<typeof userEvent.setup>, label: string) {
+  const dialog = await screen.findByRole('dialog', { name: `确定${label}？` });
+  await user.click(within(dialog).getByRole('button', { name: new RegExp(label.split('').join('\\s*')) }));
+}
 const decideBody = () => JSON.parse(String(api.callsTo('POST api/tasks/11/decide').at(-1)?.data));
 
 describe('审核客户信息', { timeout: 40_000 }, () => {
@@ -56,6 +61,7 @@ describe('审核客户信息', { timeout: 40_000 }, () => {
     await screen.findByText('镇江示范机械有限公司');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /通\s*过/ }));
+    await confirm(user, '通过');
     expect(await screen.findByText('该任务已被他人处理')).toBeInTheDocument();
     expect(decideBody()).toEqual({ decision: 'approve', opinion: null, version: 2 });
     await waitFor(() => expect(loads).toBe(2));
@@ -85,6 +91,7 @@ describe('审核客户信息', { timeout: 40_000 }, () => {
     expect(within(holder).queryByRole('button', { name: /领\s*取/ })).toBeNull();
     expect(within(holder).getByRole('button', { name: /释\s*放/ })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: /通\s*过/ }));
+    await confirm(user, '通过');
     await waitFor(() => expect(api.callsTo('POST api/tasks/11/decide')).toHaveLength(1));
     expect(decideBody()).toEqual({ decision: 'approve', opinion: null, version: 3 });
   });

@@ -11,9 +11,20 @@ import {
 } from '@/features/application/components/ApplicationSummary.tsx';
 import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
-import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
+import { DecisionCard, type DecisionHints, TaskHistory, useTaskDecision } from '../components/decision.tsx';
 import { heldByOther, useMyId } from '../components/holder.tsx';
 import { TaskCard } from '../components/TaskCard.tsx';
+
+const APPLICATION_HINTS: DecisionHints = {
+  approve: '通过后投保单核保通过，投保人付款后即出具保单',
+  return: '退回后投保人按审核意见修改并重新提交',
+  reject: '拒绝后投保单终止，不能再提交',
+};
+const CUSTOMER_HINTS: DecisionHints = {
+  approve: '通过后客户信息生效，可用于投保',
+  return: '退回后由提交人按审核意见修改并重新提交',
+  reject: '拒绝后客户信息不能用于投保',
+};
 
 function changeText(detail: unknown): string {
   if (detail === null || detail === undefined) return '';
@@ -38,7 +49,11 @@ export default function CustomerAudit() {
   const navigate = useNavigate();
   const query = useQuery({ ...taskQuery(id), enabled: id > 0 });
   const task = query.data;
-  const decision = useTaskDecision({ task, reload: () => query.refetch() });
+  const decision = useTaskDecision({
+    task,
+    reload: () => query.refetch(),
+    hints: task?.application ? APPLICATION_HINTS : CUSTOMER_HINTS,
+  });
   const { error } = decision;
   const myId = useMyId();
 

@@ -42,7 +42,16 @@ describe('审核二次下单信息 (task/tenderAudit/:id/:audit)', { timeout: 40
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /拒\s*绝/ }));
     expect(await screen.findByText('退回或拒绝时必须填写审核意见')).toBeInTheDocument();
+    // 通过 issues the policy: it asks first, saying so; 取消 sends nothing.
     await user.click(screen.getByRole('button', { name: /通\s*过/ }));
+    let dialog = await screen.findByRole('dialog', { name: '确定通过？' });
+    expect(dialog).toHaveTextContent('通过后即出具项目保单（保费按年度订单结算）。此操作不能撤回。');
+    await user.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('POST api/tasks/77/decide')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: /通\s*过/ }));
+    dialog = await screen.findByRole('dialog', { name: '确定通过？' });
+    await user.click(within(dialog).getByRole('button', { name: /通\s*过/ }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/piibs/task/list'));
     expect(decideBody()).toEqual({ decision: 'approve', opinion: null, version: 2 });
   });

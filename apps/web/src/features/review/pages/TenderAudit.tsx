@@ -1,5 +1,5 @@
 import { orderDetailPath } from '@piibs/shared/project-order';
-import { REVIEW_DECISION_LABELS, type ReviewDecision, TASK_STATUS_LABELS } from '@piibs/shared/review';
+import { REVIEW_DECISION_LABELS, TASK_STATUS_LABELS } from '@piibs/shared/review';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Result, Space, Spin, Tag } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -14,16 +14,16 @@ import {
   QuotaSummary,
 } from '@/features/project/components/ProjectSummary.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
-import { DecisionCard, TaskHistory, useTaskDecision } from '../components/decision.tsx';
+import { DecisionCard, type DecisionHints, TaskHistory, useTaskDecision } from '../components/decision.tsx';
 import { HOLDER_TEXTS, heldByOther, TaskHolder, useMyId } from '../components/holder.tsx';
 
-const DECISION_HINTS: Readonly<Record<ReviewDecision, string>> = {
+const DECISION_HINTS: DecisionHints = {
   approve: '通过后即出具项目保单（保费按年度订单结算）',
   return: '退回后施工企业修改并重新提交，占用的额度保留',
   reject: '拒绝后申报终止，占用的额度释放',
 };
 /** A change (批改): approval amends the project and issues an endorsement. */
-const CHANGE_HINTS: Readonly<Record<ReviewDecision, string>> = {
+const CHANGE_HINTS: DecisionHints = {
   approve: '通过后项目按批改后的信息承保，并出具批单（保费差额按年度订单结算，退还部分释放额度）',
   return: '退回后施工企业修改并重新提交，占用的额度保留',
   reject: '拒绝后批改终止，项目保持原样，占用的额度释放',
@@ -51,6 +51,7 @@ export default function TenderAudit() {
     task,
     reload: () => Promise.all([query.refetch(), declaration.refetch()]),
     afterDecision: () => invalidateProjects(client),
+    hints: declaration.data?.kind === 2 ? CHANGE_HINTS : DECISION_HINTS,
   });
   const { error } = decision;
   const myId = useMyId();
@@ -138,9 +139,7 @@ export default function TenderAudit() {
           </Card>
         ) : null}
 
-        {canDecide ? (
-          <DecisionCard decision={decision} hints={d.kind === 2 ? CHANGE_HINTS : DECISION_HINTS} />
-        ) : null}
+        {canDecide ? <DecisionCard decision={decision} /> : null}
 
         <Card variant="borderless" title="申报历史">
           <DeclarationTimeline events={d.events} />
