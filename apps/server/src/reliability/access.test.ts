@@ -200,7 +200,7 @@ const CASES: Record<string, () => Case[]> = {
   ],
   'POST /api/prevention/orders/{ref}/return': () =>
     enterpriseOrderCases({ version: 0, opinion: '乙方试图退回' }),
-  'POST /api/prevention/orders/{ref}/confirm': () => enterpriseOrderCases({ version: 0 }),
+  'POST /api/prevention/orders/{ref}/confirm': () => enterpriseOrderCases({ version: 0, satisfaction: 5 }),
   'POST /api/prevention/orders/{ref}/rate': () => enterpriseOrderCases({ version: 0, satisfaction: 1 }),
   'POST /api/prevention/orders/{ref}/complaints': () => enterpriseOrderCases({ content: '乙方试图投诉' }),
   'POST /api/prevention/orders/{ref}/complaints/{complaintId}/reply': () => [

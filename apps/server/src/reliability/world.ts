@@ -171,7 +171,7 @@ export async function createReliabilityWorld(): Promise<ReliabilityWorld> {
     participants: [{ name: '王安全', side: 'ORG' }],
   });
   await act(w.svc, closed.id, 'submit');
-  await act(w.ent, closed.id, 'confirm');
+  await act(w.ent, closed.id, 'confirm', { satisfaction: 5 });
   const [hazard] = await db
     .select({ id: serviceHazards.id })
     .from(serviceHazards)

@@ -72,25 +72,16 @@ export const serviceRecordForm = z
   });
 export type ServiceRecordForm = z.input<typeof serviceRecordForm>;
 
-/** POST /api/prevention/orders/:ref/confirm (the enterprise): spends the cost; may rate at once. */
-export const confirmForm = z.object({
-  version,
-  satisfaction: z.number().int().min(1, { error: '1–5 分' }).max(5, { error: '1–5 分' }).optional().meta({
-    title: '满意度',
-  }),
-  comment: optionalText('评价', 500),
-});
-/** POST /api/prevention/orders/:ref/rate (the enterprise, once). */
-export const rateForm = z.object({
-  version,
-  satisfaction: z
-    .number({ error: '请选择满意度' })
-    .int()
-    .min(1, { error: '1–5 分' })
-    .max(5, { error: '1–5 分' })
-    .meta({ title: '满意度' }),
-  comment: optionalText('评价', 500),
-});
+const satisfaction = z
+  .number({ error: '请选择满意度' })
+  .int()
+  .min(1, { error: '1–5 分' })
+  .max(5, { error: '1–5 分' })
+  .meta({ title: '满意度' });
+/** POST /api/prevention/orders/:ref/confirm (the enterprise): spends the cost and rates the service (确认服务并评价). */
+export const confirmForm = z.object({ version, satisfaction, comment: optionalText('评价', 500) });
+/** POST /api/prevention/orders/:ref/rate (the enterprise, once; orders confirmed before a rating was required). */
+export const rateForm = z.object({ version, satisfaction, comment: optionalText('评价', 500) });
 /** POST /api/prevention/orders/:ref/hazards/:hazardId/rectify (the organisation, CONFIRMED). */
 export const rectifyForm = z.object({
   version,

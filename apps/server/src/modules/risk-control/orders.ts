@@ -303,7 +303,7 @@ export const cancelOrder = (db: Db, v: PreventionViewer, ref: string, version: n
 /**
  * SUBMITTED → CONFIRMED (the enterprise): spends the order's cost from the fund under the fund's row lock
  * (400 '事故预防费用余额不足…' when the item's reservation and what is left do not cover it), records the
- * optional rating, and closes the order at once when no hazard is open.
+ * rating (required: 确认服务并评价), and closes the order at once when no hazard is open.
  */
 export async function confirmOrder(
   db: Db,
@@ -346,13 +346,9 @@ export async function confirmOrder(
       return {
         confirmedAt: sql`now()`,
         confirmedBy: v.user.id,
-        ...(form.satisfaction
-          ? {
-              satisfaction: form.satisfaction,
-              satisfactionComment: form.comment ?? null,
-              ratedAt: sql`now()`,
-            }
-          : {}),
+        satisfaction: form.satisfaction,
+        satisfactionComment: form.comment ?? null,
+        ratedAt: sql`now()`,
       };
     },
     async (tx, o) => {

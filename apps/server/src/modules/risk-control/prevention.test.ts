@@ -461,7 +461,7 @@ describe('service orders', () => {
     expect(res.json().hazards.map((h: { level: string }) => h.level)).toEqual(['MAJOR', 'GENERAL']);
     await expectOk(act(w.svc, o1.id, 'submit'));
     // Only the enterprise confirms or returns.
-    expect((await act(w.svc, o1.id, 'confirm')).statusCode).toBe(403);
+    expect((await act(w.svc, o1.id, 'confirm', { satisfaction: 5 })).statusCode).toBe(403);
     expect((await act(w.ent, o1.id, 'return', { opinion: '' })).statusCode).toBe(400);
     res = await expectOk(act(w.ent, o1.id, 'return', { opinion: '请补充配电房检查情况' }));
     expect(res.json()).toMatchObject({ status: 'IN_SERVICE', returnOpinion: '请补充配电房检查情况' });
@@ -532,20 +532,30 @@ describe('service orders', () => {
       [w.ent, 'return'],
       [w.svc, 'start'],
     ] as const)
-      expect((await act(who, o1.id, action, { reason: 'x', opinion: 'x' })).statusCode).toBe(409);
+      expect((await act(who, o1.id, action, { reason: 'x', opinion: 'x', satisfaction: 5 })).statusCode).toBe(
+        409,
+      );
   });
 
   it('confirming without hazards closes at once', async () => {
     const o = await dispatch(itemId);
     await toSubmitted(o.id, w.svc, record({ hazards: [] }));
-    const res = await expectOk(act(w.ent, o.id, 'confirm'));
+    // 确认服务并评价: no confirmation without a rating, and nothing is spent.
+    const unrated = await act(w.ent, o.id, 'confirm');
+    expect(unrated.statusCode).toBe(400);
+    expect(unrated.json()).toMatchObject({
+      message: '满意度：不能为空',
+      errors: [{ field: 'satisfaction', message: '不能为空' }],
+    });
+    expect((await orderOf(o.id)).status).toBe('SUBMITTED');
+    const res = await expectOk(act(w.ent, o.id, 'confirm', { satisfaction: 4 }));
     expect(res.json().status).toBe('CLOSED');
   });
 
   it('rejects with a reason, cancels by staff, and refuses the transitions those states do not allow', async () => {
     const o2 = await dispatch(itemId);
     expect((await act(w.svc, o2.id, 'reject', { reason: '' })).statusCode).toBe(400);
-    expect((await act(w.ent, o2.id, 'confirm')).statusCode).toBe(409);
+    expect((await act(w.ent, o2.id, 'confirm', { satisfaction: 4 })).statusCode).toBe(409);
     let res = await expectOk(act(w.svc, o2.id, 'reject', { reason: '该日期人员已安排其他服务' }));
     expect(res.json().status).toBe('REJECTED');
     expect((await act(w.svc, o2.id, 'accept')).statusCode).toBe(409);
@@ -596,8 +606,8 @@ describe('spending the last amount', () => {
 
     const [vx, vy] = [(await orderOf(x.id)).version, (await orderOf(y.id)).version];
     const [rx, ry] = await Promise.all([
-      w.ent.post(`/api/prevention/orders/${x.id}/confirm`, { version: vx }),
-      w.ent.post(`/api/prevention/orders/${y.id}/confirm`, { version: vy }),
+      w.ent.post(`/api/prevention/orders/${x.id}/confirm`, { version: vx, satisfaction: 3 }),
+      w.ent.post(`/api/prevention/orders/${y.id}/confirm`, { version: vy, satisfaction: 3 }),
     ]);
     expect([rx.statusCode, ry.statusCode].sort()).toEqual([200, 400]);
     const loser = rx.statusCode === 400 ? rx : ry;
@@ -617,8 +627,8 @@ describe('spending the last amount', () => {
     );
     const v = (await orderOf(loserId)).version;
     const both = await Promise.all([
-      w.ent.post(`/api/prevention/orders/${loserId}/confirm`, { version: v }),
-      w.ent.post(`/api/prevention/orders/${loserId}/confirm`, { version: v }),
+      w.ent.post(`/api/prevention/orders/${loserId}/confirm`, { version: v, satisfaction: 3 }),
+      w.ent.post(`/api/prevention/orders/${loserId}/confirm`, { version: v, satisfaction: 3 }),
     ]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
   });
@@ -677,8 +687,8 @@ describe('isolation between organisations and enterprises', () => {
     expect((await w.svc.get(`/api/prevention/plans/${w.seqNo2}`)).statusCode).toBe(404);
     expect((await w.svc2.get(`/api/prevention/plans/${w.seqNo}`)).statusCode).toBe(404);
     await toSubmitted(foreign.id, w.svc2, record({ hazards: [] }));
-    expect((await act(w.ent, foreign.id, 'confirm')).statusCode).toBe(404);
-    const res = await expectOk(act(w.ent2, foreign.id, 'confirm'));
+    expect((await act(w.ent, foreign.id, 'confirm', { satisfaction: 4 })).statusCode).toBe(404);
+    const res = await expectOk(act(w.ent2, foreign.id, 'confirm', { satisfaction: 4 }));
     expect(res.json().status).toBe('CLOSED');
     const svcOrders = (await w.svc.get('/api/prevention/orders?size=100')).json().content as Order[];
     expect(svcOrders.every((o) => o.number.startsWith(w.seqNo))).toBe(true);

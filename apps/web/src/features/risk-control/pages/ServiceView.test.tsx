@@ -77,6 +77,14 @@ describe('服务详情', { timeout: 40_000 }, () => {
     const user = userEvent.setup();
     await user.click(await button(/^确认服务$/));
     const dialog = (await screen.findByText('确认服务并评价')).closest('.ant-modal') as HTMLElement;
+    // No confirmation without a rating: 确定 asks for one and sends nothing.
+    await user.click(
+      within(dialog)
+        .getByText(/^确\s*定$/)
+        .closest('button')!,
+    );
+    expect(await within(dialog).findByText('请选择满意度')).toBeInTheDocument();
+    expect(api.callsTo(`POST api/prevention/orders/${NUMBER}/confirm`)).toHaveLength(0);
     const stars = dialog.querySelectorAll('.ant-rate-star > div');
     await user.click(stars[3]!);
     await user.type(within(dialog).getByLabelText('评价'), '服务专业');

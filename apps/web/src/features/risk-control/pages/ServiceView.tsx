@@ -97,7 +97,7 @@ export default function ServiceView() {
     switch (d.kind) {
       case 'confirm':
         return orderAction(order.number, 'confirm', order.version, {
-          satisfaction: v.satisfaction || undefined,
+          satisfaction: v.satisfaction,
           comment: trimmed(v.comment),
         });
       case 'return':
@@ -258,7 +258,7 @@ export default function ServiceView() {
               <Form.Item
                 name="satisfaction"
                 label={T.satisfaction}
-                rules={dialog.kind === 'rate' ? [{ required: true, message: T.choose(T.satisfaction) }] : []}
+                rules={[{ required: true, message: T.choose(T.satisfaction) }]}
               >
                 <Rate aria-label={T.satisfaction} />
               </Form.Item>
