@@ -42,8 +42,8 @@ import {
 
 const taskQuery = pageQuery(TASK_SORT_FIELDS).extend({
   kind: z.enum(TASK_KINDS, { error: '请选择正确的任务类型' }).optional().meta({ title: '任务类型' }),
-  /** Default: open (the waiting queue). */
-  status: z.enum(TASK_STATUSES, { error: '请选择 open 或 done' }).default('open').meta({ title: '任务状态' }),
+  /** Default: open (the waiting queue); with a keyword, every state (a decided application is found by its number). */
+  status: z.enum(TASK_STATUSES, { error: '请选择正确的任务状态' }).optional().meta({ title: '任务状态' }),
   decision: z
     .enum(REVIEW_DECISIONS, { error: '请选择正确的审核结论' })
     .optional()
@@ -78,12 +78,15 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: anyReviewer,
       schema: {
         tags: ['tasks'],
-        summary: '审核任务队列（默认待处理，最早提交的在前，含等待时长 ageSeconds）',
+        summary: '审核任务队列（默认待处理；按关键词搜索时含已处理；最早提交的在前，含等待时长 ageSeconds）',
         querystring: taskQuery,
         response: { 200: pageOf(taskRow), ...adminErrors },
       },
     },
-    async (req) => paginate(req.query, taskListSpec(db(), await reviewerOf(app, req), req.query)),
+    async (req) => {
+      const status = req.query.status ?? (req.query.blurry ? undefined : 'open');
+      return paginate(req.query, taskListSpec(db(), await reviewerOf(app, req), { ...req.query, status }));
+    },
   );
 
   app.get(

@@ -41,6 +41,7 @@ type Task = {
   id: number;
   version: number;
   status: string;
+  title: string;
   decision: string | null;
   subjectId: number;
   ageSeconds: number;
@@ -234,6 +235,22 @@ describe('the queue', () => {
     expect(done.content.every((t: Task) => t.status === 'done' && t.decision)).toBe(true);
     const newest = (await w.underwriter.get('/api/tasks?sort=createdAt,desc&size=2')).json();
     expect(newest.content[0].id).toBe(second.task.id);
+  });
+
+  it('a keyword finds the task whatever its state: a decided one by its title, without choosing 已处理', async () => {
+    const done = (await w.underwriter.get('/api/tasks?status=done&size=1')).json().content[0] as Task;
+    const found = (await w.underwriter.get(`/api/tasks?blurry=${encodeURIComponent(done.title)}`)).json();
+    expect(found.content.map((t: Task) => t.id)).toContain(done.id);
+    // Without a keyword the queue stays the waiting one; 待处理 chosen with the keyword leaves it out.
+    const queue = (await w.underwriter.get('/api/tasks?size=500')).json().content as Task[];
+    expect(queue.every((t) => t.status === 'open')).toBe(true);
+    const open = (
+      await w.underwriter.get(`/api/tasks?status=open&blurry=${encodeURIComponent(done.title)}`)
+    ).json();
+    expect(open.content.map((t: Task) => t.id)).not.toContain(done.id);
+    expect((await w.underwriter.get('/api/tasks?status=closed')).json().message).toBe(
+      '任务状态：请选择正确的任务状态',
+    );
   });
 
   it('the detail shows the customer (phone masked), earlier decisions and the change history', async () => {
