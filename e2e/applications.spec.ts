@@ -36,7 +36,7 @@ async function submit(page: Page, successUrl: RegExp): Promise<string> {
  * this one fill the queue too), and decides it.
  */
 async function decide(page: Page, number: string, decision: '通过' | '退回', opinion?: string) {
-  await page.goto(`/piibs/task/list?blurry=${number}`);
+  await page.goto(`/piibs/task/list?blurry=${number}&status=open`);
   const main = content(page);
   const row = main.getByRole('row').filter({ hasText: number });
   await expect(row).toHaveCount(1);

@@ -13,7 +13,7 @@ const customerName = `镇江测试机械${stamp}有限公司`;
 const taxNumber = `${Date.now()}${Math.floor(Math.random() * 100_000)}`.padEnd(18, '7').slice(0, 18);
 
 /** The review queue searched for the customer (journeys running beside this one fill the queue too). */
-const taskList = `/piibs/task/list?blurry=${encodeURIComponent(customerName)}`;
+const taskList = `/piibs/task/list?blurry=${encodeURIComponent(customerName)}&status=open`;
 
 /** The underwriter decides the open task of the customer from the task list. */
 async function decide(page: Page, decision: '通过' | '退回', opinion?: string): Promise<void> {

@@ -42,7 +42,7 @@ test('contractor declares a project → underwriter approves the tender → the 
 
   // The underwriter approves the tender: the project's policy is issued.
   // The review queue searched for the project (journeys running beside this one fill the queue too).
-  const taskList = `/piibs/task/list?blurry=${encodeURIComponent(project)}`;
+  const taskList = `/piibs/task/list?blurry=${encodeURIComponent(project)}&status=open`;
   const uw = await pageOf(browser, 'underwriter', taskList);
   const row = content(uw).getByRole('row').filter({ hasText: project });
   await expect(row).toHaveCount(1);
