@@ -124,8 +124,10 @@ describe('log exports', () => {
     expectDownloadName(res.headers['content-disposition'], '操作日志');
     const rows = await readXlsx(res.rawPayload);
     expect(rows[0]).toEqual(['时间', '操作人', '操作', '操作对象', '对象ID', 'IP', '详情']);
-    expect(rows.slice(1).map((r) => r[2])).toEqual(['create', 'create', 'create']);
+    // In words, as on screen: the action and object named, the detail as 字段：值 lines (no JSON).
+    expect(rows.slice(1).map((r) => `${r[2]}:${r[3]}`)).toEqual(['新增:岗位', '新增:岗位', '新增:岗位']);
     expect(rows[1]![6]).toContain('岗位0');
+    expect(String(rows[1]![6])).not.toMatch(/[{}"]/);
   });
 
   it('GET /api/logs/login/download exports the filtered sign-in log', async () => {

@@ -7,6 +7,13 @@ import {
   pageOf,
   SORT_FIELDS,
 } from '@piibs/shared/admin';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_ENTITY_LABELS,
+  auditDetailLines,
+  LOGIN_METHOD_LABELS,
+  LOGIN_REASON_LABELS,
+} from '@piibs/shared/audit-text';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
@@ -33,21 +40,6 @@ const loginQuery = pageQuery(SORT_FIELDS.loginLogs).extend({
   startTime: dateTimeParam('开始时间').optional(),
   endTime: dateTimeParam('结束时间').optional(),
 });
-
-const REASONS: Record<string, string> = {
-  bad_password: '密码错误',
-  unknown_user: '用户不存在',
-  captcha: '验证码错误',
-  locked: '账号已锁定',
-  disabled: '账号已停用',
-  ip_limited: 'IP 失败次数过多',
-  one_time_used: '一次性密码已使用',
-  challenge: '挑战码无效',
-  certificate: '证书无效',
-  unbound: '证书未绑定用户',
-  handoff: '交接令牌无效',
-};
-const METHODS: Record<string, string> = { password: '账号密码', ca: '证书', handoff: '交接令牌' };
 
 /** Logs (system/Logs, system/LoginLogs): read-only, permission log:list. There is no update or delete. */
 export const logRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -86,11 +78,11 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
         columns: [
           { header: '时间', width: 20, value: (r) => new Date(r.createdAt) },
           { header: '操作人', value: (r) => r.actorName },
-          { header: '操作', value: (r) => r.action },
-          { header: '操作对象', value: (r) => r.entity },
+          { header: '操作', value: (r) => AUDIT_ACTION_LABELS[r.action] ?? r.action },
+          { header: '操作对象', value: (r) => AUDIT_ENTITY_LABELS[r.entity] ?? r.entity },
           { header: '对象ID', value: (r) => r.entityId },
           { header: 'IP', value: (r) => r.ip },
-          { header: '详情', width: 60, value: (r) => (r.detail ? JSON.stringify(r.detail) : null) },
+          { header: '详情', width: 60, value: (r) => auditDetailLines(r.detail).join('\n') || null },
         ],
         rows: allRows(req.query, auditListSpec(db(), req.query)),
       }),
@@ -128,9 +120,9 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
         columns: [
           { header: '时间', width: 20, value: (r) => new Date(r.createdAt) },
           { header: '用户名', value: (r) => r.username },
-          { header: '登录方式', width: 10, value: (r) => METHODS[r.method] ?? r.method },
+          { header: '登录方式', width: 10, value: (r) => LOGIN_METHOD_LABELS[r.method] ?? r.method },
           { header: '结果', width: 8, value: (r) => (r.success ? '成功' : '失败') },
-          { header: '原因', value: (r) => (r.reason ? (REASONS[r.reason] ?? r.reason) : null) },
+          { header: '原因', value: (r) => (r.reason ? (LOGIN_REASON_LABELS[r.reason] ?? r.reason) : null) },
           { header: 'IP', value: (r) => r.ip },
           { header: '浏览器', width: 28, value: (r) => r.browser },
         ],

@@ -1,3 +1,4 @@
+import { auditActionText, auditDetailLines } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Result, Space, Spin, Timeline } from 'antd';
@@ -25,16 +26,6 @@ const CUSTOMER_HINTS: DecisionHints = {
   return: '退回后由提交人按审核意见修改并重新提交',
   reject: '拒绝后客户信息不能用于投保',
 };
-
-function changeText(detail: unknown): string {
-  if (detail === null || detail === undefined) return '';
-  if (typeof detail === 'string') return detail;
-  try {
-    return JSON.stringify(detail);
-  } catch {
-    return '';
-  }
-}
 
 /**
  * 审核客户信息 (task/CustomerAudit, /piibs/task/audit/:id/:audit): the task's customer — or, for an application
@@ -120,11 +111,13 @@ export default function CustomerAudit() {
                 content: (
                   <>
                     <div>
-                      {formatTime(change.at)} {change.actor ?? ''} {change.action}
+                      {formatTime(change.at)} {change.actor ?? ''} {auditActionText(change.action)}
                     </div>
-                    {changeText(change.detail) ? (
-                      <div style={{ opacity: 0.65, wordBreak: 'break-all' }}>{changeText(change.detail)}</div>
-                    ) : null}
+                    {auditDetailLines(change.detail).map((line) => (
+                      <div key={line} style={{ opacity: 0.65, wordBreak: 'break-all' }}>
+                        {line}
+                      </div>
+                    ))}
                   </>
                 ),
               }))}

@@ -1,4 +1,5 @@
 import type { LoginLogRow } from '@piibs/shared/admin';
+import { LOGIN_METHOD_LABELS, LOGIN_REASON_LABELS } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { Tag } from 'antd';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
@@ -6,7 +7,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { loginLogsResource } from '../api.ts';
-import { LOGIN_METHOD_LABELS, LOGIN_REASON_LABELS, SYSTEM_TEXTS as T } from '../texts.ts';
+import { SYSTEM_TEXTS as T } from '../texts.ts';
 
 const SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: T.keyword, placeholder: '用户名、IP 或浏览器' },

@@ -1,4 +1,5 @@
 import type { AuditLogRow } from '@piibs/shared/admin';
+import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, auditDetailLines } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { Tag, Typography } from 'antd';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
@@ -6,7 +7,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { logsResource } from '../api.ts';
-import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, SYSTEM_TEXTS as T } from '../texts.ts';
+import { SYSTEM_TEXTS as T } from '../texts.ts';
 
 const options = (labels: Readonly<Record<string, string>>) =>
   Object.entries(labels).map(([value, label]) => ({ value, label }));
@@ -59,9 +60,21 @@ const columns: CrudColumn<AuditLogRow>[] = [
     ellipsis: true,
     width: 320,
     render: (v: AuditLogRow['detail']) =>
-      v ? <Typography.Text type="secondary">{JSON.stringify(v)}</Typography.Text> : T.none,
+      v ? <Typography.Text type="secondary">{auditDetailLines(v).join('；')}</Typography.Text> : T.none,
   },
 ];
+
+/** What an entry recorded, a line a field: 字段：旧值 → 新值. */
+function DetailLines({ detail }: { detail: unknown }) {
+  return (
+    <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+      {auditDetailLines(detail).map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one detail never reorder
+        <li key={i}>{line}</li>
+      ))}
+    </ul>
+  );
+}
 
 /** 操作日志: read-only, searchable and exportable; a row opens to show what changed. */
 export default function Logs() {
@@ -78,11 +91,7 @@ export default function Logs() {
         tableProps={{
           expandable: {
             rowExpandable: (row) => row.detail !== null,
-            expandedRowRender: (row) => (
-              <pre style={{ margin: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}>
-                {JSON.stringify(row.detail, null, 2)}
-              </pre>
-            ),
+            expandedRowRender: (row) => <DetailLines detail={row.detail} />,
           },
         }}
       />

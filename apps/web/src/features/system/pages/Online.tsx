@@ -1,5 +1,6 @@
 import { LogoutOutlined } from '@ant-design/icons';
 import type { OnlineRow } from '@piibs/shared/admin';
+import { LOGIN_METHOD_LABELS } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Space, Tag, Typography } from 'antd';
@@ -10,7 +11,7 @@ import { errorMessage, invalidateResource } from '@/components/crud/resource.ts'
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { onlineResource, revokeSessions } from '../api.ts';
-import { LOGIN_METHOD_LABELS, SYSTEM_TEXTS as T } from '../texts.ts';
+import { SYSTEM_TEXTS as T } from '../texts.ts';
 
 const SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: T.keyword, placeholder: '用户名、昵称或 IP' },

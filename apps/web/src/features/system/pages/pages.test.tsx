@@ -168,6 +168,9 @@ describe('system pages', { timeout: 20_000 }, () => {
     const logs = renderWithProviders(<Logs />, '/piibs/system/log');
     expect(await screen.findByText('admin')).toBeInTheDocument();
     expect(screen.getAllByText('新增').length).toBeGreaterThan(0);
+    // What changed, in words: no JSON on screen.
+    expect(screen.getByText('用户名：（空） → lisi')).toBeInTheDocument();
+    expect(screen.queryByText(/\{"/)).toBeNull();
     expect(screen.getByRole('button', { name: /导\s*出/ })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /删\s*除/ })).toBeNull();
     logs.unmount();
