@@ -27,8 +27,9 @@ describe('GET /api/logs (operation log)', () => {
     const body = res.json();
     expect(body.totalElements).toBe(3);
     expect(body.content).toHaveLength(2);
+    // The actor by name (姓名), not by login name.
     expect(body.content[0]).toMatchObject({
-      actorName: 'admin',
+      actorName: '系统管理员',
       action: 'create',
       entity: 'job',
       detail: { before: null, after: { name: '岗位2' } },
@@ -39,6 +40,11 @@ describe('GET /api/logs (operation log)', () => {
   it('filters by actor, action, entity, blurry text and time range; sorts by whitelisted fields', async () => {
     expect((await admin.get('/api/logs?actor=admin&action=create&entity=job')).json().totalElements).toBe(3);
     expect((await admin.get('/api/logs?actor=nobody')).json().totalElements).toBe(0);
+    const byName = encodeURIComponent('系统管理员');
+    expect((await admin.get(`/api/logs?actor=${byName}&entity=job`)).json().totalElements).toBe(3);
+    expect(
+      (await admin.get(`/api/logs?blurry=${encodeURIComponent('管理员')}&entity=job`)).json().totalElements,
+    ).toBe(3);
     expect((await admin.get('/api/logs?blurry=jo')).json().totalElements).toBe(3);
     expect((await admin.get('/api/logs?entity=job&endTime=2000-01-01')).json().totalElements).toBe(0);
     const asc = (await admin.get('/api/logs?entity=job&sort=id,asc')).json().content;

@@ -1,8 +1,8 @@
 // The operation log (audit_log, append-only) and the sign-in log (login_attempt): read-only lists.
 import type { AuditLogRow, LoginLogRow, SORT_FIELDS } from '@piibs/shared/admin';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { auditLog, loginAttempts } from '../../db/schema.ts';
+import { auditLog, loginAttempts, users } from '../../db/schema.ts';
 import { blurry, timeRange } from '../../lib/filters.ts';
 import { countOrEstimate, type ListSpec, type SortColumns } from '../../lib/paging.ts';
 import { browserOf } from '../../lib/user-agent.ts';
@@ -25,10 +25,11 @@ const auditSort: SortColumns<(typeof SORT_FIELDS.logs)[number]> = {
   entity: auditLog.entity,
 };
 
-const toAuditRow = (r: typeof auditLog.$inferSelect): AuditLogRow => ({
+/** The entry with its actor by name (the account's 姓名 where it still exists; else the name recorded). */
+const toAuditRow = ({ r, name }: { r: typeof auditLog.$inferSelect; name: string | null }): AuditLogRow => ({
   id: r.id,
   actorId: r.actorId,
-  actorName: r.actorName,
+  actorName: name || r.actorName,
   action: r.action,
   entity: r.entity,
   entityId: r.entityId,
@@ -37,13 +38,24 @@ const toAuditRow = (r: typeof auditLog.$inferSelect): AuditLogRow => ({
   createdAt: r.createdAt.toISOString(),
 });
 
+const byActor = eq(users.id, auditLog.actorId);
+
 export function auditListSpec(
   db: Db,
   f: AuditFilter,
 ): ListSpec<(typeof SORT_FIELDS.logs)[number], AuditLogRow> {
+  // Who by login name or by 姓名.
   const where = and(
-    blurry(f.blurry, auditLog.actorName, auditLog.action, auditLog.entity, auditLog.entityId, auditLog.ip),
-    f.actor ? eq(auditLog.actorName, f.actor) : undefined,
+    blurry(
+      f.blurry,
+      auditLog.actorName,
+      users.nickName,
+      auditLog.action,
+      auditLog.entity,
+      auditLog.entityId,
+      auditLog.ip,
+    ),
+    f.actor ? or(eq(auditLog.actorName, f.actor), eq(users.nickName, f.actor)) : undefined,
     f.action ? eq(auditLog.action, f.action) : undefined,
     f.entity ? eq(auditLog.entity, f.entity) : undefined,
     f.entityId ? eq(auditLog.entityId, f.entityId) : undefined,
@@ -55,8 +67,9 @@ export function auditListSpec(
     fetch: async ({ limit, offset, orderBy }) =>
       (
         await db
-          .select()
+          .select({ r: auditLog, name: users.nickName })
           .from(auditLog)
+          .leftJoin(users, byActor)
           .where(where)
           .orderBy(...orderBy)
           .limit(limit)
@@ -67,7 +80,8 @@ export function auditListSpec(
         db,
         'audit_log',
         where !== undefined,
-        async () => (await db.select({ n: count() }).from(auditLog).where(where))[0]?.n ?? 0,
+        async () =>
+          (await db.select({ n: count() }).from(auditLog).leftJoin(users, byActor).where(where))[0]?.n ?? 0,
       ),
   };
 }

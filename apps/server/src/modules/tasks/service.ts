@@ -33,7 +33,7 @@ import { and, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-o
 import type { z } from 'zod';
 import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { auditLog, reviewTasks } from '../../db/schema.ts';
+import { auditLog, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
@@ -191,11 +191,12 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
   const changes = await db
     .select({
       at: auditLog.createdAt,
-      actor: auditLog.actorName,
+      actor: sql<string | null>`coalesce(nullif(${users.nickName}, ''), ${auditLog.actorName})`,
       action: auditLog.action,
       detail: auditLog.detail,
     })
     .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorId))
     .where(
       and(
         eq(auditLog.entity, subject.entity),

@@ -14,6 +14,7 @@ const options = (labels: Readonly<Record<string, string>>) =>
 
 const SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: T.keyword, placeholder: '操作人、对象、对象ID或 IP' },
+  { kind: 'input', name: 'actor', label: T.actor, placeholder: '姓名或用户名' },
   { kind: 'select', name: 'action', label: T.action, options: options(AUDIT_ACTION_LABELS), width: 140 },
   { kind: 'select', name: 'entity', label: T.entity, options: options(AUDIT_ENTITY_LABELS), width: 130 },
   { kind: 'dateRange', name: 'createdAt', label: T.time },
