@@ -2,7 +2,14 @@
 // this module once per module graph, so nothing here is patched twice.
 import { theme } from 'antd';
 import { CanceledError } from 'axios';
-import { http } from '@/lib/http.ts';
+import { resetDictCache } from '@/lib/dict.tsx';
+import { http, resetHttp } from '@/lib/http.ts';
+import { useNotificationStore } from '@/lib/notifications/store.ts';
+import { useAppStore } from '@/stores/app.ts';
+import { usePermissionStore } from '@/stores/permission.ts';
+import { useSettingsStore } from '@/stores/settings.ts';
+import { useTagsViewStore } from '@/stores/tagsView.ts';
+import { useUserStore } from '@/stores/user.ts';
 
 // antd's motions off, through the theme: every ConfigProvider (the app's, or none) starts from the default
 // seed token. jsdom reports CSS transitions but never ends one, so each opening or closing popup, drawer,
@@ -97,3 +104,28 @@ globalThis.getComputedStyle = window.getComputedStyle;
 // before the setup file's cleanup) would otherwise ask the network, and the notice land in a later test.
 http.defaults.adapter = (config) =>
   Promise.reject(new CanceledError('no network in tests', undefined, config));
+
+// The app's stores as a fresh page has them, taken once (before any test file ran, storage empty): the test files
+// share one module graph per worker, so each test ends by putting them back (setup.ts), and a file never starts
+// from what an earlier one left (a signed-in user, loaded menus, open tags).
+const STORES = [
+  useUserStore,
+  usePermissionStore,
+  useAppStore,
+  useSettingsStore,
+  useTagsViewStore,
+  useNotificationStore,
+];
+const FRESH = STORES.map((store) => store.getState());
+
+/** Puts the app's module-level state back as on a fresh page: stores, the dictionary cache, the HTTP policy. */
+export function resetAppState(): void {
+  STORES.forEach((store, i) => {
+    (store.setState as (state: unknown, replace: true) => void)(FRESH[i], true);
+  });
+  resetDictCache();
+  resetHttp();
+}
+
+/** The signed-out user store as a fresh page has it (for tests that sign a fake user in). */
+export const freshUserState = FRESH[0] as ReturnType<typeof useUserStore.getState>;

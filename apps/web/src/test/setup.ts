@@ -1,9 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import './jsdom.ts';
 import { act, cleanup, configure } from '@testing-library/react';
 import { Modal, message, notification } from 'antd';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { queryClient } from '@/lib/antd-providers.tsx';
+import { resetAppState } from './jsdom.ts';
 
 // findBy*/waitFor wait up to 5 s: a lazy route's first chunk can take more than the default 1 s on a busy
 // 2-core CI machine, and a passing test never waits that long.
@@ -34,11 +34,13 @@ beforeEach(closeNotices);
 
 // Each test starts as on a fresh page. The web test files share one module graph and one jsdom per worker
 // (vite.config.ts), so what a test leaves behind is put away after it: its rendered trees, antd's notices and
-// dialogs opened outside them, the app's cached queries, storage and the address.
+// dialogs opened outside them, the app's cached queries, storage, the app's stores and the address.
 afterEach(async () => {
   cleanup();
   await closeNotices();
   queryClient.clear();
+  // Stores first: a persisted one writes as it is put back, and the storage is emptied after.
+  resetAppState();
   localStorage.clear();
   sessionStorage.clear();
   window.history.replaceState(null, '', '/');

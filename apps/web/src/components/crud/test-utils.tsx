@@ -5,23 +5,18 @@ import { render } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { resetDictCache } from '@/lib/dict.tsx';
-import { resetHttp } from '@/lib/http.ts';
 import { useUserStore } from '@/stores/user.ts';
+import { freshUserState, resetAppState } from '@/test/jsdom.ts';
 import { fakeUser } from '@/test/mock-api.ts';
-
-const initialUser = useUserStore.getState();
 
 /** Signs a fake user in: roles, and permission codes when given (as GET /api/auth/info would send them). */
 export function signInAs(roles: string[], permissions?: string[]): void {
   const user = { ...fakeUser({ roles }), ...(permissions ? { permissions } : {}) };
-  useUserStore.setState({ ...initialUser, token: 't', user, roles }, true);
+  useUserStore.setState({ ...freshUserState, token: 't', user, roles }, true);
 }
 
 export function resetKitState(): void {
-  useUserStore.setState(initialUser, true);
-  resetDictCache();
-  resetHttp();
+  resetAppState();
 }
 
 /** Renders `ui` at `url` under the providers; answers the router (its location, navigate(-1) for Back …). */
