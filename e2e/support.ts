@@ -227,13 +227,15 @@ export function closeOwnContextsAfterEach(): void {
 export const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 
 /**
- * Clicks the review decision (通过 / 退回 / 拒绝) in the main area; 通过 and 拒绝 cannot be undone and ask first,
- * so their confirmation is answered with its own button.
+ * Clicks the review decision (通过 / 退回 / 拒绝), which is in view without scrolling; 通过 and 拒绝 cannot be
+ * undone and ask first, so their confirmation is answered with its own button.
  */
 export async function clickDecision(page: Page, decision: '通过' | '退回' | '拒绝'): Promise<void> {
-  await content(page)
-    .getByRole('button', { name: spaced(decision) })
-    .click();
+  const button = content(page)
+    .getByTestId('decision-panel')
+    .getByRole('button', { name: spaced(decision) });
+  await expect(button).toBeInViewport();
+  await button.click();
   if (decision === '退回') return;
   const dialog = page.getByRole('dialog', { name: `确定${decision}？` });
   await expect(dialog).toContainText('此操作不能撤回');

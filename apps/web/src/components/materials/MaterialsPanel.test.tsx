@@ -109,6 +109,26 @@ describe('MaterialsPanel', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: /删除/ })).toBeNull();
   });
 
+  it('read-only shows only the kinds that hold files (no empty boxes), or 暂无资料', async () => {
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': { data: listOf([row()], false) },
+      'GET api/materials/1/file': { data: new Blob(['png'], { type: 'image/png' }) },
+    });
+    const view = renderWithProviders(
+      <MaterialsPanel businessType="application" businessId={42} editable={false} />,
+    );
+    expect(await section('营业执照')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: '投保单' })).toBeNull();
+    view.unmount();
+
+    api.restore();
+    api = mockApi({ 'GET api/dictDetail': dictAnswer, 'GET api/materials': { data: listOf([], false) } });
+    renderWithProviders(<MaterialsPanel businessType="application" businessId={43} editable={false} />);
+    expect(await screen.findByText('暂无资料')).toBeInTheDocument();
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
   it('uploads to the section’s document type and shows the new file; a refusal shows the server’s message', async () => {
     let stored: MaterialRow[] = [];
     api = mockApi({

@@ -331,6 +331,9 @@ export function MaterialsPanel({
       sections.push({ value: m.docType, label: m.docTypeName ?? m.docType });
   }
 
+  // Read-only, only the kinds that hold something: a reviewer does not scroll past empty boxes.
+  const shown = canChange ? sections : sections.filter((s) => byType.has(s.value));
+
   const onDelete = async (m: MaterialRow) => {
     try {
       await deleteMaterial(m.id);
@@ -357,7 +360,10 @@ export function MaterialsPanel({
           {dict.error ? errorMessage(dict.error) : MATERIAL_TEXTS.noTypes}
         </Typography.Paragraph>
       ) : null}
-      {sections.map((s) => (
+      {!canChange && sections.length > 0 && shown.length === 0 ? (
+        <Typography.Paragraph type="secondary">{MATERIAL_TEXTS.none}</Typography.Paragraph>
+      ) : null}
+      {shown.map((s) => (
         <DocTypeSection
           key={s.value}
           businessType={businessType}

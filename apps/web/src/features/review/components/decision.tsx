@@ -10,8 +10,8 @@ import {
 } from '@piibs/shared/review';
 import type { TaskRow } from '@piibs/shared/task';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, type FormInstance, Input, Space, Table } from 'antd';
-import { useState } from 'react';
+import { App, Button, Card, Col, Form, type FormInstance, Input, Row, Space, Table } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
@@ -120,6 +120,32 @@ export function DecisionCard({ decision }: { decision: ReturnType<typeof useTask
         </Space>
       </Form>
     </Card>
+  );
+}
+
+/**
+ * An audit page: what is reviewed, and beside it on a wide screen the decision, kept in view while the rest
+ * scrolls (the underwriter never hunts for 通过 / 退回); on a phone the decision follows what it decides.
+ */
+export function AuditLayout({ decision, children }: { decision: ReactNode; children: ReactNode }) {
+  // One tree whether or not a decision is shown: claiming a task adds the panel without remounting the page.
+  return (
+    <div style={{ padding: 16 }}>
+      <Row gutter={[16, 16]} align="stretch">
+        <Col xs={24} lg={decision ? 16 : 24}>
+          <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+            {children}
+          </Space>
+        </Col>
+        {decision ? (
+          <Col xs={24} lg={8}>
+            <div style={{ position: 'sticky', top: 16 }} data-testid="decision-panel">
+              {decision}
+            </div>
+          </Col>
+        ) : null}
+      </Row>
+    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 import { auditActionText, auditDetailLines } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Result, Space, Spin, Timeline } from 'antd';
+import { Button, Card, Empty, Result, Spin, Timeline } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
@@ -12,7 +12,13 @@ import {
 } from '@/features/application/components/ApplicationSummary.tsx';
 import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
-import { DecisionCard, type DecisionHints, TaskHistory, useTaskDecision } from '../components/decision.tsx';
+import {
+  AuditLayout,
+  DecisionCard,
+  type DecisionHints,
+  TaskHistory,
+  useTaskDecision,
+} from '../components/decision.tsx';
 import { heldByOther, useMyId } from '../components/holder.tsx';
 import { TaskCard } from '../components/TaskCard.tsx';
 
@@ -70,63 +76,59 @@ export default function CustomerAudit() {
   const canDecide = auditing && !othersTask;
 
   return (
-    <div style={{ padding: 16 }}>
-      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-        <TaskCard task={task} error={error} heldByOther={auditing && othersTask}>
-          {task.application ? (
-            <ApplicationFacts app={task.application} />
-          ) : task.customer ? (
-            <CustomerDescriptions customer={task.customer} />
-          ) : (
-            <Empty />
-          )}
-        </TaskCard>
-
+    <AuditLayout decision={canDecide ? <DecisionCard decision={decision} /> : null}>
+      <TaskCard task={task} error={error} heldByOther={auditing && othersTask}>
         {task.application ? (
-          <>
-            <Card variant="borderless" title="保费信息">
-              <ApplicationPremium app={task.application} />
-            </Card>
-            <Card variant="borderless" title="影像资料">
-              <MaterialsPanel businessType="application" businessId={task.application.id} editable={false} />
-            </Card>
-            <Card variant="borderless" title={`投保人：${task.application.customer.name}`}>
-              <CustomerDescriptions customer={task.application.customer} />
-            </Card>
-            <Card variant="borderless" title="投保单历史">
-              <ApplicationTimeline events={task.events ?? []} />
-            </Card>
-          </>
-        ) : null}
+          <ApplicationFacts app={task.application} />
+        ) : task.customer ? (
+          <CustomerDescriptions customer={task.customer} />
+        ) : (
+          <Empty />
+        )}
+      </TaskCard>
 
-        {canDecide ? <DecisionCard decision={decision} /> : null}
+      {task.application ? (
+        <>
+          <Card variant="borderless" title="保费信息">
+            <ApplicationPremium app={task.application} />
+          </Card>
+          <Card variant="borderless" title={`投保人：${task.application.customer.name}`}>
+            <CustomerDescriptions customer={task.application.customer} />
+          </Card>
+          <Card variant="borderless" title="投保单历史">
+            <ApplicationTimeline events={task.events ?? []} />
+          </Card>
+          <Card variant="borderless" title="影像资料">
+            <MaterialsPanel businessType="application" businessId={task.application.id} editable={false} />
+          </Card>
+        </>
+      ) : null}
 
-        <TaskHistory rows={task.history} />
+      <TaskHistory rows={task.history} />
 
-        <Card variant="borderless" title="变更记录">
-          {task.changes.length ? (
-            <Timeline
-              items={task.changes.map((change, i) => ({
-                key: i,
-                content: (
-                  <>
-                    <div>
-                      {formatTime(change.at)} {change.actor ?? ''} {auditActionText(change.action)}
+      <Card variant="borderless" title="变更记录">
+        {task.changes.length ? (
+          <Timeline
+            items={task.changes.map((change, i) => ({
+              key: i,
+              content: (
+                <>
+                  <div>
+                    {formatTime(change.at)} {change.actor ?? ''} {auditActionText(change.action)}
+                  </div>
+                  {auditDetailLines(change.detail).map((line) => (
+                    <div key={line} style={{ opacity: 0.65, wordBreak: 'break-all' }}>
+                      {line}
                     </div>
-                    {auditDetailLines(change.detail).map((line) => (
-                      <div key={line} style={{ opacity: 0.65, wordBreak: 'break-all' }}>
-                        {line}
-                      </div>
-                    ))}
-                  </>
-                ),
-              }))}
-            />
-          ) : (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无变更记录" />
-          )}
-        </Card>
-      </Space>
-    </div>
+                  ))}
+                </>
+              ),
+            }))}
+          />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无变更记录" />
+        )}
+      </Card>
+    </AuditLayout>
   );
 }

@@ -1,7 +1,7 @@
 import { orderDetailPath } from '@piibs/shared/project-order';
 import { REVIEW_DECISION_LABELS, TASK_STATUS_LABELS } from '@piibs/shared/review';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Result, Space, Spin, Tag } from 'antd';
+import { Alert, Button, Card, Result, Spin, Tag } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
@@ -14,7 +14,13 @@ import {
   QuotaSummary,
 } from '@/features/project/components/ProjectSummary.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
-import { DecisionCard, type DecisionHints, TaskHistory, useTaskDecision } from '../components/decision.tsx';
+import {
+  AuditLayout,
+  DecisionCard,
+  type DecisionHints,
+  TaskHistory,
+  useTaskDecision,
+} from '../components/decision.tsx';
 import { HOLDER_TEXTS, heldByOther, TaskHolder, useMyId } from '../components/holder.tsx';
 
 const DECISION_HINTS: DecisionHints = {
@@ -78,75 +84,71 @@ export default function TenderAudit() {
   const canDecide = auditing && !othersTask;
 
   return (
-    <div style={{ padding: 16 }}>
-      <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-        <Card
-          variant="borderless"
-          title={task.title}
-          extra={
-            <Tag color={task.status === 'open' ? 'processing' : 'default'}>
-              {TASK_STATUS_LABELS[task.status]}
-            </Tag>
-          }
-        >
-          {error ? (
-            <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
-          ) : null}
-          {task.status === 'open' ? (
-            <div style={{ marginBottom: 16 }}>
-              <TaskHolder task={task} />
-            </div>
-          ) : null}
-          {auditing && othersTask ? (
-            <Alert
-              type="warning"
-              showIcon
-              style={{ marginBottom: 16 }}
-              title={HOLDER_TEXTS.heldByOther(task.assignee!.name)}
-            />
-          ) : null}
-          <DeclarationFacts declaration={d} />
-          {task.status === 'done' && task.decision ? (
-            <Alert
-              style={{ marginTop: 16 }}
-              type="info"
-              title={`审核结论：${REVIEW_DECISION_LABELS[task.decision]}${task.opinion ? `（${task.opinion}）` : ''}`}
-            />
-          ) : null}
-        </Card>
-
-        {d.kind === 2 ? (
-          <Card variant="borderless" title={`批改内容（项目 ${d.baseNumber ?? ''}）`}>
-            <ChangeComparison declaration={d} />
-          </Card>
+    <AuditLayout decision={canDecide ? <DecisionCard decision={decision} /> : null}>
+      <Card
+        variant="borderless"
+        title={task.title}
+        extra={
+          <Tag color={task.status === 'open' ? 'processing' : 'default'}>
+            {TASK_STATUS_LABELS[task.status]}
+          </Tag>
+        }
+      >
+        {error ? (
+          <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
         ) : null}
-
-        <Card variant="borderless" title="保费信息（按工程造价分档计费）">
-          <DeclarationQuote declaration={d} />
-        </Card>
-
-        <Card
-          variant="borderless"
-          title={`年度订单 ${d.order.number}`}
-          extra={<Link to={orderDetailPath(d.order.id)}>订单详情</Link>}
-        >
-          <QuotaSummary order={d.order} />
-        </Card>
-
-        {task.customer ? (
-          <Card variant="borderless" title={`施工企业：${task.customer.name}`}>
-            <CustomerDescriptions customer={task.customer} />
-          </Card>
+        {task.status === 'open' ? (
+          <div style={{ marginBottom: 16 }}>
+            <TaskHolder task={task} />
+          </div>
         ) : null}
+        {auditing && othersTask ? (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={HOLDER_TEXTS.heldByOther(task.assignee!.name)}
+          />
+        ) : null}
+        <DeclarationFacts declaration={d} />
+        {task.status === 'done' && task.decision ? (
+          <Alert
+            style={{ marginTop: 16 }}
+            type="info"
+            title={`审核结论：${REVIEW_DECISION_LABELS[task.decision]}${task.opinion ? `（${task.opinion}）` : ''}`}
+          />
+        ) : null}
+      </Card>
 
-        {canDecide ? <DecisionCard decision={decision} /> : null}
-
-        <Card variant="borderless" title="申报历史">
-          <DeclarationTimeline events={d.events} />
+      {d.kind === 2 ? (
+        <Card variant="borderless" title={`批改内容（项目 ${d.baseNumber ?? ''}）`}>
+          <ChangeComparison declaration={d} />
         </Card>
+      ) : null}
 
-        <TaskHistory rows={task.history} />
-      </Space>
-    </div>
+      <Card variant="borderless" title="保费信息（按工程造价分档计费）">
+        <DeclarationQuote declaration={d} />
+      </Card>
+
+      <Card
+        variant="borderless"
+        title={`年度订单 ${d.order.number}`}
+        extra={<Link to={orderDetailPath(d.order.id)}>订单详情</Link>}
+      >
+        <QuotaSummary order={d.order} />
+      </Card>
+
+      {task.customer ? (
+        <Card variant="borderless" title={`施工企业：${task.customer.name}`}>
+          <CustomerDescriptions customer={task.customer} />
+        </Card>
+      ) : null}
+
+      <Card variant="borderless" title="申报历史">
+        <DeclarationTimeline events={d.events} />
+      </Card>
+
+      <TaskHistory rows={task.history} />
+    </AuditLayout>
   );
 }
