@@ -1,7 +1,6 @@
 import { orderDetailPath } from '@piibs/shared/project-order';
-import { REVIEW_DECISION_LABELS, TASK_STATUS_LABELS } from '@piibs/shared/review';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Result, Spin, Tag } from 'antd';
+import { Button, Card, Result, Spin } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
@@ -21,7 +20,8 @@ import {
   TaskHistory,
   useTaskDecision,
 } from '../components/decision.tsx';
-import { HOLDER_TEXTS, heldByOther, TaskHolder, useMyId } from '../components/holder.tsx';
+import { heldByOther, useMyId } from '../components/holder.tsx';
+import { TaskCard } from '../components/TaskCard.tsx';
 
 const DECISION_HINTS: DecisionHints = {
   approve: '通过后即出具项目保单（保费按年度订单结算）',
@@ -85,40 +85,9 @@ export default function TenderAudit() {
 
   return (
     <AuditLayout decision={canDecide ? <DecisionCard decision={decision} /> : null}>
-      <Card
-        variant="borderless"
-        title={task.title}
-        extra={
-          <Tag color={task.status === 'open' ? 'processing' : 'default'}>
-            {TASK_STATUS_LABELS[task.status]}
-          </Tag>
-        }
-      >
-        {error ? (
-          <Alert type="error" showIcon role="alert" title={error} style={{ marginBottom: 16 }} />
-        ) : null}
-        {task.status === 'open' ? (
-          <div style={{ marginBottom: 16 }}>
-            <TaskHolder task={task} />
-          </div>
-        ) : null}
-        {auditing && othersTask ? (
-          <Alert
-            type="warning"
-            showIcon
-            style={{ marginBottom: 16 }}
-            title={HOLDER_TEXTS.heldByOther(task.assignee!.name)}
-          />
-        ) : null}
+      <TaskCard task={task} error={error} heldByOther={auditing && othersTask}>
         <DeclarationFacts declaration={d} />
-        {task.status === 'done' && task.decision ? (
-          <Alert
-            style={{ marginTop: 16 }}
-            type="info"
-            title={`审核结论：${REVIEW_DECISION_LABELS[task.decision]}${task.opinion ? `（${task.opinion}）` : ''}`}
-          />
-        ) : null}
-      </Card>
+      </TaskCard>
 
       {d.kind === 2 ? (
         <Card variant="borderless" title={`批改内容（项目 ${d.baseNumber ?? ''}）`}>
