@@ -7,7 +7,7 @@ import type { AppNotification, NotificationPage } from '@/lib/notifications/api.
 import type { SocketLike } from '@/lib/notifications/connection.ts';
 import { useNotificationStore } from '@/lib/notifications/store.ts';
 import { fakeNotification } from '@/lib/notifications/test-data.ts';
-import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
 import { BELL_LABEL, NotificationBell } from './NotificationBell.tsx';
 
 /** The browser's WebSocket, played by the test. */
@@ -81,7 +81,7 @@ describe('notification bell', () => {
     vi.stubGlobal('WebSocket', FakeSocket);
     const calls = serveApi({});
     renderWithProviders(<NotificationBell />);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     expect(calls.calls).toHaveLength(0);
     expect(FakeSocket.all).toHaveLength(0);
   });

@@ -1,4 +1,5 @@
 import type { AuthUser } from '@piibs/shared/auth';
+import { act } from '@testing-library/react';
 import { type AxiosAdapter, AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { http } from '@/lib/http.ts';
 
@@ -101,4 +102,14 @@ export function dictAnswers(dicts: Record<string, [string, string][]>): MockHand
       })),
     );
   };
+}
+
+/**
+ * Lets what a render set going run to its end (effects, the calls they make and their answers), on no clock:
+ * for checks that something did not happen.
+ */
+export async function settle(): Promise<void> {
+  await act(async () => {
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  });
 }

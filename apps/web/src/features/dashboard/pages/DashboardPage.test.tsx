@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chartLabelled, fakeCharts, seriesData } from '@/components/charts/test-echarts.ts';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { usePermissionStore } from '@/stores/permission.ts';
-import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
 import DashboardPage from './DashboardPage.tsx';
 
 // jsdom has no canvas: echarts is replaced by a recorder of the options drawn.
@@ -427,7 +427,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
       '/piibs/riskControl/prevention/expert',
     );
     expect(section.queryByRole('link', { name: '去跟踪整改' })).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     expect(fakeCharts).toHaveLength(0);
   });
 
@@ -453,7 +453,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     api = mockApi({});
     renderWithProviders(<DashboardPage />, '/piibs/dashboard');
     expect(screen.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     expect(api.calls).toHaveLength(0);
   });
 

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
 import { RenewButton, renewalWizardPath } from './RenewButton.tsx';
 
 let api: MockApi;
@@ -30,7 +30,7 @@ describe('续保 button', { timeout: 40_000 }, () => {
     signInAs([ROLE_CODES.enterprise], ['application:add']);
     api = mockApi({ 'GET api/policies/5/renewal': info() });
     renderWithProviders(<RenewButton policyId={5} endDate="2026-12-31" today="2026-10-01" />);
-    await new Promise((r) => setTimeout(r, 50));
+    await settle();
     expect(screen.queryByRole('button')).toBeNull();
     expect(api.calls).toHaveLength(0);
   });
