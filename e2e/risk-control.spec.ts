@@ -4,7 +4,7 @@
 // rating → the underwriter sees the spending in the fund ledger.
 import zlib from 'node:zlib';
 import { expect, type Page, test } from '@playwright/test';
-import { closeOwnContextsAfterEach, content, pageOf, pickOption } from './support.ts';
+import { closeOwnContextsAfterEach, content, opened, pageOf, pickOption } from './support.ts';
 
 closeOwnContextsAfterEach();
 
@@ -40,7 +40,7 @@ function tinyPng(): Buffer {
 
 /** Accepts the confirmation dialog the last click opened. */
 async function confirmDialog(page: Page): Promise<void> {
-  const dialog = page.locator('.ant-modal-confirm:visible');
+  const dialog = await opened(page.locator('.ant-modal-confirm:visible'));
   await dialog.getByRole('button', { name: spaced('确定') }).click();
   await expect(dialog).toBeHidden();
 }

@@ -227,6 +227,16 @@ export function closeOwnContextsAfterEach(): void {
 export const spaced = (text: string) => new RegExp(text.split('').join('\\s*'));
 
 /**
+ * Waits until an antd dialog has finished opening: a click on its buttons while it still zooms in can be lost,
+ * leaving the dialog open (seen in a CI run of the risk-control journey).
+ */
+export async function opened(dialog: Locator): Promise<Locator> {
+  await expect(dialog).toBeVisible();
+  await expect(dialog).not.toHaveClass(/ant-zoom/);
+  return dialog;
+}
+
+/**
  * Clicks the review decision (通过 / 退回 / 拒绝), which is in view without scrolling; 通过 and 拒绝 cannot be
  * undone and ask first, so their confirmation is answered with its own button.
  */
@@ -237,7 +247,7 @@ export async function clickDecision(page: Page, decision: '通过' | '退回' | 
   await expect(button).toBeInViewport();
   await button.click();
   if (decision === '退回') return;
-  const dialog = page.getByRole('dialog', { name: `确定${decision}？` });
+  const dialog = await opened(page.getByRole('dialog', { name: `确定${decision}？` }));
   await expect(dialog).toContainText('此操作不能撤回');
   await dialog.getByRole('button', { name: spaced(decision) }).click();
 }

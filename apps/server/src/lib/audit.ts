@@ -1,5 +1,7 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { auditLog } from '../db/schema.ts';
+import { auditLog, users } from '../db/schema.ts';
 
 export interface AuditEntry {
   actorId?: number | null;
@@ -24,6 +26,15 @@ export async function writeAudit(db: Pick<Db, 'insert'>, entry: AuditEntry): Pro
     ip: entry.ip ?? null,
   });
 }
+
+/**
+ * Who did it, by name, for what staff read (the operation log, timelines, change histories): the account's 姓名
+ * where it still exists, else the name recorded then (a login name, or 系统 for the system's own steps).
+ */
+export const actorNameOf = (actorId: AnyPgColumn, recorded: AnyPgColumn): SQL<string | null> =>
+  sql<
+    string | null
+  >`coalesce((select nullif(${users.nickName}, '') from ${users} where ${users.id} = ${actorId}), ${recorded})`;
 
 /** Who makes an administrative change, for the audit trail. */
 export interface Actor {

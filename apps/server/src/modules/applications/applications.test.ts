@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, readXlsx } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
-import { auditLog, products, reviewTasks } from '../../db/schema.ts';
+import { auditLog, products, reviewTasks, users } from '../../db/schema.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { applyApplicationReview } from './transitions.ts';
 
@@ -314,6 +314,22 @@ describe('state machine', () => {
     // cancel from PENDING_PAYMENT (owner)
     const c = await cancel(w.ent, now);
     expect(c.json()).toMatchObject({ status: 'CANCELLED', paymentOrder: { status: 'CANCELLED' } });
+  });
+
+  it('the timeline names people by 姓名, not by login name, whenever it is read', async () => {
+    const a = await pending();
+    await decide(uw2, a, 'return', '请补充营业执照');
+    const db = w.t.database.db;
+    await db.update(users).set({ nickName: '核保员小王' }).where(eq(users.username, 'uw2'));
+    try {
+      const events = (await w.ent.get(`/api/applications/${a.id}/events`)).json();
+      expect(events.at(-1)).toMatchObject({ action: 'return', actor: '核保员小王' });
+      const task = (await uw2.get(`/api/tasks?blurry=${a.number}&status=done`)).json().content[0];
+      const changes = (await uw2.get(`/api/tasks/${task.id}`)).json().changes;
+      expect(changes[0]).toMatchObject({ action: 'review_return', actor: '核保员小王' });
+    } finally {
+      await db.update(users).set({ nickName: 'uw2' }).where(eq(users.username, 'uw2'));
+    }
   });
 
   it('PENDING_REVIEW → RETURNED with opinion → edited → resubmitted → PENDING_REVIEW (a new task)', async () => {

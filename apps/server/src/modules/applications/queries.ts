@@ -42,6 +42,7 @@ import {
   products,
   users,
 } from '../../db/schema.ts';
+import { actorNameOf } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import {
@@ -288,16 +289,19 @@ export async function applicationEventsOf(
     .where(and(eq(applications.id, id), applicationsVisibleTo(db, viewer)));
   if (!seen) throw notFound(APPLICATION_NOT_FOUND);
   const rows = await db
-    .select()
+    .select({
+      e: applicationEvents,
+      actor: actorNameOf(applicationEvents.actorId, applicationEvents.actorName),
+    })
     .from(applicationEvents)
     .where(eq(applicationEvents.applicationId, id))
     .orderBy(asc(applicationEvents.id));
-  return rows.map((e) => ({
+  return rows.map(({ e, actor }) => ({
     id: e.id,
     action: e.action,
     fromStatus: e.fromStatus as ApplicationStatus | null,
     toStatus: e.toStatus as ApplicationStatus,
-    actor: e.actorName,
+    actor,
     opinion: e.opinion,
     at: e.createdAt.toISOString(),
   }));

@@ -38,6 +38,7 @@ import {
   serviceOrders,
   serviceOrgs,
 } from '../../db/schema.ts';
+import { actorNameOf } from '../../lib/audit.ts';
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
@@ -261,16 +262,19 @@ async function complaintsOf(db: Db | Tx, orderIds: number[]): Promise<Map<number
 
 async function eventsOf(db: Db | Tx, orderId: number): Promise<OrderEventRow[]> {
   const rows = await db
-    .select()
+    .select({
+      e: serviceOrderEvents,
+      actor: actorNameOf(serviceOrderEvents.actorId, serviceOrderEvents.actorName),
+    })
     .from(serviceOrderEvents)
     .where(eq(serviceOrderEvents.orderId, orderId))
     .orderBy(asc(serviceOrderEvents.id));
-  return rows.map((e) => ({
+  return rows.map(({ e, actor }) => ({
     id: e.id,
     action: e.action,
     fromStatus: e.fromStatus as ServiceOrderStatus | null,
     toStatus: e.toStatus as ServiceOrderStatus,
-    actor: e.actorName,
+    actor,
     opinion: e.opinion,
     at: e.createdAt.toISOString(),
   }));

@@ -33,8 +33,8 @@ import { and, desc, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-o
 import type { z } from 'zod';
 import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { auditLog, reviewTasks, users } from '../../db/schema.ts';
-import { type Actor, auditAction } from '../../lib/audit.ts';
+import { auditLog, reviewTasks } from '../../db/schema.ts';
+import { type Actor, actorNameOf, auditAction } from '../../lib/audit.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
@@ -191,12 +191,11 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
   const changes = await db
     .select({
       at: auditLog.createdAt,
-      actor: sql<string | null>`coalesce(nullif(${users.nickName}, ''), ${auditLog.actorName})`,
+      actor: actorNameOf(auditLog.actorId, auditLog.actorName),
       action: auditLog.action,
       detail: auditLog.detail,
     })
     .from(auditLog)
-    .leftJoin(users, eq(users.id, auditLog.actorId))
     .where(
       and(
         eq(auditLog.entity, subject.entity),
