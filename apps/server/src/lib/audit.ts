@@ -29,7 +29,7 @@ export async function writeAudit(db: Pick<Db, 'insert'>, entry: AuditEntry): Pro
 
 /**
  * Who did it, by name, for what staff read (the operation log, timelines, change histories): the account's 姓名
- * where it still exists, else the name recorded then (a login name, or 系统 for the system's own steps).
+ * where it still exists, else the name recorded then (a login name, or the marker of a system step).
  */
 export const actorNameOf = (actorId: AnyPgColumn, recorded: AnyPgColumn): SQL<string | null> =>
   sql<
