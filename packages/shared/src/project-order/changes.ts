@@ -17,6 +17,17 @@ export const projectValues = z.object({
 });
 export type ProjectValues = z.infer<typeof projectValues>;
 
+/** The values of a project as it stands, taken from its declaration (a row, a detail): what a change starts from. */
+export const projectValuesOf = (p: ProjectValues): ProjectValues => ({
+  projectAddress: p.projectAddress,
+  projectCostFen: p.projectCostFen,
+  startDate: p.startDate,
+  endDate: p.endDate,
+  highRisk: p.highRisk,
+  headcount: p.headcount,
+  premiumFen: p.premiumFen,
+});
+
 /** The fields a change may change, with their labels. */
 export const CHANGE_FIELDS = [
   ['projectAddress', '工程地址'],

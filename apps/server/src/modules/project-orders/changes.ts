@@ -9,7 +9,7 @@ import {
   DECLARATION_OPEN,
   type DeclarationDetail,
   type declarationChangeForm,
-  type ProjectValues,
+  projectValuesOf,
 } from '@piibs/shared/project-order';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -64,15 +64,7 @@ export async function createChange(
     .where(and(eq(secondaryOrders.baseId, p.id), inArray(secondaryOrders.status, [...DECLARATION_OPEN])));
   if (open) throw conflict(CHANGE_OPEN);
 
-  const values: ProjectValues = {
-    projectAddress: p.projectAddress,
-    projectCostFen: p.projectCostFen,
-    startDate: p.startDate,
-    endDate: p.endDate,
-    highRisk: p.highRisk,
-    headcount: p.headcount,
-    premiumFen: p.premiumFen,
-  };
+  const values = projectValuesOf(p);
   const input = { ...form, projectName: p.projectName, startDate: p.startDate };
   checkChange({ projectName: p.projectName, startDate: p.startDate, values }, input);
   let id: number;

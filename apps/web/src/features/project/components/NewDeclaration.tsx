@@ -6,7 +6,7 @@ import {
   applyPath,
   type DeclarationDetail,
   orderDetailPath,
-  type ProjectValues,
+  projectValuesOf,
 } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, type FormInstance, Result, Space, Spin } from 'antd';
@@ -68,17 +68,6 @@ export function useRefusal(form: FormInstance<DeclarationValues>) {
   };
   return { error, setError, show };
 }
-
-/** The project as it stands: what a change starts from and shows beside its fields. */
-const baseOf = (p: DeclarationDetail): ProjectValues => ({
-  projectAddress: p.projectAddress,
-  projectCostFen: p.projectCostFen,
-  startDate: p.startDate,
-  endDate: p.endDate,
-  highRisk: p.highRisk,
-  headcount: p.headcount,
-  premiumFen: p.premiumFen,
-});
 
 /**
  * 保存草稿 / 提交审核 of a new declaration or change: creates it from the form, submits it when asked, and opens
@@ -253,7 +242,7 @@ export function NewChange({ baseId, title }: { baseId: number; title: string }) 
       <ChangeForm
         form={form}
         initialValues={changeValuesOf(p)}
-        base={baseOf(p)}
+        base={projectValuesOf(p)}
         productId={p.order.productId}
         remainingFen={p.order.remainingFen}
       />
