@@ -52,25 +52,6 @@ export const CENTER_TEXTS = Object.freeze({
   cancel: '取消',
 });
 
-export const METHOD_LABELS: Readonly<Record<string, string>> = Object.freeze({
-  password: '账号密码',
-  ca: '数字证书',
-  handoff: '交接链接',
-});
-
-export const REASON_LABELS: Readonly<Record<string, string>> = Object.freeze({
-  bad_password: '密码错误',
-  unknown_user: '用户不存在',
-  captcha: '验证码错误',
-  locked: '账号已锁定',
-  disabled: '账号已停用',
-  ip_limited: '尝试次数过多',
-  challenge: '挑战码无效',
-  certificate: '证书无效',
-  unbound: '证书未绑定',
-  handoff: '交接令牌无效',
-});
-
 export const CHANNEL_LABELS: Readonly<Record<string, string>> = Object.freeze({
   staff: '内部员工',
   agent: '代理渠道',

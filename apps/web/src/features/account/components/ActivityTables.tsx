@@ -1,8 +1,9 @@
+import { LOGIN_METHOD_LABELS, LOGIN_REASON_LABELS } from '@piibs/shared/audit-text';
 import type { LoginRecord, SessionInfo } from '@piibs/shared/auth';
 import { formatTime } from '@piibs/shared/constants';
 import { App, Button, Popconfirm, Table, type TableColumnsType, Tag } from 'antd';
 import { useLogins, useRevokeOtherSessions, useSessions } from '../api.ts';
-import { METHOD_LABELS, REASON_LABELS, CENTER_TEXTS as T } from '../texts.ts';
+import { CENTER_TEXTS as T } from '../texts.ts';
 
 /** A short browser name from a user agent, for the tables. */
 function browserName(userAgent: string | null): string {
@@ -29,7 +30,7 @@ function browserName(userAgent: string | null): string {
   return os ? `${name} · ${os}` : name;
 }
 
-const method = (value: string) => METHOD_LABELS[value] ?? value;
+const method = (value: string) => LOGIN_METHOD_LABELS[value] ?? value;
 
 const loginColumns: TableColumnsType<LoginRecord> = [
   { title: T.time, dataIndex: 'time', render: (value: string) => formatTime(value), width: 180 },
@@ -43,7 +44,9 @@ const loginColumns: TableColumnsType<LoginRecord> = [
       success ? (
         <Tag color="success">{T.success}</Tag>
       ) : (
-        <Tag color="error">{record.reason ? (REASON_LABELS[record.reason] ?? record.reason) : T.failure}</Tag>
+        <Tag color="error">
+          {record.reason ? (LOGIN_REASON_LABELS[record.reason] ?? record.reason) : T.failure}
+        </Tag>
       ),
   },
 ];
