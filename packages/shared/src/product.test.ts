@@ -37,6 +37,23 @@ describe('product rules [应急〔2025〕27号]', () => {
     ],
     [{ commissionCap: 5_000_001 }, 'commissionCap', '不能超过 5%'],
     [{ validTo: '2025-12-31' }, 'validTo', '不能早于生效日期'],
+    [{ minPremiumFen: -1 }, 'minPremiumFen', '不能小于 0'],
+    [{ minProjectCostFen: yuan(100_000) }, 'minProjectCostFen', '仅建筑施工安责险可设最低工程造价'],
+    [
+      {
+        requiredMaterials: [
+          { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+          { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+        ],
+      },
+      'requiredMaterials.1.docType',
+      '同一环节的资料类型重复',
+    ],
+    [
+      { requiredMaterials: [{ docType: 'BUSINESS_LICENSE', stage: 'LATER' }] },
+      'requiredMaterials.0.stage',
+      '请选择提交投保时或核保通过前',
+    ],
     [
       {
         coverages: [
@@ -64,6 +81,28 @@ describe('product rules [应急〔2025〕27号]', () => {
     ],
   ])('%j → %s: %s', (input, path, message) => {
     expect(issueOf(input)).toEqual({ path, message });
+  });
+
+  it("states the product's minimums and required documents (the issuer leads unless told otherwise)", () => {
+    const r = productCreateForm.parse({
+      ...workSafety,
+      productClass: 'construction',
+      minPremiumFen: yuan(200),
+      minProjectCostFen: yuan(100_000),
+      requiredMaterials: [
+        { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+        { docType: 'BUSINESS_LICENSE', stage: 'APPROVE' },
+      ],
+    });
+    expect(r).toMatchObject({
+      issuerLeads: true,
+      minPremiumFen: yuan(200),
+      minProjectCostFen: yuan(100_000),
+    });
+    expect(issueOf({ minProjectCostFen: 0, productClass: 'construction' })).toEqual({
+      path: 'minProjectCostFen',
+      message: '须大于 0',
+    });
   });
 
   it('applies the 400,000-yuan floor to construction work-safety too, not to guarantee insurance', () => {

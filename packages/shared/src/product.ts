@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { sectionOfDivision } from './industry.ts';
 import { RATE_SCALE } from './money.ts';
+import { fenField } from './money-field.ts';
 import type { FieldProblem } from './problem.ts';
 import {
   COVERAGE_LABELS,
@@ -115,6 +116,27 @@ const optionalText = (title: string, max: number) =>
 
 // ---- products and coverages ----
 
+/**
+ * When a required document must be on the application: before it is submitted (提交投保), or before the
+ * underwriter may approve it (核保通过).
+ */
+export const MATERIAL_STAGES = ['SUBMIT', 'APPROVE'] as const;
+export type MaterialStage = (typeof MATERIAL_STAGES)[number];
+export const MATERIAL_STAGE_LABELS: Readonly<Record<MaterialStage, string>> = Object.freeze({
+  SUBMIT: '提交投保时',
+  APPROVE: '核保通过前',
+});
+export const requiredMaterial = z.object({
+  docType: z
+    .string({ error: '请选择资料类型' })
+    .trim()
+    .min(1, { error: '请选择资料类型' })
+    .max(64, { error: '不能超过 64 个字符' })
+    .meta({ title: '资料类型' }),
+  stage: z.enum(MATERIAL_STAGES, { error: '请选择提交投保时或核保通过前' }).meta({ title: '环节' }),
+});
+export type RequiredMaterial = z.infer<typeof requiredMaterial>;
+
 export const coverageForm = z.object({
   type: z.enum(COVERAGE_TYPES, { error: '请选择正确的责任类型' }).meta({ title: '责任类型' }),
   /** Empty: the type's standard name. */
@@ -143,6 +165,18 @@ const productFields = z.object({
   validFrom: dateText('生效日期'),
   validTo: dateText('失效日期'),
   allowsCoinsurance: z.boolean().default(false).meta({ title: '允许共保' }),
+  /** In a co-insured policy the issuing insurer (本公司) leads unless this is false (a co-insurer may lead). */
+  issuerLeads: z.boolean().default(true).meta({ title: '本公司为主承保' }),
+  /** A premium below this is raised to it (0: no minimum). */
+  minPremiumFen: fen('最低保费').default(0),
+  /** Construction products: a project costing less is refused (null: no minimum). */
+  minProjectCostFen: fenField('最低工程造价').nullish(),
+  /** The documents an application must carry, by stage. */
+  requiredMaterials: z
+    .array(requiredMaterial)
+    .max(20, { error: '最多 20 项必备资料' })
+    .default([])
+    .meta({ title: '必备资料' }),
   /** Regional floor of the accident-prevention ratio. */
   preventionRatioMin: microPercent('事故预防费用比例下限', MAX_PREVENTION_RATIO, '21%'),
   /** At most 21% [rule]. */
@@ -162,6 +196,14 @@ function productRules(p: ProductFields, ctx: z.RefinementCtx): void {
   if (p.preventionRatioMin > p.preventionRatioMax)
     issue(['preventionRatioMin'], '不能大于事故预防费用比例上限');
   if (p.validFrom > p.validTo) issue(['validTo'], '不能早于生效日期');
+  if (p.minProjectCostFen != null && p.productClass !== 'construction')
+    issue(['minProjectCostFen'], '仅建筑施工安责险可设最低工程造价');
+  const required = new Set<string>();
+  for (const [i, m] of p.requiredMaterials.entries()) {
+    const key = `${m.stage}|${m.docType}`;
+    if (required.has(key)) issue(['requiredMaterials', i, 'docType'], '同一环节的资料类型重复');
+    required.add(key);
+  }
   const seen = new Set<CoverageType>();
   for (const [i, c] of p.coverages.entries()) {
     if (seen.has(c.type)) issue(['coverages', i, 'type'], `「${COVERAGE_LABELS[c.type]}」重复`);
@@ -233,6 +275,10 @@ export const productRow = z.object({
   validFrom: z.string(),
   validTo: z.string(),
   allowsCoinsurance: z.boolean(),
+  issuerLeads: z.boolean(),
+  minPremiumFen: z.number(),
+  minProjectCostFen: z.number().nullable(),
+  requiredMaterials: z.array(z.object({ docType: z.string(), stage: z.enum(MATERIAL_STAGES) })),
   preventionRatioMin: z.number(),
   preventionRatioMax: z.number(),
   commissionCap: z.number(),

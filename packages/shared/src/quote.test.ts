@@ -500,6 +500,22 @@ const errors: [string, QuoteProduct, QuoteTable, QuoteInputs, string, string][] 
     'projectCostFen',
     `工程造价：须为 1–${yuan(1_000_000_000_000)} 之间的整数（分）`,
   ],
+  [
+    "a project cost under the product's minimum",
+    { ...CONSTRUCTION, minProjectCostFen: yuan(100_000) },
+    CONSTRUCTION_TABLE,
+    { projectCostFen: yuan(100_000) - 1 },
+    'projectCostFen',
+    '工程造价：不能低于本险种最低工程造价 10万元',
+  ],
+  [
+    'a project cost whose premium rounds to nothing (¥0.01 × 0.65‰)',
+    CONSTRUCTION,
+    CONSTRUCTION_TABLE,
+    { projectCostFen: 1 },
+    'projectCostFen',
+    '工程造价：按此金额计算的保费为 0，请检查',
+  ],
   ['no guaranteed amount', GUARANTEE, GUARANTEE_TABLE, {}, 'guaranteeAmountFen', '保证金额：不能为空'],
   [
     'a guaranteed amount over the cap',
@@ -518,6 +534,29 @@ const errors: [string, QuoteProduct, QuoteTable, QuoteInputs, string, string][] 
     '费率表（第 2 版）没有整单在该行业下的费率',
   ],
 ];
+
+describe("composeQuote: the product's minimums", () => {
+  const MIN = { ...CONSTRUCTION, minPremiumFen: yuan(200), minProjectCostFen: yuan(100_000) };
+
+  it('prices a project at the minimum cost', () => {
+    // 10万 × 0.65‰ = 65 yuan, under the 200-yuan minimum premium.
+    const q = composeQuote(MIN, CONSTRUCTION_TABLE, { projectCostFen: yuan(100_000) });
+    expect(q.premium.premiumFen).toBe(yuan(200));
+    expect(q.premium.basePremiumFen).toBe(yuan(65));
+    const topUp = q.premium.lines.at(-1)!;
+    expect(topUp).toMatchObject({ key: 'MIN_PREMIUM', coverageType: null, premiumFen: yuan(135) });
+    expect(topUp.label).toBe('最低保费补足（按费率计算 ¥65.00，本险种最低保费 ¥200.00）');
+    expect(q.premium.lines.reduce((a, l) => a + l.premiumFen, 0)).toBe(q.premium.premiumFen);
+    // The prevention fee is funded by the premium charged.
+    expect(q.preventionFeeFen).toBe(yuan(30));
+  });
+
+  it('leaves a premium above the minimum alone', () => {
+    const q = composeQuote(MIN, CONSTRUCTION_TABLE, { projectCostFen: yuan(5_000_000) });
+    expect(q.premium.premiumFen).toBe(yuan(3_250));
+    expect(q.premium.lines.some((l) => l.key === 'MIN_PREMIUM')).toBe(false);
+  });
+});
 
 describe('composeQuote: a RatingError naming the field for every bad input', () => {
   it.each(errors)('%s', (_, product, table, inputs, field, message) => {

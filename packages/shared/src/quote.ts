@@ -8,7 +8,7 @@
 // Every bad input throws RatingError, its Chinese message starting with the field's label (the server answers
 // it as a 400 with that message).
 import { sectionOfDivision } from './industry.ts';
-import { amountShortText, microPercentText } from './money.ts';
+import { amountShortText, formatFen, microPercentText } from './money.ts';
 import {
   COVERAGE_LABELS,
   type CoverageType,
@@ -46,6 +46,10 @@ export interface QuoteProduct {
   preventionRatioMin: number;
   preventionRatioMax: number;
   coverages: readonly QuoteCoverage[];
+  /** A premium below it is raised to it (0 or absent: no minimum). */
+  minPremiumFen?: number | undefined;
+  /** Construction: a project costing less is refused (null or absent: no minimum). */
+  minProjectCostFen?: number | null | undefined;
 }
 
 /** What pricing needs of a rate-table version (an AvailableProduct's `rating` fits). */
@@ -105,6 +109,40 @@ export interface ComposedQuote {
   preventionRatio: number;
   /** premium × ratio, rounded half-up to the fen. */
   preventionFeeFen: number;
+}
+
+/** The input a premium of 0 points at, by product class. */
+const MAIN_INPUT: Readonly<Record<ProductClass, [field: string, label: string]>> = {
+  work_safety: ['headcount', '参保人数'],
+  construction: ['projectCostFen', '工程造价'],
+  guarantee: ['guaranteeAmountFen', '保证金额'],
+};
+
+/** The line a premium raised to the product's minimum carries, for the difference. */
+export const MIN_PREMIUM_LINE = 'MIN_PREMIUM';
+
+/**
+ * A premium below the product's minimum is raised to it: the difference is a line of its own (最低保费补足), so
+ * the lines still add up to the premium and the breakdown says why it is more than the rates give.
+ */
+export function withMinimumPremium(premium: PremiumQuote, minPremiumFen: number): PremiumQuote {
+  if (premium.premiumFen >= minPremiumFen) return premium;
+  return {
+    ...premium,
+    premiumFen: minPremiumFen,
+    lines: [
+      ...premium.lines,
+      {
+        key: MIN_PREMIUM_LINE,
+        label: `最低保费补足（按费率计算 ${formatFen(premium.premiumFen)}，本险种最低保费 ${formatFen(minPremiumFen)}）`,
+        coverageType: null,
+        baseFen: 0,
+        rate: 0,
+        basePremiumFen: 0,
+        premiumFen: minPremiumFen - premium.premiumFen,
+      },
+    ],
+  };
 }
 
 const given = <T>(v: T | null | undefined): v is T => v !== null && v !== undefined;
@@ -205,6 +243,13 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
     const cost = inputs.projectCostFen;
     if (!given(cost)) throw new RatingError('projectCostFen', '不能为空', '工程造价');
     const highRisk = inputs.highRisk ?? false;
+    const least = product.minProjectCostFen;
+    if (given(least) && cost < least)
+      throw new RatingError(
+        'projectCostFen',
+        `不能低于本险种最低工程造价 ${amountShortText(least)}`,
+        '工程造价',
+      );
     premium = quoteConstruction({
       projectCostFen: cost,
       bands: costBandsOf(rows),
@@ -226,6 +271,12 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
     input.guaranteeAmountFen = amount;
     input.coverages = product.coverages.map((c) => c.type);
   }
+
+  if (premium.premiumFen === 0) {
+    const [field, label] = MAIN_INPUT[product.productClass];
+    throw new RatingError(field, '按此金额计算的保费为 0，请检查', label);
+  }
+  premium = withMinimumPremium(premium, product.minPremiumFen ?? 0);
 
   return {
     input,

@@ -98,6 +98,8 @@ export const applications = pgTable(
     status: text('status').notNull().default('DRAFT'),
     /** The underwriter's last opinion (return / decline). */
     reviewOpinion: text('review_opinion'),
+    /** Document types the underwriter asked for (on a return, or while reviewing); cleared on a decision. */
+    requestedDocTypes: jsonb('requested_doc_types').$type<string[]>().notNull().default([]),
     /** The policy this application renews (modules/sales/renewal.ts); null for new business. */
     renewalOfPolicyId: bigint('renewal_of_policy_id', { mode: 'number' }).references(
       (): AnyPgColumn => policies.id,

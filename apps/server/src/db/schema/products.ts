@@ -33,6 +33,17 @@ export const products = pgTable(
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }).notNull(),
     allowsCoinsurance: boolean('allows_coinsurance').notNull().default(false),
+    /** In a co-insured policy the issuing insurer leads unless false. */
+    issuerLeads: boolean('issuer_leads').notNull().default(true),
+    /** A premium below it is raised to it; 0: no minimum. */
+    minPremiumFen: fen('min_premium_fen').notNull().default(0),
+    /** Construction products: the least project cost declared; null: no minimum. */
+    minProjectCostFen: fen('min_project_cost_fen'),
+    /** RequiredMaterial[] of @piibs/shared/product: document types by stage (SUBMIT | APPROVE). */
+    requiredMaterials: jsonb('required_materials')
+      .$type<{ docType: string; stage: 'SUBMIT' | 'APPROVE' }[]>()
+      .notNull()
+      .default([]),
     /** Micro-percent, 0 ≤ min ≤ max ≤ 21% [rule]. */
     preventionRatioMin: integer('prevention_ratio_min').notNull(),
     preventionRatioMax: integer('prevention_ratio_max').notNull(),
@@ -54,6 +65,10 @@ export const products = pgTable(
     ),
     check('product_commission_cap', sql`${t.commissionCap} between 0 and 5000000`),
     check('product_validity', sql`${t.validFrom} <= ${t.validTo}`),
+    check(
+      'product_minimums',
+      sql`${t.minPremiumFen} >= 0 and (${t.minProjectCostFen} is null or ${t.minProjectCostFen} > 0)`,
+    ),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { earliestStart } from '@piibs/shared/application-status';
+import { yuan } from '@piibs/shared/money';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, readXlsx } from '../../../test/admin.ts';
@@ -165,6 +166,15 @@ describe('rating through the API (hand-computed, integer fen, rounded once)', ()
       });
     }
     expect((await draft(w.agent, a, { guaranteeAmountFen: 0 })).json().message).toBe('保证金额：须大于 0');
+  });
+
+  it("a project under the product's minimum cost is saved with the problem and cannot be submitted", async () => {
+    const a = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
+    const res = await draft(w.agent, a, { projectCostFen: yuan(50_000) });
+    expect(res.json()).toMatchObject({
+      premiumFen: null,
+      quoteProblem: '工程造价：不能低于本险种最低工程造价 10万元',
+    });
   });
 
   it('rounds once, half up, to the fen: 123,456,789 fen × 0.65‰ = 80,246.91… → 80,247; ×1.3 = 104,320.99 → 104,321', async () => {

@@ -1,5 +1,5 @@
 import { blurryParam, boolParam, idsBody, pageOf } from '@piibs/shared/admin';
-import { microPercentText } from '@piibs/shared/money';
+import { fenToYuanText, microPercentText } from '@piibs/shared/money';
 import {
   availableProduct,
   PRODUCT_SORT_FIELDS,
@@ -107,6 +107,12 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: '生效日期', width: 12, value: (p) => p.validFrom },
           { header: '失效日期', width: 12, value: (p) => p.validTo },
           { header: '允许共保', width: 10, value: (p) => (p.allowsCoinsurance ? '是' : '否') },
+          { header: '最低保费（元）', width: 14, value: (p) => fenToYuanText(p.minPremiumFen) },
+          {
+            header: '最低工程造价（元）',
+            width: 18,
+            value: (p) => (p.minProjectCostFen === null ? null : fenToYuanText(p.minProjectCostFen)),
+          },
           {
             header: '事故预防费用比例',
             width: 18,

@@ -58,6 +58,10 @@ const rowColumns = {
   validFrom: products.validFrom,
   validTo: products.validTo,
   allowsCoinsurance: products.allowsCoinsurance,
+  issuerLeads: products.issuerLeads,
+  minPremiumFen: products.minPremiumFen,
+  minProjectCostFen: products.minProjectCostFen,
+  requiredMaterials: products.requiredMaterials,
   preventionRatioMin: products.preventionRatioMin,
   preventionRatioMax: products.preventionRatioMax,
   commissionCap: products.commissionCap,
@@ -167,6 +171,10 @@ type ProductFieldsIn = Pick<
   | 'validFrom'
   | 'validTo'
   | 'allowsCoinsurance'
+  | 'issuerLeads'
+  | 'minPremiumFen'
+  | 'minProjectCostFen'
+  | 'requiredMaterials'
   | 'preventionRatioMin'
   | 'preventionRatioMax'
   | 'commissionCap'
@@ -183,6 +191,10 @@ function productValues(form: ProductFieldsIn) {
     validFrom: form.validFrom,
     validTo: form.validTo,
     allowsCoinsurance: form.allowsCoinsurance,
+    issuerLeads: form.issuerLeads,
+    minPremiumFen: form.minPremiumFen,
+    minProjectCostFen: form.minProjectCostFen ?? null,
+    requiredMaterials: form.requiredMaterials,
     preventionRatioMin: form.preventionRatioMin,
     preventionRatioMax: form.preventionRatioMax,
     commissionCap: form.commissionCap,

@@ -181,6 +181,15 @@ describe('premium by cost band (‰ of the cost, each slice at its band’s rate
     expect(await premiumOf(yuan(1_000_000_000) + yuan(10_000))).toBe(48_300_400);
   });
 
+  it("charges the product's minimum premium: 10万元 × 0.65‰ = ¥65.00 is raised to ¥200.00", async () => {
+    const d = await declare(ctrA, orderId, { projectCostFen: yuan(100_000) });
+    expect(d.premiumFen).toBe(yuan(200));
+    expect(d.quote.lines.map((l) => [l.key, l.premiumFen])).toEqual([
+      ['band:0', yuan(65)],
+      ['MIN_PREMIUM', yuan(135)],
+    ]);
+  });
+
   it('keeps the quote snapshot with its band lines and rate-table version', async () => {
     const d = await declare(ctrA, orderId, { projectCostFen: yuan(50_000_000) });
     expect(d.quote.rateTableVersion).toBe(1);
@@ -197,6 +206,12 @@ describe('premium by cost band (‰ of the cost, each slice at its band’s rate
     );
     expect(cost.statusCode).toBe(400);
     expect(cost.json().message).toBe('工程造价：须大于 0');
+    const small = await ctrA.post(
+      `/api/project-orders/${orderId}/declarations`,
+      project({ projectCostFen: yuan(100_000) - 1 }),
+    );
+    expect(small.statusCode).toBe(400);
+    expect(small.json().message).toBe('工程造价：不能低于本险种最低工程造价 10万元');
     const early = await ctrA.post(
       `/api/project-orders/${orderId}/declarations`,
       project({ startDate: today }),

@@ -19,7 +19,7 @@ export function ProjectSection({
   return (
     <Row gutter={24}>
       <Col xs={24} lg={14}>
-        <ProjectFields />
+        <ProjectFields minCostFen={product?.minProjectCostFen} />
         <Form.Item
           name="contractor"
           label="施工单位"

@@ -1,5 +1,6 @@
 import type { CoinsurerRow } from '@piibs/shared/application';
 import { formatFen, microPercentText, multiplierText, rateText } from '@piibs/shared/money';
+import { MIN_PREMIUM_LINE } from '@piibs/shared/quote';
 import type { PremiumQuote } from '@piibs/shared/rating';
 import { Descriptions, Table, Typography } from 'antd';
 import { DictLabel } from '@/lib/dict.tsx';
@@ -55,8 +56,18 @@ export function QuoteBreakdown({
         dataSource={quote.lines}
         columns={[
           { key: 'label', title: '责任 / 计费基础', dataIndex: 'label' },
-          { key: 'base', title: '计费基数', dataIndex: 'baseFen', render: (v: number) => formatFen(v) },
-          { key: 'rate', title: '费率', dataIndex: 'rate', render: (v: number) => rateText(v) },
+          {
+            key: 'base',
+            title: '计费基数',
+            dataIndex: 'baseFen',
+            render: (v: number, l) => (l.key === MIN_PREMIUM_LINE ? '—' : formatFen(v)),
+          },
+          {
+            key: 'rate',
+            title: '费率',
+            dataIndex: 'rate',
+            render: (v: number, l) => (l.key === MIN_PREMIUM_LINE ? '—' : rateText(v)),
+          },
           { key: 'premium', title: '保费', dataIndex: 'premiumFen', render: (v: number) => formatFen(v) },
         ]}
       />

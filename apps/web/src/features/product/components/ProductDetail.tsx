@@ -1,12 +1,20 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { formatTime } from '@piibs/shared/constants';
+import { MATERIAL_DOC_DICT } from '@piibs/shared/material';
 import { formatFen, microPercentText } from '@piibs/shared/money';
-import type { CoverageRow, ProductRow, RateTableRow } from '@piibs/shared/product';
+import {
+  type CoverageRow,
+  MATERIAL_STAGE_LABELS,
+  MATERIAL_STAGES,
+  type ProductRow,
+  type RateTableRow,
+} from '@piibs/shared/product';
 import { PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Drawer, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
+import { dictLabel, useDict } from '@/lib/dict.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
   activateRateTable,
@@ -18,6 +26,17 @@ import {
 import { RateTableDrawer, type RateTableTarget } from './RateTableDrawer.tsx';
 
 const STATUS_COLORS = { draft: 'default', active: 'success', retired: 'warning' } as const;
+
+/** 提交投保时：营业执照；核保通过前：被保险人清单 — or 无. */
+function RequiredMaterialsText({ product }: { product: ProductRow }) {
+  const docTypes = useDict(MATERIAL_DOC_DICT);
+  const label = (code: string) => dictLabel(docTypes, code) || code;
+  const parts = MATERIAL_STAGES.flatMap((stage) => {
+    const docs = product.requiredMaterials.filter((m) => m.stage === stage).map((m) => label(m.docType));
+    return docs.length ? [`${MATERIAL_STAGE_LABELS[stage]}：${docs.join('、')}`] : [];
+  });
+  return <>{parts.length ? parts.join('；') : '无'}</>;
+}
 
 const COVERAGE_COLUMNS = [
   { key: 'name', title: '责任', dataIndex: 'name' },
@@ -180,7 +199,22 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
             <Descriptions.Item label="有效期">
               {product.validFrom} 至 {product.validTo}
             </Descriptions.Item>
-            <Descriptions.Item label="允许共保">{product.allowsCoinsurance ? '是' : '否'}</Descriptions.Item>
+            <Descriptions.Item label="允许共保">
+              {product.allowsCoinsurance
+                ? `是（${product.issuerLeads ? '本公司为主承保' : '可由共保公司主承保'}）`
+                : '否'}
+            </Descriptions.Item>
+            <Descriptions.Item label="最低保费">
+              {product.minPremiumFen ? formatFen(product.minPremiumFen) : '不设'}
+            </Descriptions.Item>
+            {product.productClass === 'construction' ? (
+              <Descriptions.Item label="最低工程造价">
+                {product.minProjectCostFen ? formatFen(product.minProjectCostFen) : '不设'}
+              </Descriptions.Item>
+            ) : null}
+            <Descriptions.Item label="必备资料" span={2}>
+              <RequiredMaterialsText product={product} />
+            </Descriptions.Item>
             <Descriptions.Item label="事故预防费用比例">
               {microPercentText(product.preventionRatioMin)}% – {microPercentText(product.preventionRatioMax)}
               %

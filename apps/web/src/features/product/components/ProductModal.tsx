@@ -1,6 +1,14 @@
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { MATERIAL_DOC_DICT } from '@piibs/shared/material';
 import { fenToYuanText, microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
-import type { ProductCreateForm, ProductRow } from '@piibs/shared/product';
+import { fenField } from '@piibs/shared/money-field';
+import {
+  MATERIAL_STAGE_LABELS,
+  MATERIAL_STAGES,
+  type ProductCreateForm,
+  type ProductRow,
+  type RequiredMaterial,
+} from '@piibs/shared/product';
 import {
   COVERAGE_LABELS,
   COVERAGE_TYPES,
@@ -17,6 +25,8 @@ import { useMemo } from 'react';
 import { CrudModal } from '@/components/crud/CrudModal.tsx';
 import { invalidateResource, reloadRow } from '@/components/crud/resource.ts';
 import type { FieldNames } from '@/components/form/server-errors.ts';
+import { YuanInput } from '@/components/form/YuanInput.tsx';
+import { yuanRule } from '@/components/form/zod-rule.ts';
 import { useDict } from '@/lib/dict.tsx';
 import { createProduct, productsResource, updateProduct } from '../api.ts';
 
@@ -39,6 +49,10 @@ export interface ProductValues {
   validFrom: Dayjs;
   validTo: Dayjs;
   allowsCoinsurance: boolean;
+  issuerLeads: boolean;
+  minPremium?: string;
+  minProjectCost?: string;
+  requiredMaterials?: Partial<RequiredMaterial>[];
   preventionRatioMin: string;
   preventionRatioMax: string;
   commissionCap: string;
@@ -49,12 +63,9 @@ export interface ProductValues {
 
 const DATE = 'YYYY-MM-DD';
 const required = { required: true, message: '不能为空' };
-const yuanRule = {
-  validator: (_: unknown, value: unknown) =>
-    value === undefined || value === null || value === '' || yuanTextToFen(String(value)) !== null
-      ? Promise.resolve()
-      : Promise.reject(new Error('请输入金额（元，最多两位小数）')),
-};
+/** Limits are more than 0; a deductible or minimum premium may be 0. */
+const positiveYuan = yuanRule();
+const yuanOrZero = yuanRule(fenField('', { min: 0 }));
 
 const yuanText = (fen: number | null | undefined) => (fen == null ? undefined : fenToYuanText(fen));
 const fenOf = (text: string | undefined) => (text ? yuanTextToFen(text) : null);
@@ -69,6 +80,10 @@ function toValues(row: ProductRow): Partial<ProductValues> {
     validFrom: dayjs(row.validFrom),
     validTo: dayjs(row.validTo),
     allowsCoinsurance: row.allowsCoinsurance,
+    issuerLeads: row.issuerLeads,
+    minPremium: row.minPremiumFen ? fenToYuanText(row.minPremiumFen) : undefined,
+    minProjectCost: yuanText(row.minProjectCostFen),
+    requiredMaterials: row.requiredMaterials,
     preventionRatioMin: microPercentText(row.preventionRatioMin),
     preventionRatioMax: microPercentText(row.preventionRatioMax),
     commissionCap: microPercentText(row.commissionCap),
@@ -96,6 +111,13 @@ function toBody(values: ProductValues): ProductCreateForm {
     validFrom: values.validFrom.format(DATE),
     validTo: values.validTo.format(DATE),
     allowsCoinsurance: values.allowsCoinsurance ?? false,
+    issuerLeads: values.issuerLeads ?? true,
+    minPremiumFen: fenOf(values.minPremium) ?? 0,
+    minProjectCostFen: values.productClass === 'construction' ? fenOf(values.minProjectCost) : null,
+    requiredMaterials: (values.requiredMaterials ?? []).map((m) => ({
+      docType: m.docType ?? '',
+      stage: m.stage ?? 'SUBMIT',
+    })),
     preventionRatioMin: percentTextToMicro(values.preventionRatioMin) ?? 0,
     preventionRatioMax: percentTextToMicro(values.preventionRatioMax) ?? 0,
     commissionCap: percentTextToMicro(values.commissionCap) ?? 0,
@@ -127,6 +149,51 @@ const fieldNames: FieldNames = ([list, i, field]) =>
   list === 'coverages' && i !== undefined && typeof field === 'string' && COVERAGE_FIELDS[field]
     ? ['coverages', i, COVERAGE_FIELDS[field]]
     : undefined;
+
+/** The documents an application must carry, by stage (提交投保时 / 核保通过前). */
+function RequiredMaterialsField() {
+  const docTypes = useDict(MATERIAL_DOC_DICT);
+  const stages = MATERIAL_STAGES.map((value) => ({ value, label: MATERIAL_STAGE_LABELS[value] }));
+  return (
+    <Form.List name="requiredMaterials">
+      {(fields, { add, remove }) => (
+        <Card size="small" title="必备资料" style={{ marginTop: 16 }}>
+          {fields.map((field, i) => (
+            <Row gutter={8} key={field.key} align="top">
+              <Col span={11}>
+                <Form.Item
+                  name={[field.name, 'docType']}
+                  label="资料类型"
+                  rules={[{ required: true, message: '请选择资料类型' }]}
+                >
+                  <Select options={docTypes} placeholder="请选择" />
+                </Form.Item>
+              </Col>
+              <Col span={11}>
+                <Form.Item
+                  name={[field.name, 'stage']}
+                  label="环节"
+                  rules={[{ required: true, message: '请选择环节' }]}
+                >
+                  <Select options={stages} placeholder="请选择" />
+                </Form.Item>
+              </Col>
+              <Col span={2} style={{ paddingTop: 36 }}>
+                <MinusCircleOutlined
+                  aria-label={`删除第 ${i + 1} 项必备资料`}
+                  onClick={() => remove(field.name)}
+                />
+              </Col>
+            </Row>
+          ))}
+          <Button type="dashed" block icon={<PlusOutlined />} onClick={() => add({ stage: 'SUBMIT' })}>
+            添加必备资料
+          </Button>
+        </Card>
+      )}
+    </Form.List>
+  );
+}
 
 function useRegionOptions() {
   const zhenjiang = useDict('region_zhenjiang');
@@ -167,6 +234,7 @@ export function ProductModal({
       initialValues={{
         enabled: true,
         allowsCoinsurance: false,
+        issuerLeads: true,
         productClass: 'work_safety',
         coverages: [{ type: 'EMPLOYEE_DEATH_DISABILITY', mandatory: true }],
       }}
@@ -252,6 +320,42 @@ export function ProductModal({
           </Form.Item>
         </Col>
         <Col span={8}>
+          <Form.Item
+            name="issuerLeads"
+            label="本公司为主承保"
+            valuePropName="checked"
+            extra="共保时本公司为主承保，代收全部保费并与共保公司结算"
+          >
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            name="minPremium"
+            label="最低保费"
+            rules={[yuanOrZero]}
+            extra="按费率计算低于此金额时按最低保费收取；不填为不设"
+          >
+            <YuanInput />
+          </Form.Item>
+        </Col>
+        <Form.Item noStyle dependencies={['productClass']}>
+          {({ getFieldValue }) =>
+            getFieldValue('productClass') === 'construction' ? (
+              <Col span={8}>
+                <Form.Item
+                  name="minProjectCost"
+                  label="最低工程造价"
+                  rules={[positiveYuan]}
+                  extra="低于此造价的项目不予申报；不填为不设"
+                >
+                  <YuanInput />
+                </Form.Item>
+              </Col>
+            ) : null
+          }
+        </Form.Item>
+        <Col span={8}>
           <Form.Item name="enabled" label="状态" valuePropName="checked">
             <Switch checkedChildren="启用" unCheckedChildren="停用" />
           </Form.Item>
@@ -279,22 +383,26 @@ export function ProductModal({
                   </Form.Item>
                 </Col>
                 <Col span={4}>
-                  <Form.Item name={[field.name, 'perPersonLimit']} label="每人限额" rules={[yuanRule]}>
+                  <Form.Item name={[field.name, 'perPersonLimit']} label="每人限额" rules={[positiveYuan]}>
                     <Input suffix="元" />
                   </Form.Item>
                 </Col>
                 <Col span={4}>
-                  <Form.Item name={[field.name, 'perAccidentLimit']} label="每次事故限额" rules={[yuanRule]}>
+                  <Form.Item
+                    name={[field.name, 'perAccidentLimit']}
+                    label="每次事故限额"
+                    rules={[positiveYuan]}
+                  >
                     <Input suffix="元" />
                   </Form.Item>
                 </Col>
                 <Col span={4}>
-                  <Form.Item name={[field.name, 'aggregateLimit']} label="累计限额" rules={[yuanRule]}>
+                  <Form.Item name={[field.name, 'aggregateLimit']} label="累计限额" rules={[positiveYuan]}>
                     <Input suffix="元" />
                   </Form.Item>
                 </Col>
                 <Col span={3}>
-                  <Form.Item name={[field.name, 'deductible']} label="免赔额" rules={[yuanRule]}>
+                  <Form.Item name={[field.name, 'deductible']} label="免赔额" rules={[yuanOrZero]}>
                     <Input suffix="元" />
                   </Form.Item>
                 </Col>
@@ -314,6 +422,7 @@ export function ProductModal({
           </Card>
         )}
       </Form.List>
+      <RequiredMaterialsField />
     </CrudModal>
   );
 }

@@ -3,11 +3,18 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { dictAnswer, page } from '@/features/customer/test-data.ts';
-import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { page } from '@/features/customer/test-data.ts';
+import { dictAnswers, type MockApi, mockApi } from '@/test/mock-api.ts';
 import Risk from './Risk.tsx';
 
 let api: MockApi;
+const dictAnswer = dictAnswers({
+  region_zhenjiang: [['321100', '镇江市']],
+  document_type: [
+    ['BUSINESS_LICENSE', '营业执照'],
+    ['INSURED_LIST', '被保险人清单'],
+  ],
+});
 
 beforeEach(() => signInAs(['admin']));
 afterEach(() => {
@@ -26,6 +33,10 @@ function productRow(overrides: Partial<ProductRow> = {}): ProductRow {
     validFrom: '2026-01-01',
     validTo: '2026-12-31',
     allowsCoinsurance: true,
+    issuerLeads: true,
+    minPremiumFen: 0,
+    minProjectCostFen: null,
+    requiredMaterials: [],
     preventionRatioMin: 10_000_000,
     preventionRatioMax: 21_000_000,
     commissionCap: 5_000_000,
@@ -164,5 +175,55 @@ describe('险种与责任', { timeout: 40_000 }, () => {
     expect(
       JSON.parse(String(api.callsTo('POST api/products/update')[1]?.data)).coverages[0].perPersonLimitFen,
     ).toBe(30_000_000);
+  });
+
+  it('states the minimum premium and the required documents by stage, and sends them in fen', async () => {
+    api = mockApi({
+      'GET api/products': page([
+        productRow({
+          minPremiumFen: 50_000,
+          requiredMaterials: [{ docType: 'INSURED_LIST', stage: 'APPROVE' }],
+        }),
+      ]),
+      'GET api/dictDetail': dictAnswer,
+      'GET api/products/1/rateTables': { data: [] },
+      'POST api/products/update': { data: productRow() },
+    });
+    renderWithProviders(<Risk />, '/piibs/product/risk');
+    await screen.findByText('ZJ-AZX');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /详\s*情/ }));
+    const detail = await screen.findByRole('dialog');
+    expect(within(detail).getByText('¥500.00')).toBeInTheDocument();
+    expect(await within(detail).findByText('核保通过前：被保险人清单')).toBeInTheDocument();
+    expect(within(detail).getByText('是（本公司为主承保）')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(screen.getByRole('button', { name: /编\s*辑/ }));
+    const drawer = await screen.findByRole('dialog');
+    const min = within(drawer).getByLabelText('最低保费');
+    expect(min).toHaveValue('500.00');
+    await user.clear(min);
+    await user.type(min, '-5');
+    await user.click(within(drawer).getByRole('button', { name: /确\s*定/ }));
+    expect(await within(drawer).findByText('不能小于 0')).toBeInTheDocument();
+    await user.clear(min);
+    await user.type(min, '800');
+    await user.click(within(drawer).getByRole('button', { name: /添加必备资料/ }));
+    const types = within(drawer).getAllByLabelText('资料类型');
+    await user.click(types[1]!);
+    await user.click(await screen.findByTitle('营业执照'));
+    await user.click(within(drawer).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(api.callsTo('POST api/products/update')).toHaveLength(1));
+    expect(JSON.parse(String(api.callsTo('POST api/products/update')[0]?.data))).toMatchObject({
+      issuerLeads: true,
+      minPremiumFen: 80_000,
+      minProjectCostFen: null,
+      requiredMaterials: [
+        { docType: 'INSURED_LIST', stage: 'APPROVE' },
+        { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+      ],
+    });
   });
 });

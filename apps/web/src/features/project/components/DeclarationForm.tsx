@@ -166,11 +166,13 @@ export function DeclarationForm({
   order: { startDate: string; endDate: string };
 }) {
   const earliest = earliestStart();
+  const products = useQuery(availableProductsQuery());
+  const minCostFen = products.data?.find((p) => p.id === productId)?.minProjectCostFen;
   return (
     <Form<DeclarationValues> form={form} layout="vertical" name="declaration" initialValues={initialValues}>
       <Row gutter={24}>
         <Col xs={24} lg={14}>
-          <ProjectFields />
+          <ProjectFields minCostFen={minCostFen} />
           <Form.Item
             label="保险期间（开工至竣工）"
             required

@@ -1,12 +1,29 @@
 // The construction project's fields, shared by the project-insurance wizard (application/ProjectSection) and a
 // secondary order's declaration (DeclarationForm): the same names in both forms, the cost typed in yuan.
 
+import { amountShortText } from '@piibs/shared/money';
+import { fenField } from '@piibs/shared/money-field';
 import { Form, Input, Switch } from 'antd';
+import { useMemo } from 'react';
 import { YuanInput } from '@/components/form/YuanInput.tsx';
 import { yuanRule } from '@/components/form/zod-rule.ts';
 
-/** 工程名称, 工程地址, 工程造价 (yuan, two decimals): inside a Form whose values use these names. */
-export function ProjectFields() {
+/**
+ * 工程名称, 工程地址, 工程造价 (yuan, two decimals): inside a Form whose values use these names. With the
+ * product's minimum project cost, a lower cost is refused at the field with the server's words.
+ */
+export function ProjectFields({ minCostFen }: { minCostFen?: number | null | undefined }) {
+  const costRule = useMemo(
+    () =>
+      yuanRule(
+        minCostFen
+          ? fenField('工程造价').min(minCostFen, {
+              error: `不能低于本险种最低工程造价 ${amountShortText(minCostFen)}`,
+            })
+          : undefined,
+      ),
+    [minCostFen],
+  );
   return (
     <>
       <Form.Item
@@ -26,8 +43,8 @@ export function ProjectFields() {
       <Form.Item
         name="projectCostYuan"
         label="工程造价"
-        rules={[{ required: true, message: '请输入工程造价' }, yuanRule()]}
-        extra="按造价分档计费（‰），各档分段累进"
+        rules={[{ required: true, message: '请输入工程造价' }, costRule]}
+        extra={`按造价分档计费（‰），各档分段累进${minCostFen ? `；本险种最低工程造价 ${amountShortText(minCostFen)}` : ''}`}
       >
         <YuanInput width={260} />
       </Form.Item>
