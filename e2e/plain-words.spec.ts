@@ -1,0 +1,61 @@
+// Every menu page of every demo role, as the role sees it with the demo data: no machine language on screen.
+// What a page shows must be plain Chinese — no `null`/`undefined`/`NaN`, no JSON, no internal codes (snake_case
+// or UPPER_SNAKE identifiers), no region codes where a region name belongs, no machine actor names.
+import type { MenuRoute } from '@piibs/shared/menu';
+import { expect, type Page, test } from '@playwright/test';
+import { bearer, content, DEMO_USERS, type DemoUser, savedToken, signInQuickly } from './support.ts';
+
+/** What must never be read on a page, each with what it stands for in a failure. */
+const MACHINE_TEXT: readonly [RegExp, string][] = [
+  [/\bnull\b|\bundefined\b|\bNaN\b|\[object \w+\]/, 'a missing value printed as code'],
+  [/\{\s*"[^"]+"\s*:|"\w+"\s*:\s*["\d[{]/, 'JSON'],
+  [/\b[a-z]+(?:_[a-z0-9]+)+\b/, 'a snake_case code'],
+  [/\b[A-Z]{2,}(?:_[A-Z]{2,})+\b/, 'an UPPER_SNAKE code'],
+  [/(?<![\d.,A-Za-z*-])32\d{4}(?![\d.,%])/, 'a region code'],
+  [/payment:sandbox|(?<![/\w])system(?![/\w])/, 'a machine actor'],
+];
+
+/**
+ * Identifiers an administrator types and reads as such: a dictionary's name (字典名称, the key the spec's
+ * dictionary page edits, shown beside its description).
+ */
+const IDENTIFIER_PAGES: Readonly<Record<string, string>> = { '/piibs/system/dict': 'a snake_case code' };
+
+/** The menu pages (not hidden, not layouts) of a role, as absolute paths. */
+function leafPaths(routes: readonly MenuRoute[], parent = ''): string[] {
+  return routes.flatMap((r) => {
+    if (r.hidden) return [];
+    const path = r.path.startsWith('/') ? r.path : `${parent}/${r.path}`;
+    return r.children?.length ? leafPaths(r.children, path) : r.path.includes(':') ? [] : [path];
+  });
+}
+
+/** The page's text once its data is in: nothing loading, the network quiet. */
+async function settledText(page: Page): Promise<string> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0);
+  return content(page).innerText();
+}
+
+for (const user of DEMO_USERS) {
+  test(`plain words: every menu page of ${user} shows no code, JSON or null`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInQuickly(page, user);
+    const menus = await page.request.get('/api/menus/build', { headers: bearer(savedToken(user)) });
+    expect(menus.ok()).toBe(true);
+    const paths = leafPaths((await menus.json()) as MenuRoute[]);
+    expect(paths.length).toBeGreaterThan(0);
+    const found: string[] = [];
+    for (const path of paths) {
+      await page.goto(path);
+      const text = await settledText(page);
+      for (const [pattern, what] of MACHINE_TEXT) {
+        if (IDENTIFIER_PAGES[path] === what) continue;
+        const hit = pattern.exec(text);
+        if (hit)
+          found.push(`${path}: ${what} 「${text.slice(Math.max(0, hit.index - 20), hit.index + 40)}」`);
+      }
+    }
+    expect(found, `pages of ${user as DemoUser} with machine text`).toEqual([]);
+  });
+}
