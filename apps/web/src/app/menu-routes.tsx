@@ -24,7 +24,11 @@ import { resolveView } from './view-registry.ts';
 
 /** Shown inside the layout while a view's code or the menus load (antd is loaded there). */
 function PageLoading() {
-  return <Spin size="large" style={{ display: 'block', margin: '20vh auto' }} />;
+  return (
+    <div style={{ display: 'flex', justifyContent: 'center', paddingTop: '20vh' }}>
+      <Spin size="large" />
+    </div>
+  );
 }
 
 export const USER_CENTER_PATH = '/piibs/user/center';

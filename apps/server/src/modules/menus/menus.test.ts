@@ -92,6 +92,24 @@ describe('GET /api/menus/build: the caller route tree', () => {
     expect((await call('nobody', 'GET', '/api/menus/build')).json()).toEqual([]);
   });
 
+  it('shows 企业信息 only to accounts that act for an enterprise (admin and a code-less account: routable, not in the sidebar)', async () => {
+    await createUser(t, {
+      username: 'ent-coded',
+      roles: ['17'],
+      channel: 'enterprise',
+      uscc: '91321100MA1XXXXX0Y',
+    });
+    tokens['ent-coded'] = await tokenFor(t, 'ent-coded');
+    const mine = async (who: string) => {
+      const tree = (await call(who, 'GET', '/api/menus/build')).json() as MenuRoute[];
+      const applicant = tree.find((r) => r.path === '/piibs/applicant')!;
+      return applicant.children!.find((c) => c.path === 'newUpdate/mine/false')!;
+    };
+    expect((await mine('ent-coded')).hidden).toBe(false);
+    expect((await mine('ent')).hidden).toBe(true);
+    expect((await mine('admin')).hidden).toBe(true);
+  });
+
   it("a user's new roles take effect at their next menu load (trees are cached per role set)", async () => {
     const id = await createUser(t, { username: 'switcher', roles: ['underwriter'] });
     tokens.switcher = await tokenFor(t, 'switcher');

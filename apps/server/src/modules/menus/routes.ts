@@ -8,7 +8,7 @@ import { auditAction } from '../../lib/audit.ts';
 import { badRequest, fieldError, notFound } from '../../lib/errors.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
-import { bumpMenuVersion, MENU_TYPE, MenuCache, type MenuRow } from './service.ts';
+import { actsForEnterprise, bumpMenuVersion, MENU_TYPE, MenuCache, type MenuRow } from './service.ts';
 
 const menuFields = z.object({
   type: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({ title: '菜单类型' }),
@@ -81,7 +81,7 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       // Every page load asks, and the tree only changes with menus or grants: it is serialised once per role set
       // and version, and a Buffer goes out as it is (no per-request serializer).
-      const body = await cache.json(db(), req.user.roles);
+      const body = await cache.json(db(), req.user.roles, await actsForEnterprise(db(), req.user));
       return reply.type('application/json; charset=utf-8').send(body as unknown as MenuRoute[]);
     },
   );

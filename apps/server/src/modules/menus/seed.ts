@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { menus, roleMenus, roles } from '../../db/schema.ts';
 import { appliedSeedKeys, recordSeedKeys } from '../../lib/seed-keys.ts';
-import { bumpMenuVersion, MENU_TYPE } from './service.ts';
+import { bumpMenuVersion, MENU_TYPE, OWN_ENTERPRISE_PATH } from './service.ts';
 
 /** Role codes (admin sees everything without grants). */
 const ENTERPRISE = '17';
@@ -158,7 +158,7 @@ export const SEED_MENUS: SeedMenu[] = [
         ],
       }),
       // The enterprise's own record: the page resolves 'mine' to it (GET /api/customers/mine).
-      page('企业信息', 'newUpdate/mine/false', 'applicant/ApplicantEdit', [ENTERPRISE], {
+      page('企业信息', OWN_ENTERPRISE_PATH, 'applicant/ApplicantEdit', [ENTERPRISE], {
         hidden: false,
         icon: 'user',
       }),

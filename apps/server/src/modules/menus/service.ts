@@ -1,7 +1,8 @@
+import { ROLE_CODES } from '@piibs/shared';
 import { LAYOUT_COMPONENT, type MenuRoute } from '@piibs/shared/menu';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+import { menus, roleMenus, roles, systemSettings, users } from '../../db/schema.ts';
 
 export type MenuRow = typeof menus.$inferSelect;
 
@@ -102,6 +103,19 @@ export function buildRouteTree(rows: MenuRow[]): MenuRoute[] {
   return walk(null);
 }
 
+/** 企业信息: the enterprise account's own record; in the sidebar only for accounts that act for an enterprise. */
+export const OWN_ENTERPRISE_PATH = 'newUpdate/mine/false';
+
+/** True when the user is an enterprise account with its enterprise's credit code (企业信息 has a record). */
+export async function actsForEnterprise(
+  db: Db,
+  user: { id: number; roles: readonly string[] },
+): Promise<boolean> {
+  if (!user.roles.includes(ROLE_CODES.enterprise)) return false;
+  const [me] = await db.select({ uscc: users.uscc }).from(users).where(eq(users.id, user.id));
+  return Boolean(me?.uscc);
+}
+
 /**
  * Route trees cached per role set and menu version: the version row is one indexed read, and any change to
  * menus or grants bumps it, so a cached tree is never stale (and several API instances agree).
@@ -109,24 +123,28 @@ export function buildRouteTree(rows: MenuRow[]): MenuRoute[] {
 export class MenuCache {
   private readonly entries = new Map<string, { version: number; tree: MenuRoute[]; json: Buffer }>();
 
-  private async entry(db: Db, roleCodes: string[]) {
-    const key = [...roleCodes].sort().join(',');
+  /** `ownEnterprise`: the account acts for an enterprise (has its credit code), so 企业信息 has a record to show. */
+  private async entry(db: Db, roleCodes: string[], ownEnterprise: boolean) {
+    const key = `${[...roleCodes].sort().join(',')}${ownEnterprise ? '+enterprise' : ''}`;
     const version = await menuVersion(db);
     const hit = this.entries.get(key);
     if (hit && hit.version === version) return hit;
-    const tree = buildRouteTree(await menusForRoles(db, roleCodes));
+    const rows = (await menusForRoles(db, roleCodes)).map((m) =>
+      m.path === OWN_ENTERPRISE_PATH && !ownEnterprise ? { ...m, hidden: true } : m,
+    );
+    const tree = buildRouteTree(rows);
     const made = { version, tree, json: Buffer.from(JSON.stringify(tree)) };
     if (this.entries.size > 1000) this.entries.clear();
     this.entries.set(key, made);
     return made;
   }
 
-  async build(db: Db, roleCodes: string[]): Promise<MenuRoute[]> {
-    return (await this.entry(db, roleCodes)).tree;
+  async build(db: Db, roleCodes: string[], ownEnterprise = false): Promise<MenuRoute[]> {
+    return (await this.entry(db, roleCodes, ownEnterprise)).tree;
   }
 
   /** The tree as the JSON body of GET /api/menus/build, serialised once per role set and version. */
-  async json(db: Db, roleCodes: string[]): Promise<Buffer> {
-    return (await this.entry(db, roleCodes)).json;
+  async json(db: Db, roleCodes: string[], ownEnterprise = false): Promise<Buffer> {
+    return (await this.entry(db, roleCodes, ownEnterprise)).json;
   }
 }
