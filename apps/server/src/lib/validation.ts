@@ -1,8 +1,10 @@
+import { installPlainZodMessages } from '@piibs/shared/zod-messages';
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
 import { type FieldError, HttpError } from './errors.ts';
 
 z.config(z.locales.zhCN());
+installPlainZodMessages();
 
 type AnyZod = z.core.$ZodType;
 

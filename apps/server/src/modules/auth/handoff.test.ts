@@ -62,6 +62,12 @@ describe('hand-off to an enterprise user', () => {
     expect((await exchange(token)).statusCode).toBe(401);
   });
 
+  it('an over-long token is refused in plain words, naming the field (no schema jargon)', async () => {
+    const res = await exchange('x'.repeat(201));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('交接令牌：不能超过 200 个字符');
+  });
+
   it('other staff may issue one; agents and enterprise users may not (403)', async () => {
     expect((await issue(await tokenFor(t, 'clerk'), { username: 'ent' })).statusCode).toBe(200);
     expect((await issue(await tokenFor(t, 'agent1'), { username: 'ent' })).statusCode).toBe(403);

@@ -2,7 +2,10 @@
 // the server validates it with, and shows the schema's message.
 import { yuanTextToFen } from '@piibs/shared/money';
 import { fenField, YUAN_MALFORMED } from '@piibs/shared/money-field';
+import { installPlainZodMessages } from '@piibs/shared/zod-messages';
 import type { Rule } from 'antd/es/form';
+
+installPlainZodMessages();
 
 /** The part of a zod schema a rule needs (structural, so the web app needs no direct zod import). */
 interface FieldSchema {
