@@ -17,13 +17,15 @@ export type HttpUi = {
 };
 
 type ModalApi = { confirm: (props: ConfirmOptions) => unknown };
-type NotificationApi = { error: (args: { title: string; duration: number }) => void };
+type NotificationApi = { error: (args: { key: string; title: string; duration: number }) => void };
 
 /** Adapts antd's modal and notification APIs (static or from App.useApp()) to the policy's UI. */
 export function antdHttpUi(modal: ModalApi, notice: NotificationApi): HttpUi {
   return {
     confirm: (options) => void modal.confirm(options),
-    // antd counts notification durations in seconds.
-    error: (message, durationMs) => notice.error({ title: message, duration: durationMs / 1000 }),
+    // One notice per distinct message: calls failing together with the same words show it once (the notice's key
+    // is its text, so a repeat replaces it and restarts its time). antd counts durations in seconds.
+    error: (message, durationMs) =>
+      notice.error({ key: `http-error:${message}`, title: message, duration: durationMs / 1000 }),
   };
 }
