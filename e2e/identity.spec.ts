@@ -26,6 +26,21 @@ test.describe('identity', () => {
     await expect(page).toHaveURL(/\/piibs\/dashboard$/);
   });
 
+  for (const width of [1280, 375]) {
+    test(`the sign-in form at ${width} px: the captcha stays inside the fields' width, the certificate link is styled`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/piibs/login');
+      const field = await page.getByLabel('用户名').locator('..').boundingBox();
+      const captcha = await page.getByRole('button', { name: '看不清？点击刷新验证码' }).boundingBox();
+      expect(captcha!.x + captcha!.width).toBeLessThanOrEqual(field!.x + field!.width + 0.5);
+      const link = page.getByRole('link', { name: '证书登录' });
+      await expect(link).not.toHaveCSS('color', 'rgb(0, 0, 238)');
+      await expect(link).toHaveCSS('text-decoration-line', 'none');
+    });
+  }
+
   test('a wrong password is refused on the form', async ({ page }) => {
     await page.goto('/piibs/login');
     await page.getByRole('textbox', { name: '用户名' }).fill('underwriter');

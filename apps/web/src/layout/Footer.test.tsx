@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Footer, ICP_SITE, POLICE_SITE } from './Footer.tsx';
+import { ICP_SITE, POLICE_SITE } from '@/components/FilingLinks.tsx';
+import { Footer } from './Footer.tsx';
 
 function renderWithSite(site: { footerTxt: string; caseNumber: string; policeNumber: string }) {
   const client = new QueryClient();

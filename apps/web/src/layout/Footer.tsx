@@ -1,9 +1,6 @@
+import { FilingLinks } from '@/components/FilingLinks.tsx';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { useSiteSettings } from './site-settings.ts';
-
-export const ICP_SITE = 'https://beian.miit.gov.cn/';
-/** The public-security filing site; its query takes the number's digits. */
-export const POLICE_SITE = 'https://beian.mps.gov.cn/#/query/webSearch?code=';
 
 interface FooterProps {
   footerTxt?: string;
@@ -25,17 +22,7 @@ export function Footer(props: FooterProps) {
   const policeNumber = props.policeNumber ?? (site?.policeNumber || settings.policeNumber);
   return (
     <footer className="shell-footer">
-      {footerTxt && <span>{footerTxt}</span>}
-      {caseNumber && (
-        <a href={ICP_SITE} target="_blank" rel="noreferrer">
-          {caseNumber}
-        </a>
-      )}
-      {policeNumber && (
-        <a href={`${POLICE_SITE}${policeNumber.replace(/\D/g, '')}`} target="_blank" rel="noreferrer">
-          {policeNumber}
-        </a>
-      )}
+      <FilingLinks footerTxt={footerTxt} caseNumber={caseNumber} policeNumber={policeNumber} />
     </footer>
   );
 }

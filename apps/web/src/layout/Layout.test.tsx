@@ -4,10 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RootRoute } from '@/app/RootRoute.tsx';
+import { ICP_SITE, POLICE_SITE } from '@/components/FilingLinks.tsx';
 import { useAppStore } from '@/stores/app.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { SETTINGS_STORAGE_KEY, useSettingsStore } from '@/stores/settings.ts';
-import { ICP_SITE, POLICE_SITE } from './Footer.tsx';
 import Layout from './Layout.tsx';
 import { FAKE_MENUS, Providers, renderShell, resetShellStores, setBodyWidth } from './test-helpers.tsx';
 

@@ -38,9 +38,10 @@ export async function createCaptcha(db: Db): Promise<{ img: string; uuid: string
     charPreset: CHARSET,
     noise: 2,
     color: true,
-    width: 111,
-    height: 36,
-    fontSize: 42,
+    // The size of the button that shows it; glyphs of 38 px fit its 40 px height without being cut.
+    width: 120,
+    height: 40,
+    fontSize: 38,
     background: '#f5f7fa',
   });
   const uuid = await storeCaptcha(db, text);

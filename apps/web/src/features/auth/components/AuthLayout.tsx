@@ -1,6 +1,31 @@
 import { DEFAULT_SETTINGS, SITE_TITLE } from '@piibs/shared/constants';
-import type { ReactNode } from 'react';
+import type { SiteSettings } from '@piibs/shared/site';
+import { type ReactNode, useEffect, useState } from 'react';
+import { FilingLinks } from '@/components/FilingLinks.tsx';
+import { request } from '@/lib/http.ts';
 import styles from '../auth.module.css';
+
+/**
+ * The footer text and filing numbers the administrator set (GET /api/settings/site, public), fetched once the
+ * page is up: a plain hook, as the sign-in pages carry no query client; until it answers (or if it fails, which
+ * nobody needs to be told about), the default text.
+ */
+function useSiteFooter(): Partial<SiteSettings> {
+  const [site, setSite] = useState<Partial<SiteSettings>>({ footerTxt: DEFAULT_SETTINGS.footerTxt });
+  useEffect(() => {
+    let live = true;
+    request<SiteSettings>({ url: 'api/settings/site', method: 'get', silent: true }).then(
+      (answer) => {
+        if (live) setSite({ ...answer, footerTxt: answer.footerTxt || DEFAULT_SETTINGS.footerTxt });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return site;
+}
 
 function Logo() {
   return (
@@ -21,6 +46,7 @@ export function AuthLayout({
   subtitle?: string;
   children: ReactNode;
 }) {
+  const site = useSiteFooter();
   return (
     <main className={styles.page}>
       <section className={styles.card}>
@@ -31,7 +57,9 @@ export function AuthLayout({
         </header>
         {children}
       </section>
-      <footer className={styles.footer}>{DEFAULT_SETTINGS.footerTxt}</footer>
+      <footer className={styles.footer}>
+        <FilingLinks {...site} />
+      </footer>
     </main>
   );
 }
