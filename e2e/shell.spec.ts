@@ -132,6 +132,31 @@ test.describe('shell', () => {
     await expect(tagsBar(page).getByRole('button', { name: '关闭 首页' })).toHaveCount(0);
   });
 
+  test('tags: with more tabs than the bar holds, the new tab is scrolled into view and arrows reach the others', async ({
+    page,
+  }) => {
+    await signInQuickly(page, 'admin');
+    // Service-order detail tabs: one per number, each a tab of its own.
+    for (let seq = 1; seq <= 24; seq++) {
+      const path = `/piibs/riskControl/prevention/index/${seq}`;
+      await navigateInApp(page, path);
+      await expect(tab(page, path)).toHaveCount(1);
+    }
+    const last = tagsBar(page).locator('[data-tag-key]').last();
+    await expect(last.getByRole('link')).toHaveAttribute('aria-current', 'page');
+    await expect(last).toBeInViewport({ ratio: 0.95 });
+    const left = tagsBar(page).getByRole('button', { name: '向左滚动标签' });
+    await expect(left).toBeEnabled();
+    await expect(tabLink(page, '首页')).not.toBeInViewport({ ratio: 0.5 });
+    // The left arrow works until the bar is back at its start, where it is disabled.
+    await expect(async () => {
+      if (await left.isEnabled()) await left.click({ timeout: 500 });
+      await expect(left).toBeDisabled({ timeout: 200 });
+    }).toPass({ timeout: 15_000 });
+    await expect(tabLink(page, '首页')).toBeInViewport({ ratio: 0.95 });
+    await expect(tagsBar(page).getByRole('button', { name: '向右滚动标签' })).toBeEnabled();
+  });
+
   test('keep-alive: a cached route with a parameter keeps one state per tab across tab switches; a closed tab reopens fresh', async ({
     page,
   }) => {

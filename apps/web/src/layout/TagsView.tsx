@@ -1,6 +1,6 @@
-import { CloseOutlined } from '@ant-design/icons';
+import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { TAG_CONTEXT_MENU_WIDTH_PX } from '@piibs/shared/constants';
-import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import { type MouseEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { type TagView, useTagsViewStore } from '@/stores/tagsView.ts';
@@ -17,6 +17,32 @@ function MenuItem({ onClick, children }: { onClick(): void; children: string }) 
 
 type ContextMenu = { tag: TagView; left: number; top: number };
 
+const SCROLL_STEP_PX = 240;
+
+/** Whether the tabs run past the bar's left and right edges (the arrows that reach them are shown then). */
+function useOverflow(ref: RefObject<HTMLDivElement | null>, count: number) {
+  const [edges, setEdges] = useState({ left: false, right: false });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a tab more or less changes the width to measure.
+  useEffect(() => {
+    const bar = ref.current;
+    if (!bar) return;
+    const measure = () => {
+      const left = bar.scrollLeft > 1;
+      const right = bar.scrollLeft + bar.clientWidth < bar.scrollWidth - 1;
+      setEdges((old) => (old.left === left && old.right === right ? old : { left, right }));
+    };
+    measure();
+    bar.addEventListener('scroll', measure, { passive: true });
+    const resize = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    resize?.observe(bar);
+    return () => {
+      bar.removeEventListener('scroll', measure);
+      resize?.disconnect();
+    };
+  }, [ref, count]);
+  return edges;
+}
+
 /** Spec §2: the tags bar of visited views, with close / close others / close all and a context menu. */
 export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: boolean }) {
   const navigate = useNavigate();
@@ -26,12 +52,17 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
   const [menu, setMenu] = useState<ContextMenu | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
 
+  const overflow = useOverflow(scrollRef, tags.length);
+
+  // The active tab is always in view. A new view's tab is added after the route changes, so this runs again
+  // when the tabs change, not only when the route does.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the tab count is the trigger, not a value read.
   useEffect(() => {
     const tabs = Array.from(scrollRef.current?.children ?? []) as HTMLElement[];
     tabs
       .find((tab) => tab.dataset.tagKey === activeKey)
       ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [activeKey]);
+  }, [activeKey, tags.length]);
 
   useEffect(() => {
     if (!menu) return;
@@ -86,9 +117,22 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
 
   return (
     <nav className="shell-tags" aria-label="标签栏">
+      {overflow.left || overflow.right ? (
+        <button
+          type="button"
+          className="shell-tags-more shell-tags-more-left"
+          aria-label="向左滚动标签"
+          disabled={!overflow.left}
+          onClick={() => scrollRef.current?.scrollBy({ left: -SCROLL_STEP_PX })}
+        >
+          <LeftOutlined />
+        </button>
+      ) : null}
       <div
         ref={scrollRef}
-        className="shell-tags-scroll"
+        className={
+          overflow.left || overflow.right ? 'shell-tags-scroll shell-tags-scroll-arrows' : 'shell-tags-scroll'
+        }
         onWheel={(event) => {
           event.currentTarget.scrollLeft += event.deltaY;
         }}
@@ -126,6 +170,17 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
           );
         })}
       </div>
+      {overflow.left || overflow.right ? (
+        <button
+          type="button"
+          className="shell-tags-more shell-tags-more-right"
+          aria-label="向右滚动标签"
+          disabled={!overflow.right}
+          onClick={() => scrollRef.current?.scrollBy({ left: SCROLL_STEP_PX })}
+        >
+          <RightOutlined />
+        </button>
+      ) : null}
       {menu && (
         <ul
           aria-label="标签操作"
