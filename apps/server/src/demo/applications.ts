@@ -1,7 +1,7 @@
 // Demo applications (PIIBS_DEMO=1): one in every state of the journeys, made through the real services so each
 // carries a real quote from the seeded products, its timeline and its audit trail:
-//   the demo enterprise  DRAFT · PENDING_REVIEW (co-insured with the issuer leading, an open task for the underwriter) · PENDING_PAYMENT
-//                        (with its payment order)
+//   the demo enterprise  DRAFT · PENDING_REVIEW (co-insured with the issuer leading, an open task for the
+//                        underwriter) · PENDING_PAYMENT (with its payment order)
 //   the demo agent       RETURNED (with an opinion) · DECLINED · CANCELLED · a construction DRAFT
 // Idempotent: nothing is written once the demo accounts own an application (one server per DATA_DIR).
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';

@@ -4,8 +4,9 @@
 // number of retries, sweeps or instances make exactly one, backed by the unique index on
 // policy.application_id). It makes the policy number on the server ('P' + product prefix + year + 8-digit
 // serial from policy_number_seq), copies the period, coverages (the quote's lines with their limits), the
-// co-insurance table (the issuing insurer's row named) and the prevention fee, draws a random verification code, renders the e-policy PDF and
-// stores it with its SHA-256, and moves the application PAID → ISSUED with its event and audit trail.
+// co-insurance table (the issuing insurer's row named as the organisation) and the prevention fee, draws a
+// random verification code, renders the e-policy PDF and stores it with its SHA-256, and moves the application
+// PAID → ISSUED with its event and audit trail.
 //
 // It runs right after payment; a failure is handed to the pg-boss job 'policy-issue' (retried with back-off)
 // and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid

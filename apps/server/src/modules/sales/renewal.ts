@@ -1,10 +1,11 @@
 // Renewals (续保): from a policy within 90 days of its end (Asia/Shanghai, through the end day itself; a lapsed
 // policy is insured anew), its policyholder — the application's owner or agent, the enterprise whose code the
 // applicant carries, or the agent who owns that client — makes a new DRAFT application in one action: same
-// product, applicant, insured, contacts, rating inputs and co-insurers (while still valid), the period from the day after the old end
-// for a year less a day, priced on the product's CURRENT active rate table, linked to the old policy
-// (application.renewal_of_policy_id). One live renewal per policy (a partial unique index backs the check): a
-// second one answers 409 naming the existing draft. The draft then goes through the ordinary wizard and submit.
+// product, applicant, insured, contacts, rating inputs and co-insurers (while still valid), the period from the
+// day after the old end for a year less a day, priced on the product's CURRENT active rate table, linked to the
+// old policy (application.renewal_of_policy_id). One live renewal per policy (a partial unique index backs the
+// check): a second one answers 409 naming the existing draft. The draft then goes through the ordinary wizard and
+// submit.
 import type { Channel } from '@piibs/shared/application-status';
 import { shanghaiToday } from '@piibs/shared/application-status';
 import { coinsuranceProblem, splitAmount } from '@piibs/shared/coinsurance';

@@ -73,7 +73,6 @@ export function CoinsuranceSection({
   if (!allowed) return <Alert type="info" showIcon title="该险种不支持共保/联保，由本公司独家承保" />;
 
   const coinsured = Boolean(values?.coinsured);
-  const rows = values?.shares ?? [];
   const shares = typedShares(values);
   const total = shares ? shareTotal(shares) : null;
   const problem = coinsured ? sharesProblem(values, issuerLeads) : null;
@@ -118,7 +117,7 @@ export function CoinsuranceSection({
           {(fields, { add, remove }) => (
             <>
               {fields.map((field, index) => {
-                const issuer = rows[index]?.insurerCode === ISSUER_CODE;
+                const issuer = form.getFieldValue(['shares', field.name, 'insurerCode']) === ISSUER_CODE;
                 return (
                   <Space key={field.key} align="baseline" wrap style={{ display: 'flex', marginBottom: 4 }}>
                     {issuer ? (
