@@ -86,15 +86,22 @@ test.describe('applications', () => {
     await main.getByLabel('特别约定').fill('每次事故绝对免赔额 500 元');
     await next(ent, new RegExp(`/piibs/insured/stepThird/${id}/1$`));
 
-    // stepThird: two insurers; the total must be exactly 100.
+    // stepThird: the issuer's row is there (the lead, fixed), one co-insurer added; the total must be exactly 100.
     await main.getByRole('switch').click();
-    await pickOption(ent, main, '共保公司1', '中国人民财产保险');
+    await expect(main.getByLabel('共保公司1', { exact: true })).toHaveValue(
+      '示例财产保险股份有限公司（本公司）',
+    );
+    await expect(main.getByRole('checkbox', { name: '主承保1' })).toBeChecked();
+    await expect(main.getByRole('checkbox', { name: '主承保1' })).toBeDisabled();
     await main.getByLabel('共保份额1').fill('60');
-    await pickOption(ent, main, '共保公司2', '中国平安财产保险');
+    await pickOption(ent, main, '共保公司2', '中国人民财产保险');
     await main.getByLabel('共保份额2').fill('30');
     await expect(main.getByText('共保份额合计须为100%，当前合计为 90%')).toBeVisible();
     await main.getByLabel('共保份额2').fill('40');
     await expect(main.getByTestId('share-total')).toHaveText('份额合计：100%');
+    await expect(main.getByTestId('collection-notice')).toContainText(
+      '由主承保人 示例财产保险股份有限公司 代收全部保费',
+    );
 
     // Back keeps the input; forward again.
     await main.getByRole('button', { name: spaced('上一步') }).click();
@@ -107,6 +114,7 @@ test.describe('applications', () => {
     // stepForth: the server's premium by coverage, the prevention fee, the co-insurers' parts.
     await expect(main.getByText('保费明细（按责任）')).toBeVisible();
     await expect(main.getByRole('cell', { name: '主承保' })).toBeVisible();
+    await expect(main.getByRole('cell', { name: '示例财产保险股份有限公司' })).toBeVisible();
     const number = await submit(ent, new RegExp(`/piibs/insured/stepSuccess/${id}/1$`));
 
     // The underwriter returns it with an opinion.

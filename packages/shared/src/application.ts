@@ -162,7 +162,10 @@ export type ApplicationFields = z.input<typeof applicationFields>;
 export const applicationDraftForm = applicationFields.extend({ version });
 export type ApplicationDraftForm = z.input<typeof applicationDraftForm>;
 
-/** POST /api/applications/:id/coinsurers: replaces the table; share is the typed percentage ('33.333333'). */
+/**
+ * POST /api/applications/:id/coinsurers: replaces the table; share is the typed percentage ('33.333333'). The
+ * issuing insurer is a row of its own (insurerCode ISSUER_CODE of `@piibs/shared/coinsurance`).
+ */
 export const coinsurersForm = z.object({
   version,
   shares: z
@@ -173,7 +176,7 @@ export const coinsurersForm = z.object({
           .trim()
           .min(1, { error: '请选择共保公司' })
           .max(32)
-          .meta({ title: '共保公司' }),
+          .meta({ title: '共保公司', description: 'coinsurer 字典的代码；本公司（出单机构）为 ISSUER' }),
         lead: z.boolean().default(false).meta({ title: '主承保' }),
         share: zfield.percent1To100.meta({ title: '共保份额', description: '百分比，1-100，最多六位小数' }),
       }),
@@ -280,6 +283,10 @@ export const applicationDetail = applicationRow.extend({
   preventionRatio: z.number().nullable(),
   commissionRate: z.number().nullable(),
   allowsCoinsurance: z.boolean(),
+  /** The product's rule: the issuing insurer (ISSUER_CODE in the table) must lead a co-insurance. */
+  issuerLeads: z.boolean(),
+  /** The issuing insurer's name (the organisation running the system), for its row of the co-insurance table. */
+  issuerName: z.string(),
   /** The last quote: on every change of a rating input while a draft, re-rated on the active table at submit. */
   quote: quoteResult.nullable(),
   rateTableId: z.number().nullable(),

@@ -143,6 +143,7 @@ const FIELD_LABELS: Readonly<Record<string, string>> = Object.freeze({
   minPremiumFen: '最低保费',
   minProjectCostFen: '最低工程造价',
   issuerLeads: '本公司为主承保',
+  coinsuranceDropped: '未沿用的共保信息',
   requiredMaterials: '必备资料',
   requestedDocTypes: '要求补充的资料',
   amountFen: '金额',

@@ -3,18 +3,27 @@
 // server runs the same code on save and at submit.
 //
 // Shares are integer micro-percent (percent × 10⁶; 100% = 100_000_000), typed as percentages with up to six
-// decimals. Rules [DOMAIN]: exactly one lead; each share 1–100 (more than 0, at most 100, ≤ 6 decimals); the
-// total exactly 100. Amounts split floor-then-remainder: each follower gets floor(total × share / 10⁸) fen, the
-// lead the rest, so the parts always add up to the total to the fen.
-import { HUNDRED_PERCENT, microPercentText, percentTextToMicro } from './money.ts';
+// decimals. Rules [DOMAIN]: the issuing insurer (本公司, the organisation running the system, code ISSUER_CODE)
+// is always a party, the lead unless the product lets another insurer lead; at least two insurers; exactly one
+// lead; each share 1–100 (more than 0, at most 100, ≤ 6 decimals); the total exactly 100. The lead collects the
+// whole premium and settles the others' shares (collectionNotice, stated on the policy). Amounts split
+// floor-then-remainder: each follower gets floor(total × share / 10⁸) fen, the lead the rest, so the parts
+// always add up to the total to the fen.
+import { formatFen, HUNDRED_PERCENT, microPercentText, percentTextToMicro } from './money.ts';
 import type { FieldProblem } from './problem.ts';
 
 /** The spec's percentage messages (validators.ts MESSAGES.percent1To100 / percent0To100), word for word. */
 export const SHARE_MESSAGE = '请输入1-100且最多六位小数';
 export const SHARE_OR_ZERO_MESSAGE = '请输入0-100且最多六位小数';
 
+/**
+ * The issuing insurer's row in a co-insurance table: a reserved code, never an entry of the `coinsurer`
+ * dictionary; shown with the organisation's name (the server answers it with the rows).
+ */
+export const ISSUER_CODE = 'ISSUER';
+
 export interface CoinsurerShare {
-  /** Insurer code from the `coinsurer` dictionary. */
+  /** Insurer code from the `coinsurer` dictionary, or ISSUER_CODE for the issuing insurer. */
   insurerCode: string;
   lead: boolean;
   /** Micro-percent. */
@@ -48,31 +57,49 @@ export const shareTotal = (shares: readonly Pick<CoinsurerShare, 'share'>[]): nu
 export const totalMessage = (total: number): string =>
   `共保份额合计须为100%，当前合计为 ${microPercentText(total)}%`;
 
+export interface CoinsuranceRules {
+  /** The product's rule: the issuing insurer must be the lead (otherwise another insurer may lead). */
+  issuerLeads: boolean;
+  /** The codes of the `coinsurer` dictionary (unchecked when absent). */
+  knownInsurers?: ReadonlySet<string> | readonly string[];
+}
+
 /**
- * The first problem of a co-insurance table (at the row's field, or `shares` for the table), or null. An empty table is fine (no co-insurance); otherwise:
- * known, distinct insurers; every share 1–100 with ≤ 6 decimals; exactly one lead; total exactly 100%.
+ * The first problem of a co-insurance table (at the row's field, or `shares` for the table), or null. An empty
+ * table is fine (no co-insurance); otherwise: known, distinct insurers; every share 1–100 with ≤ 6 decimals; the
+ * issuing insurer once; at least two insurers; exactly one lead, the issuer when the product says so; total
+ * exactly 100%.
  */
 export function coinsuranceProblem(
   shares: readonly CoinsurerShare[],
-  knownInsurers?: ReadonlySet<string> | readonly string[],
+  { issuerLeads, knownInsurers }: CoinsuranceRules,
 ): FieldProblem | null {
   if (shares.length === 0) return null;
   const known = knownInsurers ? new Set(knownInsurers) : null;
   const seen = new Set<string>();
   for (const [i, s] of shares.entries()) {
-    if (!s.insurerCode || (known && !known.has(s.insurerCode)))
+    const issuer = s.insurerCode === ISSUER_CODE;
+    if (!s.insurerCode || (!issuer && known && !known.has(s.insurerCode)))
       return {
         field: `shares.${i}.insurerCode`,
         label: '共保公司',
         message: `字典中没有代码 ${s.insurerCode}`,
       };
     if (seen.has(s.insurerCode))
-      return { field: `shares.${i}.insurerCode`, label: '共保公司', message: `${s.insurerCode} 重复` };
+      return {
+        field: `shares.${i}.insurerCode`,
+        label: '共保公司',
+        message: issuer ? '本公司只能列一次' : `${s.insurerCode} 重复`,
+      };
     seen.add(s.insurerCode);
     if (!isShare(s.share)) return { field: `shares.${i}.share`, label: '共保份额', message: SHARE_MESSAGE };
   }
-  const leads = shares.filter((s) => s.lead).length;
-  if (leads !== 1) return { field: 'shares', label: '共保信息', message: '须有且只有一家主承保公司' };
+  const table = (message: string): FieldProblem => ({ field: 'shares', label: '共保信息', message });
+  if (!seen.has(ISSUER_CODE)) return table('本公司须为共保人之一');
+  if (shares.length < 2) return table('共保/联保至少需要两家保险公司');
+  const leads = shares.filter((s) => s.lead);
+  if (leads.length !== 1) return table('须有且只有一家主承保公司');
+  if (issuerLeads && leads[0]!.insurerCode !== ISSUER_CODE) return table('本公司须为主承保公司');
   const total = shareTotal(shares);
   if (total !== HUNDRED_PERCENT) return { field: 'shares', message: totalMessage(total) };
   return null;
@@ -104,4 +131,19 @@ export function splitCoinsurance(
   const premium = splitAmount(premiumFen, shares);
   const prevention = splitAmount(preventionFeeFen, shares);
   return shares.map((s, i) => ({ ...s, premiumFen: premium[i]!, preventionFeeFen: prevention[i]! }));
+}
+
+/**
+ * Who collects what, stated on the policy, the e-policy and the cashier: the lead collects the whole premium
+ * (the parts' sum) and settles each party's share. Null without a lead (no co-insurance).
+ */
+export function collectionNotice(
+  parts: readonly (Pick<CoinsurerPart, 'insurerCode' | 'lead' | 'premiumFen'> & {
+    insurerName: string | null;
+  })[],
+): string | null {
+  const lead = parts.find((p) => p.lead);
+  if (!lead) return null;
+  const total = parts.reduce((a, p) => a + p.premiumFen, 0);
+  return `本保单为共保保单，由主承保人 ${lead.insurerName ?? lead.insurerCode} 代收全部保费 ${formatFen(total)}，并按份额与共保人结算`;
 }

@@ -1,9 +1,10 @@
 // Demo applications (PIIBS_DEMO=1): one in every state of the journeys, made through the real services so each
 // carries a real quote from the seeded products, its timeline and its audit trail:
-//   the demo enterprise  DRAFT · PENDING_REVIEW (co-insured, an open task for the underwriter) · PENDING_PAYMENT
-//                        (with its payment order)
+//   the demo enterprise  DRAFT · PENDING_REVIEW (co-insured with the issuer leading, an open task for the
+//                        underwriter) · PENDING_PAYMENT (with its payment order)
 //   the demo agent       RETURNED (with an opinion) · DECLINED · CANCELLED · a construction DRAFT
 // Idempotent: nothing is written once the demo accounts own an application (one server per DATA_DIR).
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { applications, customers, products, reviewTasks } from '../db/schema.ts';
@@ -87,7 +88,7 @@ export async function seedDemoApplications(db: Db): Promise<number> {
     const shared = await replaceCoinsurers(db, ent, co.id, {
       version: co.version,
       shares: [
-        { insurerCode: 'PICC', lead: true, share: '60' },
+        { insurerCode: ISSUER_CODE, lead: true, share: '60' },
         { insurerCode: 'CPIC', lead: false, share: '25.5' },
         { insurerCode: 'PAIC', lead: false, share: '14.5' },
       ],

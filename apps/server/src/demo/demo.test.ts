@@ -9,7 +9,14 @@ import { createTestApp, type TestContext } from '../../test/helpers.ts';
 import { demoCaPaths } from '../ca/demo-ca.ts';
 import { onStart } from '../startup.ts';
 import { seedDemoApplications } from './applications.ts';
-import { DEMO_CUSTOMERS, DEMO_ENTERPRISE, DEMO_PASSWORD, seedDemo, seedDemoCustomers } from './base.ts';
+import {
+  DEMO_CUSTOMERS,
+  DEMO_ENTERPRISE,
+  DEMO_ORGANISATION,
+  DEMO_PASSWORD,
+  seedDemo,
+  seedDemoCustomers,
+} from './base.ts';
 import { seedDemoNotifications } from './notifications.ts';
 
 let t: TestContext;
@@ -215,6 +222,8 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
     expect(co.coinsurers.reduce((s: number, c: { premiumFen: number }) => s + c.premiumFen, 0)).toBe(
       1_952_000,
     );
+    // the issuer (the demo organisation) leads the co-insurance
+    expect(co.coinsurers[0]).toMatchObject({ insurerName: DEMO_ORGANISATION, lead: true, shareText: '60' });
   });
 
   it('the underwriter has an application waiting in the queue', async () => {

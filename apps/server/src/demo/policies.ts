@@ -1,7 +1,9 @@
-// Demo policy (PIIBS_DEMO=1): one paid and issued, co-insured policy of the demo enterprise, so the policy
-// journey (list, detail, e-policy PDF, verification) can be walked at once. Made through the real services:
-// created, submitted, approved by the demo underwriter, paid at the sandbox gateway, learnt by the active query
-// (as the result page does), issued. Idempotent: nothing is written once the demo enterprise has a policy.
+// Demo policy (PIIBS_DEMO=1): one paid and issued policy of the demo enterprise, co-insured (the issuer leading
+// with 70%), so the policy journey (list, detail, e-policy PDF, verification) can be walked at once. Made
+// through the real services: created, submitted, approved by the demo underwriter, paid at the sandbox
+// gateway, learnt by the active query (as the result page does), issued. Idempotent: nothing is written once
+// the demo enterprise has a policy.
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -45,8 +47,8 @@ export async function seedDemoPolicies(db: Db, config: Config): Promise<number> 
   const shared = await replaceCoinsurers(db, ent, draft.id, {
     version: draft.version,
     shares: [
-      { insurerCode: 'PICC', lead: true, share: '70' },
-      { insurerCode: 'CPIC', lead: false, share: '30' },
+      { insurerCode: ISSUER_CODE, lead: true, share: '70' },
+      { insurerCode: 'PICC', lead: false, share: '30' },
     ],
   });
   await submitApplication(db, ent, shared.id, shared.version);

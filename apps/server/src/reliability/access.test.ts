@@ -3,6 +3,7 @@
 // error envelope only, never A's data. The list of such routes comes from /api/docs/json, so a new id route fails
 // this file until it gets a case here or is listed as out of scope with a reason.
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, freshIp, tokenFor } from '../../test/auth.ts';
 import { endorsementDocuments, endorsements, rateTables } from '../db/schema.ts';
@@ -65,7 +66,13 @@ const CASES: Record<string, () => Case[]> = {
   'GET /api/applications/{id}/events': () => appCases(),
   'POST /api/applications/{id}/draft': () => appCases({ version: 0, specialTerms: '乙方试图修改' }),
   'POST /api/applications/{id}/coinsurers': () =>
-    appCases({ version: 0, shares: [{ insurerCode: 'PICC', lead: true, share: '100' }] }),
+    appCases({
+      version: 0,
+      shares: [
+        { insurerCode: ISSUER_CODE, lead: true, share: '70' },
+        { insurerCode: 'PICC', share: '30' },
+      ],
+    }),
   'POST /api/applications/{id}/submit': () => appCases({ version: 0 }),
   'POST /api/applications/{id}/cancel': () => appCases({ version: 0 }),
   'GET /api/materials/{id}/file': () => materialCases(),

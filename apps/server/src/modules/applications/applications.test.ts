@@ -1,11 +1,12 @@
 import { earliestStart } from '@piibs/shared/application-status';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { yuan } from '@piibs/shared/money';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, readXlsx } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
-import { auditLog, products, reviewTasks, users } from '../../db/schema.ts';
+import { applicationCoinsurers, auditLog, products, reviewTasks, users } from '../../db/schema.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { applyApplicationReview } from './transitions.ts';
 
@@ -53,10 +54,13 @@ type App = {
     factors: { code: string; multiplier: number }[];
   } | null;
   quoteProblem?: string | null;
+  issuerLeads: boolean;
+  issuerName: string;
   openTaskId: number | null;
   actions: string[];
   coinsurers: {
     insurerCode: string;
+    insurerName: string | null;
     lead: boolean;
     share: number;
     premiumFen: number;
@@ -89,6 +93,11 @@ async function create(who: Client, customerId: number, code = 'AZX_GM_2025'): Pr
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json();
 }
+/** A valid co-insurance table: the issuer leads with 70%, PICC 30%. */
+const SHARES = [
+  { insurerCode: ISSUER_CODE, lead: true, share: '70' },
+  { insurerCode: 'PICC', lead: false, share: '30' },
+];
 const draft = (who: Client, a: App, fields: Record<string, unknown>) =>
   who.post(`/api/applications/${a.id}/draft`, { version: a.version, ...fields });
 const submit = (who: Client, a: App) => who.post(`/api/applications/${a.id}/submit`, { version: a.version });
@@ -254,10 +263,94 @@ describe('co-insurance', () => {
   const put = (who: Client, a: App, shares: unknown[]) =>
     who.post(`/api/applications/${a.id}/coinsurers`, { version: a.version, shares });
 
+  it('the issuer is a party (PICC 60% lead + Ping An 40% is refused), the lead unless the product says otherwise', async () => {
+    const a = await create(w.ent, entCustomerId);
+    expect(a).toMatchObject({ issuerLeads: true, issuerName: '测试财产保险股份有限公司' });
+    const without = await put(w.ent, a, [
+      { insurerCode: 'PICC', lead: true, share: '60' },
+      { insurerCode: 'PAIC', share: '40' },
+    ]);
+    expect(without.json()).toEqual({
+      status: 400,
+      message: '共保信息：本公司须为共保人之一',
+      errors: [{ field: 'shares', message: '本公司须为共保人之一' }],
+    });
+    const follower = await put(w.ent, a, [
+      { insurerCode: ISSUER_CODE, share: '40' },
+      { insurerCode: 'PICC', lead: true, share: '60' },
+    ]);
+    expect(follower.json().message).toBe('共保信息：本公司须为主承保公司');
+    const alone = await put(w.ent, a, [{ insurerCode: ISSUER_CODE, lead: true, share: '100' }]);
+    expect(alone.json().message).toBe('共保信息：共保/联保至少需要两家保险公司');
+    expect((await load(a.id, w.ent)).coinsurers).toEqual([]);
+
+    // A product that lets another insurer lead: the issuer still a party, with its own share and parts.
+    const code = 'JZSG_AZX_2025';
+    await w.t.database.db.update(products).set({ issuerLeads: false }).where(eq(products.code, code));
+    try {
+      const b = await create(w.agent, agentCustomerId, code);
+      expect(b.issuerLeads).toBe(false);
+      const priced = (
+        await draft(w.agent, b, {
+          projectName: '镇江共保工程',
+          projectAddress: '镇江市京口区',
+          projectCostFen: 5_000_000_000,
+        })
+      ).json() as App;
+      expect(
+        (
+          await put(w.agent, priced, [
+            { insurerCode: 'PICC', lead: true, share: '60' },
+            { insurerCode: 'PAIC', share: '40' },
+          ])
+        ).json().message,
+      ).toBe('共保信息：本公司须为共保人之一');
+      const ok = await put(w.agent, priced, [
+        { insurerCode: ISSUER_CODE, share: '40' },
+        { insurerCode: 'PICC', lead: true, share: '60' },
+      ]);
+      expect(ok.statusCode, ok.body).toBe(200);
+      // 30,500.00 yuan: the issuer's 40% floored, PICC (the lead) the rest
+      expect((ok.json() as App).coinsurers).toEqual([
+        expect.objectContaining({
+          insurerCode: ISSUER_CODE,
+          insurerName: '测试财产保险股份有限公司',
+          lead: false,
+          premiumFen: 1_220_000,
+          preventionFeeFen: 183_000,
+        }),
+        expect.objectContaining({
+          insurerCode: 'PICC',
+          insurerName: '中国人民财产保险股份有限公司',
+          lead: true,
+          premiumFen: 1_830_000,
+          preventionFeeFen: 274_500,
+        }),
+      ]);
+    } finally {
+      await w.t.database.db.update(products).set({ issuerLeads: true }).where(eq(products.code, code));
+    }
+  });
+
+  it('a table saved before the issuer had to be a party is refused at submit, changing nothing', async () => {
+    const a = await create(w.ent, entCustomerId);
+    await w.t.database.db.insert(applicationCoinsurers).values([
+      { applicationId: a.id, insurerCode: 'PICC', lead: true, share: 60_000_000, sort: 0 },
+      { applicationId: a.id, insurerCode: 'PAIC', lead: false, share: 40_000_000, sort: 1 },
+    ]);
+    const res = await submit(w.ent, a);
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '共保信息：本公司须为共保人之一',
+      errors: [{ field: 'shares', message: '本公司须为共保人之一' }],
+    });
+    expect(await load(a.id, w.ent)).toMatchObject({ status: 'DRAFT', version: a.version });
+  });
+
   it('one lead, total exactly 100 (message shows the current total), parts split to the fen', async () => {
     const a = await create(w.ent, entCustomerId);
     const short = await put(w.ent, a, [
-      { insurerCode: 'PICC', lead: true, share: '60' },
+      { insurerCode: ISSUER_CODE, lead: true, share: '60' },
       { insurerCode: 'PAIC', share: '39.5' },
     ]);
     expect(short.json()).toEqual({
@@ -266,16 +359,22 @@ describe('co-insurance', () => {
       errors: [{ field: 'shares', message: '共保份额合计须为100%，当前合计为 99.5%' }],
     });
     const noLead = await put(w.ent, a, [
-      { insurerCode: 'PICC', share: '60' },
+      { insurerCode: ISSUER_CODE, share: '60' },
       { insurerCode: 'PAIC', share: '40' },
     ]);
     expect(noLead.json().message).toBe('共保信息：须有且只有一家主承保公司');
-    const badShare = await put(w.ent, a, [{ insurerCode: 'PICC', lead: true, share: '100.0000001' }]);
+    const badShare = await put(w.ent, a, [
+      { insurerCode: ISSUER_CODE, lead: true, share: '100.0000001' },
+      { insurerCode: 'PAIC', share: '1' },
+    ]);
     expect(badShare.json().message).toContain('请输入1-100且最多六位小数');
-    const unknown = await put(w.ent, a, [{ insurerCode: 'NOPE', lead: true, share: '100' }]);
+    const unknown = await put(w.ent, a, [
+      { insurerCode: ISSUER_CODE, lead: true, share: '50' },
+      { insurerCode: 'NOPE', share: '50' },
+    ]);
     expect(unknown.json().message).toBe('共保公司：字典中没有代码 NOPE');
     const ok = await put(w.ent, a, [
-      { insurerCode: 'PICC', lead: true, share: '33.333334' },
+      { insurerCode: ISSUER_CODE, lead: true, share: '33.333334' },
       { insurerCode: 'PAIC', share: '33.333333' },
       { insurerCode: 'CPIC', share: '33.333333' },
     ]);
@@ -292,7 +391,10 @@ describe('co-insurance', () => {
 
   it('refused on a product without co-insurance', async () => {
     const a = await create(w.ent, entCustomerId, 'LYBZ_2025');
-    const res = await put(w.ent, a, [{ insurerCode: 'PICC', lead: true, share: '100' }]);
+    const res = await put(w.ent, a, [
+      { insurerCode: ISSUER_CODE, lead: true, share: '60' },
+      { insurerCode: 'PICC', share: '40' },
+    ]);
     expect(res.json()).toEqual({
       status: 400,
       message: '共保信息：该险种不支持共保/联保',
@@ -642,7 +744,7 @@ describe('transition matrix over the API', () => {
         return (
           await w.ent.post(`/api/applications/${a.id}/coinsurers`, {
             version: a.version,
-            shares: [{ insurerCode: 'PICC', lead: true, share: '100' }],
+            shares: SHARES,
           })
         ).statusCode;
       case 'submit':
@@ -681,23 +783,23 @@ describe('transition matrix over the API', () => {
 
   it('a stale version on /coinsurers answers 409 and keeps the table', async () => {
     const a = await create(w.ent, entCustomerId);
-    const shares = [{ insurerCode: 'PICC', lead: true, share: '100' }];
+    const shares = SHARES;
     const first = await w.ent.post(`/api/applications/${a.id}/coinsurers`, { version: a.version, shares });
     expect(first.statusCode, first.body).toBe(200);
     const stale = await w.ent.post(`/api/applications/${a.id}/coinsurers`, {
       version: a.version,
       shares: [
-        { insurerCode: 'PAIC', lead: true, share: '50' },
+        { insurerCode: ISSUER_CODE, lead: true, share: '50' },
         { insurerCode: 'CPIC', share: '50' },
       ],
     });
     expect(stale.json()).toEqual({ status: 409, message: '数据已被他人修改，请刷新后重试' });
-    expect((await load(a.id, w.ent)).coinsurers.map((c) => c.insurerCode)).toEqual(['PICC']);
+    expect((await load(a.id, w.ent)).coinsurers.map((c) => c.insurerCode)).toEqual([ISSUER_CODE, 'PICC']);
   });
 
   it('not the owner: another agent gets 404 (cannot see it), the underwriter who sees it 403', async () => {
     const a = await create(w.agent, agentCustomerId);
-    const body = { version: a.version, shares: [{ insurerCode: 'PICC', lead: true, share: '100' }] };
+    const body = { version: a.version, shares: SHARES };
     expect((await w.agent2.post(`/api/applications/${a.id}/coinsurers`, body)).statusCode).toBe(404);
     expect((await draft(w.agent2, a, { specialTerms: '他人' })).statusCode).toBe(404);
     expect((await submit(w.agent2, a)).statusCode).toBe(404);
@@ -728,7 +830,7 @@ describe('re-pricing at submit', () => {
     const shared = await w.agent.post(`/api/applications/${a.id}/coinsurers`, {
       version: priced.json().version,
       shares: [
-        { insurerCode: 'PICC', lead: true, share: '33.333334' },
+        { insurerCode: ISSUER_CODE, lead: true, share: '33.333334' },
         { insurerCode: 'PAIC', share: '33.333333' },
         { insurerCode: 'CPIC', share: '33.333333' },
       ],
@@ -775,7 +877,7 @@ describe('re-pricing at submit', () => {
     });
     // followers floor(total × share), the lead the remainder
     expect(after.coinsurers.map((c) => [c.insurerCode, c.premiumFen, c.preventionFeeFen])).toEqual([
-      ['PICC', 1_118_334, 167_752],
+      [ISSUER_CODE, 1_118_334, 167_752],
       ['PAIC', 1_118_333, 167_749],
       ['CPIC', 1_118_333, 167_749],
     ]);

@@ -188,7 +188,7 @@ export async function saveDraft(
 }
 
 /** Reads the codes of the `coinsurer` dictionary. */
-async function coinsurerCodes(tx: Tx): Promise<string[]> {
+export async function coinsurerCodes(tx: Tx): Promise<string[]> {
   const rows = await tx
     .select({ value: dictDetails.value })
     .from(dictDetails)
@@ -215,7 +215,10 @@ export async function replaceCoinsurers(
       lead: s.lead,
       share: percentTextToMicro(s.share) ?? 0,
     }));
-    const problem = coinsuranceProblem(shares, await coinsurerCodes(tx));
+    const problem = coinsuranceProblem(shares, {
+      issuerLeads: product.issuerLeads,
+      knownInsurers: await coinsurerCodes(tx),
+    });
     if (problem) throw problemError(problem);
     await tx.delete(applicationCoinsurers).where(eq(applicationCoinsurers.applicationId, id));
     if (shares.length) {

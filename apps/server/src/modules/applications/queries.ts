@@ -14,6 +14,7 @@ import {
   actionsFor,
   type Channel,
 } from '@piibs/shared/application-status';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { formatTime } from '@piibs/shared/constants';
 import { fenToYuanText, microPercentText } from '@piibs/shared/money';
 import type { QuoteResult } from '@piibs/shared/product';
@@ -58,6 +59,7 @@ import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns 
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
+import { insurerName } from '../init/service.ts';
 import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
 import { APPLICATION_NOT_FOUND, seeAll } from './changes.ts';
 
@@ -71,6 +73,7 @@ const rowColumns = {
   productName: products.name,
   productClass: products.productClass,
   allowsCoinsurance: products.allowsCoinsurance,
+  issuerLeads: products.issuerLeads,
   applicantName: customers.name,
   applicantUscc: customers.uscc,
   ownerName: sql<string | null>`coalesce(${owner.nickName}, ${owner.username})`,
@@ -190,8 +193,15 @@ function toRow(r: ListRaw, userId: number): ApplicationRow {
   };
 }
 
-/** An application's co-insurers with their shares and parts, in their order (copied onto its policy at issue). */
-export async function applicationCoinsurersOf(db: Db | Tx, id: number): Promise<CoinsurerRow[]> {
+/**
+ * An application's co-insurers with their shares and parts, in their order (copied onto its policy at issue):
+ * dictionary insurers by their label, the issuing insurer (ISSUER_CODE) by the organisation's name.
+ */
+export async function applicationCoinsurersOf(
+  db: Db | Tx,
+  id: number,
+  issuer?: string,
+): Promise<CoinsurerRow[]> {
   const rows = await db
     .select({
       insurerCode: applicationCoinsurers.insurerCode,
@@ -205,12 +215,18 @@ export async function applicationCoinsurersOf(db: Db | Tx, id: number): Promise<
     .from(applicationCoinsurers)
     .where(eq(applicationCoinsurers.applicationId, id))
     .orderBy(asc(applicationCoinsurers.sort), asc(applicationCoinsurers.id));
-  return rows.map((r) => ({ ...r, shareText: microPercentText(r.share) }));
+  const name = rows.some((r) => r.insurerCode === ISSUER_CODE) ? (issuer ?? (await insurerName(db))) : null;
+  return rows.map((r) => ({
+    ...r,
+    insurerName: r.insurerCode === ISSUER_CODE ? name : r.insurerName,
+    shareText: microPercentText(r.share),
+  }));
 }
 
 async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise<ApplicationDetail> {
   // One after another: on a transaction (one connection) concurrent queries are not allowed.
-  const coinsurers = await applicationCoinsurersOf(db, r.id);
+  const issuerName = await insurerName(db);
+  const coinsurers = await applicationCoinsurersOf(db, r.id, issuerName);
   const customer = await getCustomer(db, seeAll(viewer), r.customerId);
   const [order] = await db
     .select()
@@ -246,6 +262,8 @@ async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise
     preventionRatio: r.preventionRatio,
     commissionRate: r.commissionRate,
     allowsCoinsurance: r.allowsCoinsurance,
+    issuerLeads: r.issuerLeads,
+    issuerName,
     quote: (r.quote as QuoteResult | null) ?? null,
     rateTableId: r.rateTableId,
     coinsurers,

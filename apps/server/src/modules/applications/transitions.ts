@@ -87,7 +87,7 @@ export async function submitApplication(
       .where(eq(applicationCoinsurers.applicationId, id));
     if (shares.length) {
       if (!product.allowsCoinsurance) throw fieldError('shares', '该险种不支持共保/联保', '共保信息');
-      const bad = coinsuranceProblem(shares);
+      const bad = coinsuranceProblem(shares, { issuerLeads: product.issuerLeads });
       if (bad) throw problemError(bad);
     }
     const q = await rateApplication(tx, actor.viewer, a);

@@ -1,6 +1,7 @@
 // GET /api/dashboard against hand-counted fixtures: applications and policies made through the real API, a few
 // timestamps moved so the age buckets, the days and the expiry windows have something to sort.
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import type { DashboardAnswer } from '@piibs/shared/dashboard';
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,7 +109,7 @@ beforeAll(async () => {
   // The first enterprise: two policies (one co-insured), one waiting for payment, one in review, one draft.
   const a1 = await pendingPayment(w, w.ent, w.entCustomerId, {
     coinsurers: [
-      { insurerCode: 'PICC', lead: true, share: '60' },
+      { insurerCode: ISSUER_CODE, lead: true, share: '60' },
       { insurerCode: 'CPIC', lead: false, share: '25.5' },
       { insurerCode: 'PAIC', lead: false, share: '14.5' },
     ],
@@ -310,7 +311,7 @@ afterAll(() => w.t.close());
 function coinsuredShares() {
   const cpic = Math.floor((premium.p1 * 25_500_000) / 100_000_000);
   const paic = Math.floor((premium.p1 * 14_500_000) / 100_000_000);
-  return { PICC: premium.p1 - cpic - paic, CPIC: cpic, PAIC: paic };
+  return { [ISSUER_CODE]: premium.p1 - cpic - paic, CPIC: cpic, PAIC: paic };
 }
 
 describe('role gating', () => {
@@ -449,7 +450,11 @@ describe('management (premium in the data scope)', () => {
     ]);
     const shares = coinsuredShares();
     expect(Object.fromEntries(m.coinsurance.map((c) => [c.insurerCode, c.premiumFen]))).toEqual(shares);
-    expect(m.coinsurance.map((c) => c.insurerCode)).toEqual(['PICC', 'CPIC', 'PAIC']);
+    expect(m.coinsurance.map((c) => [c.insurerCode, c.insurerName])).toEqual([
+      [ISSUER_CODE, '测试财产保险股份有限公司'],
+      ['CPIC', '中国太平洋财产保险股份有限公司'],
+      ['PAIC', '中国平安财产保险股份有限公司'],
+    ]);
     expect(m.coinsurance.every((c) => c.policies === 1)).toBe(true);
     expect(fee.p1 > 0 && fee.p2 > 0 && fee.p3 > 0).toBe(true);
     expect(m.prevention).toEqual({

@@ -1,4 +1,5 @@
 import { type Channel, type InitForm, ROLE_CODES } from '@piibs/shared';
+import { SITE_TITLE } from '@piibs/shared/constants';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { departments, roles, systemSettings, userRoles, users } from '../../db/schema.ts';
@@ -10,6 +11,19 @@ import { seedMenus } from '../menus/seed.ts';
 export const INITIALIZED_KEY = 'initialized';
 export const ORGANISATION_KEY = 'organisation';
 export const ALREADY_INITIALIZED = '系统已完成初始化';
+
+/**
+ * The issuing insurer: the organisation set up at first run, printed on e-documents and named in co-insurance
+ * tables (its row is ISSUER_CODE).
+ */
+export async function insurerName(db: Db | Tx): Promise<string> {
+  const [row] = await db
+    .select({ value: systemSettings.value })
+    .from(systemSettings)
+    .where(eq(systemSettings.key, ORGANISATION_KEY));
+  const name = (row?.value as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name.trim() ? name.trim() : SITE_TITLE;
+}
 
 /** The built-in roles; `code` is what the front end's permission checks name. */
 export const BUILTIN_ROLES = [

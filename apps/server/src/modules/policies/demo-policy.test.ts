@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { DEMO_PASSWORD } from '../../demo/base.ts';
+import { DEMO_ORGANISATION, DEMO_PASSWORD } from '../../demo/base.ts';
 import { seedDemoPolicies } from '../../demo/policies.ts';
 import { onStart } from '../../startup.ts';
 
@@ -24,7 +24,17 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
     expect(list.totalElements).toBe(1);
     const p = (await get(`/api/policies/${list.content[0].id}`)).json();
     expect(p).toMatchObject({ status: 'ISSUED', application: { status: 'ISSUED' } });
-    expect(p.coinsurers.map((c: { shareText: string }) => c.shareText)).toEqual(['70', '30']);
+    // the issuer (the demo organisation) leads with 70%
+    expect(
+      p.coinsurers.map((c: { insurerName: string; lead: boolean; shareText: string }) => [
+        c.insurerName,
+        c.lead,
+        c.shareText,
+      ]),
+    ).toEqual([
+      [DEMO_ORGANISATION, true, '70'],
+      ['中国人民财产保险股份有限公司', false, '30'],
+    ]);
     expect(p.payments).toEqual([expect.objectContaining({ source: 'query', amountFen: p.premiumFen })]);
     const pdf = await get(`/api/policies/${p.id}/pdf`);
     expect(pdf.statusCode).toBe(200);

@@ -4,14 +4,15 @@
 // number of retries, sweeps or instances make exactly one, backed by the unique index on
 // policy.application_id). It makes the policy number on the server ('P' + product prefix + year + 8-digit
 // serial from policy_number_seq), copies the period, coverages (the quote's lines with their limits), the
-// co-insurance table and the prevention fee, draws a random verification code, renders the e-policy PDF and
-// stores it with its SHA-256, and moves the application PAID → ISSUED with its event and audit trail.
+// co-insurance table (the issuing insurer's row named as the organisation) and the prevention fee, draws a
+// random verification code, renders the e-policy PDF and stores it with its SHA-256, and moves the application
+// PAID → ISSUED with its event and audit trail.
 //
 // It runs right after payment; a failure is handed to the pg-boss job 'policy-issue' (retried with back-off)
 // and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid
 // application without a policy.
 import { createHash, randomBytes } from 'node:crypto';
-import { formatTime, SITE_TITLE } from '@piibs/shared/constants';
+import { formatTime } from '@piibs/shared/constants';
 import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
@@ -27,11 +28,11 @@ import {
   policyCoinsurers,
   policyDocuments,
   products,
-  systemSettings,
 } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { applicationCoinsurersOf } from '../applications/queries.ts';
+import { insurerName } from '../init/service.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderPolicyPdf } from './pdf.ts';
@@ -63,16 +64,6 @@ export function newVerificationCode(): string {
 async function nextPolicyNumber(tx: Tx, productCode: string): Promise<string> {
   const res = await tx.execute<{ n: string }>(sql`select nextval('policy_number_seq')::text as n`);
   return `P${numberPrefix(productCode, 'X')}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
-}
-
-/** The insurer printed on e-documents: the organisation set up at first run. */
-export async function insurerName(tx: Tx): Promise<string> {
-  const [row] = await tx
-    .select({ value: systemSettings.value })
-    .from(systemSettings)
-    .where(eq(systemSettings.key, 'organisation'));
-  const name = (row?.value as { name?: unknown } | undefined)?.name;
-  return typeof name === 'string' && name.trim() ? name.trim() : SITE_TITLE;
 }
 
 /** Issues the policy of a paid application (idempotent). Null when the application is not PAID and has none. */
@@ -132,7 +123,9 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
         premiumFen: l.premiumFen,
       };
     });
-    const coinsurers: PolicyCoinsurer[] = await applicationCoinsurersOf(tx, a.id);
+    const issuer = await insurerName(tx);
+    // The issuing insurer's row (ISSUER_CODE) keeps the organisation's name as at issue.
+    const coinsurers: PolicyCoinsurer[] = await applicationCoinsurersOf(tx, a.id, issuer);
 
     const number = await nextPolicyNumber(tx, product.code);
     const verificationCode = newVerificationCode();
@@ -140,7 +133,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
     const premiumFen = a.premiumFen ?? 0;
     const preventionFeeFen = a.preventionFeeFen ?? 0;
     const pdf = await renderPolicyPdf({
-      insurerName: await insurerName(tx),
+      insurerName: issuer,
       number,
       applicationNumber: a.number,
       productName: product.name,

@@ -1,7 +1,9 @@
 // The e-policy (电子保单) as a PDF (the kit: lib/pdf.ts). It carries the policy's data, its coverages, the
-// co-insurers with their shares and amounts in yuan, the prevention fee, and the verification code with a QR
+// co-insurers (the issuer among them) with their shares and amounts in yuan and who collects the premium, the
+// prevention fee, and the verification code with a QR
 // code of the public verification page. Its frame (the header with the QR code, the footer on every page) is
 // shared with the endorsement (批单, project-orders/endorsement-pdf.ts).
+import { collectionNotice } from '@piibs/shared/coinsurance';
 import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
 import { type PolicyCoinsurer, type PolicyCoverage, periodText } from '@piibs/shared/policy';
 import QRCode from 'qrcode';
@@ -197,6 +199,15 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
       ],
       { header: true, bottom, align: 'numbers' },
     );
+    const collection = collectionNotice(d.coinsurers);
+    if (collection) {
+      doc
+        .font('cjk')
+        .fontSize(10)
+        .fillColor('#000')
+        .text(`${collection}。`, left, y + 6, { width });
+      y = doc.y;
+    }
   }
 
   // ---- special terms, notes ----

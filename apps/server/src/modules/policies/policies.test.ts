@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
+import { formatFen } from '@piibs/shared/money';
 import { maskHolderName, VERIFY_FAILED } from '@piibs/shared/policy';
 import { count, eq } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -24,7 +26,7 @@ beforeAll(async () => {
   w = await createPayWorld();
   const a = await pendingPayment(w, w.ent, w.entCustomerId, {
     coinsurers: [
-      { insurerCode: 'PICC', lead: true, share: '60' },
+      { insurerCode: ISSUER_CODE, lead: true, share: '60' },
       { insurerCode: 'CPIC', lead: false, share: '25.5' },
       { insurerCode: 'PAIC', lead: false, share: '14.5' },
     ],
@@ -60,6 +62,7 @@ type Detail = {
     lead: boolean;
     shareText: string;
     premiumFen: number;
+    preventionFeeFen: number;
   }[];
   payments: { amountFen: number; source: string }[];
   application: { id: number; status: string };
@@ -85,12 +88,15 @@ describe('issuance', () => {
     });
     expect(p.coverages.reduce((s, c) => s + c.premiumFen, 0)).toBe(p.premiumFen);
     expect(p.coverages[0]!.perPersonLimitFen).toBe(a!.perPersonLimitFen);
-    expect(p.coinsurers.map((c) => [c.insurerCode, c.lead, c.shareText])).toEqual([
-      ['PICC', true, '60'],
-      ['CPIC', false, '25.5'],
-      ['PAIC', false, '14.5'],
+    // The issuing insurer is a party with its own share, named as the organisation; the parts add up.
+    expect(p.coinsurers.map((c) => [c.insurerCode, c.insurerName, c.lead, c.shareText])).toEqual([
+      [ISSUER_CODE, '测试财产保险股份有限公司', true, '60'],
+      ['CPIC', '中国太平洋财产保险股份有限公司', false, '25.5'],
+      ['PAIC', '中国平安财产保险股份有限公司', false, '14.5'],
     ]);
     expect(p.coinsurers.reduce((s, c) => s + c.premiumFen, 0)).toBe(p.premiumFen);
+    expect(p.coinsurers.reduce((s, c) => s + c.preventionFeeFen, 0)).toBe(p.preventionFeeFen);
+    expect(p.coinsurers[1]!.premiumFen).toBe(Math.floor((p.premiumFen * 255) / 1000));
     expect(p.payments).toEqual([expect.objectContaining({ amountFen: p.premiumFen, source: 'notify' })]);
     expect(p.events.map((e) => e.action)).toEqual(['create', 'submit', 'approve', 'pay', 'issue']);
     const audit = await w.t.database.db.select().from(auditLog).where(eq(auditLog.entity, 'policy'));
@@ -176,8 +182,12 @@ describe('the e-policy PDF', () => {
     expect(flat).toContain('电子保险单');
     expect(flat).toContain(p.verificationCode);
     expect(flat).toContain('镇江润扬测试科技有限公司');
-    expect(flat).toContain(p.coinsurers[0]!.insurerName);
+    for (const c of p.coinsurers) expect(flat).toContain(c.insurerName);
     expect(flat).toContain('事故预防服务费用');
+    // who collects: the issuer, as lead, the whole premium
+    expect(flat).toContain(
+      `本保单为共保保单，由主承保人测试财产保险股份有限公司代收全部保费${formatFen(p.premiumFen)}，并按份额与共保人结算。`,
+    );
   });
 });
 

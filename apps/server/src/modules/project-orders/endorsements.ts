@@ -25,7 +25,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
-import { insurerName } from '../policies/issue.ts';
+import { insurerName } from '../init/service.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from './endorsement-pdf.ts';

@@ -1,4 +1,5 @@
 import { addDays, defaultEnd, shanghaiToday } from '@piibs/shared/application-status';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { RENEWAL_WINDOW_MESSAGE } from '@piibs/shared/sales';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,7 +177,7 @@ describe('renewing', () => {
       .where(eq(applicationCoinsurers.applicationId, renewalId));
     expect(shares.map((s) => [s.insurerCode, s.lead, s.share]).sort()).toEqual([
       ['CPIC', false, 30_000_000],
-      ['PICC', true, 70_000_000],
+      [ISSUER_CODE, true, 70_000_000],
     ]);
     expect(shares.reduce((sum, s) => sum + s.premiumFen, 0)).toBe(r.premiumFen);
     const events = await w.t.database.db
@@ -217,6 +218,40 @@ describe('renewing', () => {
     const res = await w.ent.post(`/api/policies/${entPolicy}/renew`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().applicationId).not.toBe(renewalId);
+  });
+
+  it('leaves out a co-insurance table no longer valid (saved before the issuer had to be a party)', async () => {
+    const db = w.t.database.db;
+    const [live] = await db
+      .select({ id: applications.id, version: applications.version })
+      .from(applications)
+      .where(and(eq(applications.renewalOfPolicyId, entPolicy), eq(applications.status, 'DRAFT')));
+    expect(
+      (await w.ent.post(`/api/applications/${live!.id}/cancel`, { version: live!.version })).statusCode,
+    ).toBe(200);
+    const [old] = await db.select().from(policies).where(eq(policies.id, entPolicy));
+    // the old table as it was before: PICC leading, the issuer not in it
+    await db
+      .update(applicationCoinsurers)
+      .set({ insurerCode: 'PICC' })
+      .where(
+        and(
+          eq(applicationCoinsurers.applicationId, old!.applicationId),
+          eq(applicationCoinsurers.insurerCode, ISSUER_CODE),
+        ),
+      );
+    const res = await w.ent.post(`/api/policies/${entPolicy}/renew`);
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().applicationId as number;
+    expect((await w.ent.get(`/api/applications/${id}`)).json().coinsurers).toEqual([]);
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'renew'), eq(auditLog.entityId, String(id))));
+    expect(audit!.detail).toMatchObject({
+      coinsurers: 0,
+      coinsuranceDropped: '共保信息：本公司须为共保人之一',
+    });
   });
 
   it("lets an agent renew its client's policy in the agent channel", async () => {

@@ -1,14 +1,16 @@
 // Renewals (续保): from a policy within 90 days of its end (Asia/Shanghai, through the end day itself; a lapsed
 // policy is insured anew), its policyholder — the application's owner or agent, the enterprise whose code the
 // applicant carries, or the agent who owns that client — makes a new DRAFT application in one action: same
-// product, applicant, insured, contacts, rating inputs and co-insurers, the period from the day after the old end
-// for a year less a day, priced on the product's CURRENT active rate table, linked to the old policy
-// (application.renewal_of_policy_id). One live renewal per policy (a partial unique index backs the check): a
-// second one answers 409 naming the existing draft. The draft then goes through the ordinary wizard and submit.
+// product, applicant, insured, contacts, rating inputs and co-insurers (while still valid), the period from the
+// day after the old end for a year less a day, priced on the product's CURRENT active rate table, linked to the
+// old policy (application.renewal_of_policy_id). One live renewal per policy (a partial unique index backs the
+// check): a second one answers 409 naming the existing draft. The draft then goes through the ordinary wizard and
+// submit.
 import type { Channel } from '@piibs/shared/application-status';
 import { shanghaiToday } from '@piibs/shared/application-status';
-import { splitAmount } from '@piibs/shared/coinsurance';
+import { coinsuranceProblem, splitAmount } from '@piibs/shared/coinsurance';
 import { POLICY_NOT_FOUND } from '@piibs/shared/policy';
+import { problemText } from '@piibs/shared/problem';
 import {
   RENEWAL_WINDOW_MESSAGE,
   type RenewalInfo,
@@ -31,6 +33,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { isApplicationOwner } from '../applications/access.ts';
 import { type Application, nextApplicationNumber } from '../applications/changes.ts';
+import { coinsurerCodes } from '../applications/drafts.ts';
 import { priceNewDraft } from '../applications/pricing.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
@@ -180,13 +183,20 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
 
       const { quote, problem: quoteProblem } = await priceNewDraft(tx, viewer, a);
 
-      const shares = product.allowsCoinsurance
+      const oldShares = product.allowsCoinsurance
         ? await tx
             .select()
             .from(applicationCoinsurers)
             .where(eq(applicationCoinsurers.applicationId, old.id))
             .orderBy(asc(applicationCoinsurers.sort), asc(applicationCoinsurers.id))
         : [];
+      // Copied only while valid under today's rules (the issuer a party, the lead the product wants, insurers
+      // still in the dictionary); otherwise the draft starts without co-insurance and the wizard asks again.
+      const coinsuranceDropped = coinsuranceProblem(oldShares, {
+        issuerLeads: product.issuerLeads,
+        knownInsurers: await coinsurerCodes(tx),
+      });
+      const shares = coinsuranceDropped ? [] : oldShares;
       if (shares.length) {
         const premium = splitAmount(quote?.premiumFen ?? 0, shares);
         const prevention = splitAmount(quote?.preventionFeeFen ?? 0, shares);
@@ -230,6 +240,7 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
             rateTableVersion: quote?.rateTableVersion ?? null,
           },
           coinsurers: shares.length,
+          ...(coinsuranceDropped ? { coinsuranceDropped: problemText(coinsuranceDropped) } : {}),
           quoteProblem,
         },
       });

@@ -1,4 +1,5 @@
 // Test fixtures of the sales and renewal tests (not a test file): issued policies made through the real API.
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import type { Client } from '../../../test/business.ts';
 import { cashier, type PayWorld, pendingPayment, startPay } from '../payments/test-fixtures.ts';
 
@@ -11,7 +12,7 @@ export async function issuedPolicy(w: PayWorld, who: Client, customerId: number,
     coinsured
       ? {
           coinsurers: [
-            { insurerCode: 'PICC', lead: true, share: '70' },
+            { insurerCode: ISSUER_CODE, lead: true, share: '70' },
             { insurerCode: 'CPIC', lead: false, share: '30' },
           ],
         }

@@ -1,6 +1,6 @@
 import type { ApplicationRow } from '@piibs/shared/application';
 import { ROLE_CODES } from '@piibs/shared/auth';
-import { SHARE_MESSAGE } from '@piibs/shared/coinsurance';
+import { ISSUER_CODE, SHARE_MESSAGE } from '@piibs/shared/coinsurance';
 import { yuan } from '@piibs/shared/money';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { screen, within } from '@testing-library/react';
@@ -12,7 +12,7 @@ import { sharesProblem, typedShares } from './components/CoinsuranceSection.tsx'
 import { livePrice } from './components/LiveQuote.tsx';
 import { FLOWS, flowOf, stepsOf, viewPathOf } from './flows.ts';
 import InsureList from './pages/InsureList.tsx';
-import { draftFieldsOf, sharesOf } from './values.ts';
+import { draftFieldsOf, sharesOf, withIssuer } from './values.ts';
 
 /** The seeded work-safety product as GET /api/products/available answers it (one rate row, one factor). */
 const workSafety = {
@@ -96,6 +96,7 @@ describe('the live premium (shared rating code on the active rate table)', () =>
 });
 
 describe('co-insurance as typed', () => {
+  const I = ISSUER_CODE;
   const typed = (shares: [string, boolean, string][]) => ({
     coinsured: true,
     shares: shares.map(([insurerCode, lead, share]) => ({ insurerCode, lead, share })),
@@ -105,54 +106,94 @@ describe('co-insurance as typed', () => {
     expect(
       sharesProblem(
         typed([
-          ['PICC', true, '60'],
+          [I, true, '60'],
           ['PAIC', false, '30'],
         ]),
+        true,
       ),
     ).toBe('共保份额合计须为100%，当前合计为 90%');
     expect(
       sharesProblem(
         typed([
-          ['PICC', true, '66.666667'],
+          [I, true, '66.666667'],
           ['PAIC', false, '33.333333'],
         ]),
+        true,
       ),
     ).toBeNull();
+  });
+
+  it('wants the issuer in the table, leading where the product says so', () => {
+    const picc = typed([
+      ['PICC', true, '60'],
+      ['PAIC', false, '40'],
+    ]);
+    expect(sharesProblem(picc, true)).toBe('共保信息：本公司须为共保人之一');
+    expect(sharesProblem(picc, false)).toBe('共保信息：本公司须为共保人之一');
+    const piccLeads = typed([
+      [I, false, '40'],
+      ['PICC', true, '60'],
+    ]);
+    expect(sharesProblem(piccLeads, true)).toBe('共保信息：本公司须为主承保公司');
+    expect(sharesProblem(piccLeads, false)).toBeNull();
   });
 
   it('wants one lead, two insurers, valid percentages (the spec message)', () => {
     expect(
       sharesProblem(
         typed([
-          ['PICC', false, '50'],
+          [I, false, '50'],
           ['PAIC', false, '50'],
         ]),
+        true,
       ),
     ).toBe('共保信息：须有且只有一家主承保公司');
-    expect(sharesProblem(typed([['PICC', true, '100']]))).toBe('共保信息：共保/联保至少需要两家保险公司');
+    expect(sharesProblem(typed([[I, true, '100']]), true)).toBe('共保信息：共保/联保至少需要两家保险公司');
     expect(
       sharesProblem(
         typed([
-          ['PICC', true, '50.1234567'],
+          [I, true, '50.1234567'],
           ['PAIC', false, '49'],
         ]),
+        true,
       ),
     ).toContain(SHARE_MESSAGE);
-    expect(sharesProblem({ coinsured: false, shares: [] })).toBeNull();
+    expect(sharesProblem({ coinsured: false, shares: [] }, true)).toBeNull();
     expect(
       typedShares(
         typed([
-          ['PICC', true, '0'],
+          [I, true, '0'],
           ['PAIC', false, '100'],
         ]),
       ),
     ).toBeNull();
   });
 
+  it("puts the issuer's row into a table saved without it, as the lead where the product wants it", () => {
+    const old = [
+      { insurerCode: 'PICC', lead: true, share: '60' },
+      { insurerCode: 'PAIC', lead: false, share: '40' },
+    ];
+    expect(withIssuer(old, true)).toEqual([
+      { insurerCode: I, lead: true, share: '' },
+      { insurerCode: 'PICC', lead: false, share: '60' },
+      { insurerCode: 'PAIC', lead: false, share: '40' },
+    ]);
+    // another insurer may keep the lead where the product allows it
+    expect(withIssuer(old, false)[0]).toEqual({ insurerCode: I, lead: false, share: '' });
+    // a table kept from when another insurer could lead: the issuer leads once the product says so
+    const mine = [{ insurerCode: I, lead: false, share: '40' }, old[0]!];
+    expect(withIssuer(mine, false)).toBe(mine);
+    expect(withIssuer(mine, true)).toEqual([
+      { insurerCode: I, lead: true, share: '40' },
+      { insurerCode: 'PICC', lead: false, share: '60' },
+    ]);
+  });
+
   it('sends nothing when not co-insured', () => {
-    expect(
-      sharesOf({ coinsured: false, shares: [{ insurerCode: 'PICC', lead: true, share: '100' }] }),
-    ).toEqual([]);
+    expect(sharesOf({ coinsured: false, shares: [{ insurerCode: I, lead: true, share: '100' }] })).toEqual(
+      [],
+    );
   });
 });
 

@@ -3,6 +3,7 @@
 // percentage text the server parses ('33.333333').
 import type { ApplicationDetail, ApplicationFields } from '@piibs/shared/application';
 import type { PolicyholderType } from '@piibs/shared/application-status';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { fenToYuanText, microPercentText, percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
 import type { CoverageType } from '@piibs/shared/rating';
 import type { StepKind } from './flows.ts';
@@ -45,6 +46,19 @@ export interface WizardValues {
   shares?: ShareValue[];
 }
 
+/**
+ * The co-insurance rows with the issuing insurer's row in them (a table without it, saved before the issuer had
+ * to be a party or new, gets it first with its share to type) and the issuer as the lead where the product wants
+ * it or no other row leads (its lead box is then fixed, so the wizard sets it).
+ */
+export function withIssuer(rows: ShareValue[], issuerLeads: boolean): ShareValue[] {
+  const all = rows.some((r) => r.insurerCode === ISSUER_CODE)
+    ? rows
+    : [{ insurerCode: ISSUER_CODE, lead: false, share: '' }, ...rows];
+  if (!issuerLeads && all.some((r) => r.lead)) return all;
+  return all.map((r) => ({ ...r, lead: r.insurerCode === ISSUER_CODE }));
+}
+
 const yuanText = (fen: number | null): string | null => (fen === null ? null : fenToYuanText(fen));
 
 /** The form's values for an application as the server holds it. */
@@ -74,7 +88,12 @@ export function valuesOf(app: ApplicationDetail): WizardValues {
     contactEmail: app.contactEmail,
     specialTerms: app.specialTerms,
     coinsured: app.coinsurers.length > 0,
-    shares: app.coinsurers.map((c) => ({ insurerCode: c.insurerCode, lead: c.lead, share: c.shareText })),
+    shares: app.coinsurers.length
+      ? withIssuer(
+          app.coinsurers.map((c) => ({ insurerCode: c.insurerCode, lead: c.lead, share: c.shareText })),
+          app.issuerLeads,
+        )
+      : [],
   };
 }
 

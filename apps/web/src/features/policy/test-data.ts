@@ -1,6 +1,7 @@
 // Factories for the policy pages' tests (payment, payment result, policy view, verification, supplements and
 // renewals): answers as the API gives them. Not a test file.
 import type { ApplicationDetail } from '@piibs/shared/application';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import type { PaymentResult } from '@piibs/shared/payment';
 import type { PolicyDetail, PolicyVerification } from '@piibs/shared/policy';
 import type { PolicySales, SalesRow, SupplementDetail } from '@piibs/shared/sales';
@@ -62,6 +63,8 @@ export function applicationDetail(over: Partial<ApplicationDetail> = {}): Applic
     preventionRatio: 15_000_000,
     commissionRate: null,
     allowsCoinsurance: false,
+    issuerLeads: true,
+    issuerName: '示例财产保险股份有限公司',
     quote: null,
     rateTableId: 3,
     coinsurers: [],
@@ -168,8 +171,8 @@ export function policyDetail(over: Partial<PolicyDetail> = {}): PolicyDetail {
     ],
     coinsurers: [
       {
-        insurerCode: 'PICC',
-        insurerName: '中国人民财产保险股份有限公司',
+        insurerCode: ISSUER_CODE,
+        insurerName: '示例财产保险股份有限公司',
         lead: true,
         share: 60_000_000,
         shareText: '60',

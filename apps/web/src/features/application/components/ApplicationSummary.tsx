@@ -10,7 +10,7 @@ import { formatTime } from '@piibs/shared/constants';
 import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
 import { COVERAGE_LABELS, type CoverageType, PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { Card, Descriptions, Empty, Tag, Timeline } from 'antd';
-import { CoinsurerTable, QuoteBreakdown } from './QuoteBreakdown.tsx';
+import { CoinsurerTable, CollectionNotice, QuoteBreakdown } from './QuoteBreakdown.tsx';
 
 const STATUS_COLORS: Partial<Record<ApplicationStatus, string>> = {
   DRAFT: 'default',
@@ -99,7 +99,10 @@ export function ApplicationFacts({ app }: { app: ApplicationDetail }) {
   );
 }
 
-/** The server's quote of an application (the one stored at submit once submitted) and its co-insurers. */
+/**
+ * The server's quote of an application (the one stored at submit once submitted) and its co-insurers with who
+ * collects the premium (the payment page shows it before paying).
+ */
 export function ApplicationPremium({
   app,
   coinsurers = true,
@@ -121,6 +124,7 @@ export function ApplicationPremium({
       )}
       {coinsurers && (app.allowsCoinsurance || app.coinsurers.length) ? (
         <div style={{ marginTop: 16 }}>
+          {app.premiumFen !== null ? <CollectionNotice rows={app.coinsurers} /> : null}
           <CoinsurerTable rows={app.coinsurers} />
         </div>
       ) : null}

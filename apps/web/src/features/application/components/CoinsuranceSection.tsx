@@ -2,6 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   type CoinsurerShare,
   coinsuranceProblem,
+  ISSUER_CODE,
   parseShare,
   SHARE_MESSAGE,
   shareTotal,
@@ -11,9 +12,9 @@ import { microPercentText } from '@piibs/shared/money';
 import { problemText } from '@piibs/shared/problem';
 import { rules } from '@piibs/shared/validators';
 import { Alert, Button, Checkbox, Form, type FormInstance, Input, Space, Switch, Typography } from 'antd';
-import { DictSelect } from '@/lib/dict.tsx';
-import { type ShareValue, sharesOf, type WizardValues } from '../values.ts';
-import { CoinsurerTable } from './QuoteBreakdown.tsx';
+import { DictSelect, dictLabel, useDict } from '@/lib/dict.tsx';
+import { type ShareValue, sharesOf, type WizardValues, withIssuer } from '../values.ts';
+import { CoinsurerTable, CollectionNotice } from './QuoteBreakdown.tsx';
 
 /** The table as typed, parsed; null while a row is incomplete or a share is not a valid percentage. */
 export function typedShares(values: WizardValues | undefined): CoinsurerShare[] | null {
@@ -28,49 +29,58 @@ export function typedShares(values: WizardValues | undefined): CoinsurerShare[] 
 }
 
 /**
- * The problem the table has now (Chinese), or null: every share 1–100 with ≤ 6 decimals, one lead, total
- * exactly 100% ("共保份额合计须为100%，当前合计为 99.5%"). The server checks the same on save and at submit.
+ * The problem the table has now (Chinese), or null: the issuer a party (the lead when the product says so), at
+ * least two insurers, every share 1–100 with ≤ 6 decimals, one lead, total exactly 100% ("共保份额合计须为100%，
+ * 当前合计为 99.5%"). The server checks the same on save and at submit.
  */
-export function sharesProblem(values: WizardValues | undefined): string | null {
+export function sharesProblem(values: WizardValues | undefined, issuerLeads: boolean): string | null {
   if (!values?.coinsured) return null;
   const rows = values.shares ?? [];
-  if (rows.length < 2) return '共保信息：共保/联保至少需要两家保险公司';
   const shares = typedShares(values);
   if (!shares) {
     const typed = rows.map((r) => parseShare(r.share ?? '') ?? 0);
     return `共保信息：${SHARE_MESSAGE}；当前合计为 ${microPercentText(typed.reduce((a, b) => a + b, 0))}%`;
   }
-  const problem = coinsuranceProblem(shares);
+  const problem = coinsuranceProblem(shares, { issuerLeads });
   return problem && problemText(problem);
 }
 
 /**
- * 共保信息 / 共保/联保信息: the insurers sharing the contract, one lead, shares typed as percentages; the
- * running total, and each insurer's premium and prevention fee split to the fen (followers floor, the lead
- * the remainder) as the server will store them.
+ * 共保信息 / 共保/联保信息: the insurers sharing the contract, shares typed as percentages. The issuing insurer's
+ * row (本公司, by the organisation's name) is always there and cannot be removed; it is the lead unless the
+ * product lets another insurer lead. The running total, who collects the premium, and each insurer's premium and
+ * prevention fee split to the fen (followers floor, the lead the remainder) as the server will store them.
  */
 export function CoinsuranceSection({
   form,
   allowed,
+  issuerName,
+  issuerLeads,
   premiumFen,
   preventionFeeFen,
 }: {
   form: FormInstance<WizardValues>;
   allowed: boolean;
+  /** The issuing insurer's name (the organisation running the system). */
+  issuerName: string;
+  /** The product's rule: the issuer must be the lead. */
+  issuerLeads: boolean;
   premiumFen: number | null;
   preventionFeeFen: number | null;
 }) {
   const values = Form.useWatch((all: WizardValues) => all, form);
+  const insurers = useDict('coinsurer');
   if (!allowed) return <Alert type="info" showIcon title="该险种不支持共保/联保，由本公司独家承保" />;
 
   const coinsured = Boolean(values?.coinsured);
   const shares = typedShares(values);
   const total = shares ? shareTotal(shares) : null;
-  const problem = coinsured ? sharesProblem(values) : null;
+  const problem = coinsured ? sharesProblem(values, issuerLeads) : null;
   const parts =
     coinsured && shares && !problem && premiumFen !== null
       ? splitCoinsurance(shares, premiumFen, preventionFeeFen ?? 0).map((p) => ({
           ...p,
+          insurerName: p.insurerCode === ISSUER_CODE ? issuerName : dictLabel(insurers, p.insurerCode),
           shareText: microPercentText(p.share),
         }))
       : null;
@@ -90,11 +100,15 @@ export function CoinsuranceSection({
           checkedChildren="是"
           unCheckedChildren="否"
           onChange={(on) => {
-            if (on && !(form.getFieldValue('shares') as ShareValue[] | undefined)?.length)
-              form.setFieldValue('shares', [
-                { insurerCode: undefined, lead: true, share: '' },
-                { insurerCode: undefined, lead: false, share: '' },
-              ]);
+            const rows = (form.getFieldValue('shares') as ShareValue[] | undefined) ?? [];
+            if (on)
+              form.setFieldValue(
+                'shares',
+                withIssuer(
+                  rows.length ? rows : [{ insurerCode: undefined, lead: false, share: '' }],
+                  issuerLeads,
+                ),
+              );
           }}
         />
       </Form.Item>
@@ -102,43 +116,66 @@ export function CoinsuranceSection({
         <Form.List name="shares">
           {(fields, { add, remove }) => (
             <>
-              {fields.map((field, index) => (
-                <Space key={field.key} align="baseline" wrap style={{ display: 'flex', marginBottom: 4 }}>
-                  <Form.Item
-                    name={[field.name, 'insurerCode']}
-                    rules={[{ required: true, message: '请选择共保公司' }]}
-                  >
-                    <DictSelect
-                      dict="coinsurer"
-                      aria-label={`共保公司${index + 1}`}
-                      placeholder="共保公司"
-                      style={{ width: 240 }}
+              {fields.map((field, index) => {
+                const issuer = form.getFieldValue(['shares', field.name, 'insurerCode']) === ISSUER_CODE;
+                return (
+                  <Space key={field.key} align="baseline" wrap style={{ display: 'flex', marginBottom: 4 }}>
+                    {issuer ? (
+                      <Form.Item>
+                        <Form.Item name={[field.name, 'insurerCode']} hidden>
+                          <Input />
+                        </Form.Item>
+                        <Input
+                          aria-label={`共保公司${index + 1}`}
+                          value={`${issuerName}（本公司）`}
+                          readOnly
+                          style={{ width: 240 }}
+                        />
+                      </Form.Item>
+                    ) : (
+                      <Form.Item
+                        name={[field.name, 'insurerCode']}
+                        rules={[{ required: true, message: '请选择共保公司' }]}
+                      >
+                        <DictSelect
+                          dict="coinsurer"
+                          aria-label={`共保公司${index + 1}`}
+                          placeholder="共保公司"
+                          style={{ width: 240 }}
+                        />
+                      </Form.Item>
+                    )}
+                    <Form.Item name={[field.name, 'lead']} valuePropName="checked">
+                      <Checkbox
+                        aria-label={`主承保${index + 1}`}
+                        disabled={issuerLeads}
+                        onChange={(e) => e.target.checked && setLead(index)}
+                      >
+                        主承保
+                      </Checkbox>
+                    </Form.Item>
+                    <Form.Item
+                      name={[field.name, 'share']}
+                      rules={[{ required: true, message: '请输入共保份额' }, rules.percent1To100]}
+                    >
+                      <Input
+                        aria-label={`共保份额${index + 1}`}
+                        placeholder="份额"
+                        suffix="%"
+                        style={{ width: 160 }}
+                      />
+                    </Form.Item>
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={`删除共保公司${index + 1}`}
+                      disabled={issuer || fields.length <= 2}
+                      onClick={() => remove(field.name)}
                     />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'lead']} valuePropName="checked">
-                    <Checkbox onChange={(e) => e.target.checked && setLead(index)}>主承保</Checkbox>
-                  </Form.Item>
-                  <Form.Item
-                    name={[field.name, 'share']}
-                    rules={[{ required: true, message: '请输入共保份额' }, rules.percent1To100]}
-                  >
-                    <Input
-                      aria-label={`共保份额${index + 1}`}
-                      placeholder="份额"
-                      suffix="%"
-                      style={{ width: 160 }}
-                    />
-                  </Form.Item>
-                  <Button
-                    type="text"
-                    danger
-                    icon={<DeleteOutlined />}
-                    aria-label="删除"
-                    disabled={fields.length <= 2}
-                    onClick={() => remove(field.name)}
-                  />
-                </Space>
-              ))}
+                  </Space>
+                );
+              })}
               <Button
                 type="dashed"
                 icon={<PlusOutlined />}
@@ -147,6 +184,11 @@ export function CoinsuranceSection({
               >
                 添加共保公司
               </Button>
+              <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+                {issuerLeads
+                  ? '本公司为共保方之一并担任主承保人：代收全部保费，并按份额与共保人结算。'
+                  : '本公司为共保方之一；该险种可由其他共保公司担任主承保人。'}
+              </Typography.Paragraph>
             </>
           )}
         </Form.List>
@@ -157,7 +199,12 @@ export function CoinsuranceSection({
             份额合计：{total === null ? '—' : `${microPercentText(total)}%`}
           </Typography.Paragraph>
           {problem ? <Alert type="warning" showIcon role="alert" title={problem} /> : null}
-          {parts ? <CoinsurerTable rows={parts} /> : null}
+          {parts ? (
+            <>
+              <CollectionNotice rows={parts} />
+              <CoinsurerTable rows={parts} />
+            </>
+          ) : null}
         </div>
       ) : null}
     </>

@@ -1,8 +1,9 @@
 import type { CoinsurerRow } from '@piibs/shared/application';
+import { collectionNotice } from '@piibs/shared/coinsurance';
 import { formatFen, microPercentText, multiplierText, rateText } from '@piibs/shared/money';
 import { MIN_PREMIUM_LINE } from '@piibs/shared/quote';
 import type { PremiumQuote } from '@piibs/shared/rating';
-import { Descriptions, Table, Typography } from 'antd';
+import { Alert, Descriptions, Table, Typography } from 'antd';
 import { DictLabel } from '@/lib/dict.tsx';
 
 export interface BreakdownProps {
@@ -106,12 +107,21 @@ export function QuoteBreakdown({
   );
 }
 
-/** The co-insurers with each one's share and parts in yuan. */
-export function CoinsurerTable({
-  rows,
-}: {
-  rows: Pick<CoinsurerRow, 'insurerCode' | 'lead' | 'shareText' | 'premiumFen' | 'preventionFeeFen'>[];
-}) {
+type CoinsurerPartRow = Pick<
+  CoinsurerRow,
+  'insurerCode' | 'insurerName' | 'lead' | 'shareText' | 'premiumFen' | 'preventionFeeFen'
+>;
+
+/** Who collects the premium of a co-insured contract (the lead, settling each party's share); nothing if none. */
+export function CollectionNotice({ rows }: { rows: CoinsurerPartRow[] }) {
+  const notice = collectionNotice(rows);
+  return notice ? (
+    <Alert type="info" showIcon title={notice} data-testid="collection-notice" style={{ marginBottom: 8 }} />
+  ) : null;
+}
+
+/** The co-insurers (the issuing insurer among them) with each one's share and parts in yuan. */
+export function CoinsurerTable({ rows }: { rows: CoinsurerPartRow[] }) {
   return (
     <Table
       size="small"
@@ -123,8 +133,8 @@ export function CoinsurerTable({
         {
           key: 'insurer',
           title: '共保公司',
-          dataIndex: 'insurerCode',
-          render: (code: string) => <DictLabel dict="coinsurer" value={code} empty={code} />,
+          render: (_: unknown, c) =>
+            c.insurerName ?? <DictLabel dict="coinsurer" value={c.insurerCode} empty={c.insurerCode} />,
         },
         {
           key: 'lead',

@@ -1,20 +1,23 @@
 import type { ApplicationDetail } from '@piibs/shared/application';
 import { ROLE_CODES } from '@piibs/shared/auth';
+import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { App as AntApp } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { page } from '@/features/customer/test-data.ts';
 import { applicationDetail } from '@/features/policy/test-data.ts';
-import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { dictAnswers, type MockApi, mockApi } from '@/test/mock-api.ts';
 import type { FlowName } from '../flows.ts';
 import { ApplicationWizard } from './ApplicationWizard.tsx';
 
 const ROUTES: [FlowName, string][] = [
   ['insured', 'stepOne'],
   ['insured', 'stepSecond'],
+  ['insured', 'stepThird'],
   ['epinsure', 'stepOne'],
   ['epinsure', 'stepSecond'],
 ];
@@ -192,5 +195,121 @@ describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000
     errors = [{ field: 'version', message: '不能为空' }];
     fireEvent.click(screen.getByRole('button', { name: '下一步' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('工程造价：不能为空');
+  });
+});
+
+describe('the co-insurance step (insured/stepThird)', { timeout: 40_000 }, () => {
+  let api: MockApi;
+  afterEach(() => {
+    api?.restore();
+    resetKitState();
+  });
+
+  /** A draft of a product that allows co-insurance, priced at 24,000.00 yuan (prevention fee 3,600.00). */
+  const coDraft = (over: Partial<ApplicationDetail> = {}) =>
+    draft({
+      allowsCoinsurance: true,
+      quote: { premiumFen: 2_400_000, preventionFeeFen: 360_000 } as ApplicationDetail['quote'],
+      ...over,
+    });
+  const answers = (app: ApplicationDetail) => ({
+    'GET api/applications/5': { data: app },
+    'GET api/products/available': { data: [] },
+    'GET api/dictDetail': dictAnswers({
+      coinsurer: [
+        ['PICC', '中国人民财产保险股份有限公司'],
+        ['PAIC', '中国平安财产保险股份有限公司'],
+      ],
+    }),
+    'POST api/applications/5/coinsurers': { data: app },
+  });
+
+  it("starts with the issuer's row, the lead and fixed; co-insurers are added to it and the split includes it", async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    api = mockApi(answers(coDraft()));
+    renderAt('/piibs/insured/stepThird/5/1');
+    fireEvent.click(await screen.findByRole('switch', { name: '是否共保/联保' }));
+
+    const issuer = await screen.findByRole('textbox', { name: '共保公司1' });
+    expect(issuer).toHaveValue('示例财产保险股份有限公司（本公司）');
+    expect(issuer).toHaveAttribute('readonly');
+    expect(screen.getByRole('checkbox', { name: '主承保1' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: '主承保1' })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: '主承保2' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: '主承保2' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '删除共保公司1' })).toBeDisabled();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('combobox', { name: '共保公司2' }));
+    await user.click(await screen.findByTitle('中国人民财产保险股份有限公司'));
+    await user.type(screen.getByRole('textbox', { name: '共保份额1' }), '60');
+    await user.type(screen.getByRole('textbox', { name: '共保份额2' }), '40');
+    expect(screen.getByTestId('share-total')).toHaveTextContent('份额合计：100%');
+    // the issuer's part is in the split; it collects as the lead
+    expect(await screen.findByTestId('collection-notice')).toHaveTextContent(
+      '由主承保人 示例财产保险股份有限公司 代收全部保费 ¥24,000.00',
+    );
+    const mine = screen.getByRole('cell', { name: '示例财产保险股份有限公司' }).closest('tr')!;
+    expect(within(mine).getByText('¥14,400.00')).toBeInTheDocument();
+    expect(within(mine).getByText('¥2,160.00')).toBeInTheDocument();
+    const picc = screen.getByRole('cell', { name: '中国人民财产保险股份有限公司' }).closest('tr')!;
+    expect(within(picc).getByText('¥9,600.00')).toBeInTheDocument();
+
+    // a third insurer can be added and removed; the issuer's row stays
+    await user.click(screen.getByRole('button', { name: /添加共保公司/ }));
+    await user.click(screen.getByRole('button', { name: '删除共保公司3' }));
+    expect(screen.queryByRole('combobox', { name: '共保公司3' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: '下一步' }));
+    await waitFor(() => expect(api.callsTo('POST api/applications/5/coinsurers')).toHaveLength(1));
+    expect(JSON.parse(String(api.callsTo('POST api/applications/5/coinsurers')[0]!.data))).toEqual({
+      version: 4,
+      shares: [
+        { insurerCode: ISSUER_CODE, lead: true, share: '60' },
+        { insurerCode: 'PICC', lead: false, share: '40' },
+      ],
+    });
+  });
+
+  it('a table saved without the issuer gets its row; another insurer may lead where the product allows it', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    const row = (insurerCode: string, lead: boolean, shareText: string) => ({
+      insurerCode,
+      insurerName: null,
+      lead,
+      share: Number(shareText) * 1_000_000,
+      shareText,
+      premiumFen: 0,
+      preventionFeeFen: 0,
+    });
+    api = mockApi(
+      answers(
+        coDraft({
+          issuerLeads: false,
+          coinsurers: [row('PICC', true, '60'), row('PAIC', false, '40')],
+        }),
+      ),
+    );
+    renderAt('/piibs/insured/stepThird/5/1');
+    expect(await screen.findByRole('textbox', { name: '共保公司1' })).toHaveValue(
+      '示例财产保险股份有限公司（本公司）',
+    );
+    // PICC keeps the lead; the boxes are free; the issuer's share is to be typed
+    expect(screen.getByRole('checkbox', { name: '主承保1' })).not.toBeChecked();
+    expect(screen.getByRole('checkbox', { name: '主承保2' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: '主承保1' })).toBeEnabled();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: '下一步' }));
+    expect(await screen.findByText('请输入共保份额')).toBeInTheDocument();
+    await user.clear(screen.getByRole('textbox', { name: '共保份额2' }));
+    await user.type(screen.getByRole('textbox', { name: '共保份额2' }), '50');
+    await user.type(screen.getByRole('textbox', { name: '共保份额1' }), '10');
+    await user.click(screen.getByRole('button', { name: '下一步' }));
+    await waitFor(() => expect(api.callsTo('POST api/applications/5/coinsurers')).toHaveLength(1));
+    expect(JSON.parse(String(api.callsTo('POST api/applications/5/coinsurers')[0]!.data)).shares).toEqual([
+      { insurerCode: ISSUER_CODE, lead: false, share: '10' },
+      { insurerCode: 'PICC', lead: true, share: '50' },
+      { insurerCode: 'PAIC', lead: false, share: '40' },
+    ]);
   });
 });

@@ -259,7 +259,7 @@ function StepForm({
     }
     values = { ...form.getFieldsValue(true), ...values };
     if (kinds.includes('coinsurance')) {
-      const problem = sharesProblem(values);
+      const problem = sharesProblem(values, latest.current?.issuerLeads ?? true);
       if (problem) {
         setError(problem);
         return;
@@ -376,6 +376,8 @@ function StepForm({
             <CoinsuranceSection
               form={form}
               allowed={app.allowsCoinsurance}
+              issuerName={app.issuerName}
+              issuerLeads={app.issuerLeads}
               premiumFen={app.quote?.premiumFen ?? null}
               preventionFeeFen={app.quote?.preventionFeeFen ?? null}
             />

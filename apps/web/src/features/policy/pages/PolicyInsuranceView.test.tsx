@@ -47,8 +47,11 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
     expect(within(third).getByText('500万元')).toBeInTheDocument();
     expect(within(third).getByText('¥500.00')).toBeInTheDocument();
 
-    // Co-insurers: shares and parts.
-    const lead = rowOf('中国人民财产保险股份有限公司');
+    // Co-insurers: the issuing insurer leads and collects; shares and parts.
+    expect(screen.getByTestId('collection-notice')).toHaveTextContent(
+      '本保单为共保保单，由主承保人 示例财产保险股份有限公司 代收全部保费 ¥24,000.00，并按份额与共保人结算',
+    );
+    const lead = rowOf('示例财产保险股份有限公司');
     expect(within(lead).getByText('主承保')).toBeInTheDocument();
     expect(within(lead).getByText('60%')).toBeInTheDocument();
     expect(within(lead).getByText('¥14,400.00')).toBeInTheDocument();
@@ -89,6 +92,7 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
     });
     render();
     expect(await screen.findByText('不共保（本公司独家承保）')).toBeInTheDocument();
+    expect(screen.queryByTestId('collection-notice')).toBeNull();
   });
 
   it("an individual policyholder's policy labels the insured's number 被保险人身份证号", async () => {

@@ -8,6 +8,7 @@ import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { CollectionNotice } from '@/features/application/components/QuoteBreakdown.tsx';
 import { PolicyEndorsements } from '@/features/project/components/ChangeSummary.tsx';
 import { policyQuery } from '../api.ts';
 import {
@@ -74,6 +75,7 @@ export default function PolicyInsuranceView() {
           <PolicyCoverageTable coverages={policy.coverages} />
         </Card>
         <Card variant="borderless" title={T.coinsurers}>
+          <CollectionNotice rows={policy.coinsurers} />
           <PolicyCoinsurerTable rows={policy.coinsurers} />
         </Card>
         <Card variant="borderless" title={T.documents}>

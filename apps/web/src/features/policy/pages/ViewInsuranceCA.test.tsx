@@ -1,12 +1,12 @@
 import { ROLE_CODES } from '@piibs/shared/auth';
 import { PAYMENT_MESSAGES } from '@piibs/shared/payment';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import { applicationDetail, paidResult } from '../test-data.ts';
+import { applicationDetail, paidResult, policyDetail } from '../test-data.ts';
 import ViewInsuranceCA from './ViewInsuranceCA.tsx';
 
 const PATTERN = '/piibs/insured/viewInsuranceCA/:id';
@@ -52,6 +52,26 @@ describe('支付 (insured/viewInsuranceCA/:id)', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '去支付' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(CASHIER));
     expect(api.callsTo('POST api/payments/orders/12/pay')).toHaveLength(1);
+  });
+
+  it('a co-insured application: the issuer, as lead, collects the whole premium; each party’s share and parts', async () => {
+    api = mockApi({
+      'GET api/applications/12': {
+        data: applicationDetail({ allowsCoinsurance: true, coinsurers: policyDetail().coinsurers }),
+      },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+    });
+    render();
+    expect(await screen.findByTestId('collection-notice')).toHaveTextContent(
+      '本保单为共保保单，由主承保人 示例财产保险股份有限公司 代收全部保费 ¥24,000.00，并按份额与共保人结算',
+    );
+    const mine = screen.getByRole('cell', { name: '示例财产保险股份有限公司' }).closest('tr')!;
+    expect(within(mine).getByText('主承保')).toBeInTheDocument();
+    expect(within(mine).getByText('60%')).toBeInTheDocument();
+    expect(within(mine).getByText('¥14,400.00')).toBeInTheDocument();
+    const other = screen.getByRole('cell', { name: '中国平安财产保险股份有限公司' }).closest('tr')!;
+    expect(within(other).getByText('40%')).toBeInTheDocument();
+    expect(within(other).getByText('¥9,600.00')).toBeInTheDocument();
   });
 
   it('a refusal of the server is shown and nothing is opened', async () => {
