@@ -21,6 +21,8 @@ export const SHARE_OR_ZERO_MESSAGE = '请输入0-100且最多六位小数';
  * dictionary; shown with the organisation's name (the server answers it with the rows).
  */
 export const ISSUER_CODE = 'ISSUER';
+/** The dictionary of the other insurers (共保/联保保险公司). */
+export const COINSURER_DICT = 'coinsurer';
 
 export interface CoinsurerShare {
   /** Insurer code from the `coinsurer` dictionary, or ISSUER_CODE for the issuing insurer. */

@@ -213,6 +213,19 @@ describe('dictionary administration', () => {
     expect((await details(plain, 'risk_level')).totalElements).toBe(1);
   });
 
+  it("the co-insurers' dictionary refuses the issuing insurer's reserved code ISSUER", async () => {
+    const all = (await admin.get('/api/dict?page=0&size=100')).json() as {
+      content: { id: number; name: string }[];
+    };
+    const coinsurer = all.content.find((d) => d.name === 'coinsurer')!;
+    const res = await admin.post('/api/dictDetail', { dictId: coinsurer.id, label: '冒名', value: 'issuer' });
+    expect(res.json()).toEqual({
+      status: 400,
+      message: '字典值：ISSUER 为本公司（出单公司）的保留代码，不能用作共保公司代码',
+      errors: [{ field: 'value', message: 'ISSUER 为本公司（出单公司）的保留代码，不能用作共保公司代码' }],
+    });
+  });
+
   it('writes need dict:add / dict:edit / dict:del (403 otherwise); reading does not', async () => {
     expect((await plain.post('/api/dictDetail', { dictId, label: 'x', value: 'x' })).statusCode).toBe(403);
     expect((await plain.post('/api/dictDetail/update', { id: 1, label: 'x', value: 'x' })).statusCode).toBe(

@@ -9,6 +9,7 @@ import type {
   dictUpdateForm,
   SORT_FIELDS,
 } from '@piibs/shared/admin';
+import { COINSURER_DICT, ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
@@ -296,6 +297,16 @@ const detailSnapshot = (d: { dictId: number; label: string; value: string; sort:
   sort: d.sort,
 });
 
+/** The co-insurers' dictionary may not take the issuing insurer's reserved code (it is 本公司, not an entry). */
+function refuseReserved(dictName: string, value: string): void {
+  if (dictName === COINSURER_DICT && value.trim().toUpperCase() === ISSUER_CODE)
+    throw fieldError(
+      'value',
+      `${ISSUER_CODE} 为本公司（出单公司）的保留代码，不能用作共保公司代码`,
+      '字典值',
+    );
+}
+
 export function createDetail(
   db: Db,
   actor: Actor,
@@ -303,8 +314,12 @@ export function createDetail(
 ): Promise<DictDetailRow> {
   return guard(VALUE_TAKEN, () =>
     db.transaction(async (tx) => {
-      const [dict] = await tx.select({ id: dicts.id }).from(dicts).where(eq(dicts.id, form.dictId));
+      const [dict] = await tx
+        .select({ id: dicts.id, name: dicts.name })
+        .from(dicts)
+        .where(eq(dicts.id, form.dictId));
       if (!dict) throw fieldError('dictId', '字典不存在', '所属字典');
+      refuseReserved(dict.name, form.value);
       if (await valueTaken(tx, form.dictId, form.value)) throw conflict(VALUE_TAKEN);
       const [row] = await tx.insert(dictDetails).values(form).returning({ id: dictDetails.id });
       await auditChange(tx, actor, {
@@ -327,6 +342,8 @@ export function updateDetail(
     db.transaction(async (tx) => {
       const [before] = await tx.select().from(dictDetails).where(eq(dictDetails.id, form.id)).for('update');
       if (!before) throw notFound(DETAIL_NOT_FOUND);
+      const [dict] = await tx.select({ name: dicts.name }).from(dicts).where(eq(dicts.id, before.dictId));
+      refuseReserved(dict?.name ?? '', form.value);
       if (await valueTaken(tx, before.dictId, form.value, form.id)) throw conflict(VALUE_TAKEN);
       const values = { label: form.label, value: form.value, sort: form.sort };
       await tx
