@@ -114,8 +114,9 @@ describe('who collects', () => {
     expect(collectionNotice(parts)).toBe(
       '本保单为共保保单，由主承保人 示例财产保险股份有限公司 代收全部保费 ¥12,345.67，并按份额与共保人结算',
     );
-    expect(collectionNotice(parts.map((p) => ({ ...p, lead: !p.lead })))).toContain(
-      '由主承保人 中国人民财产保险股份有限公司 代收全部保费 ¥12,345.67',
+    // Another insurer leads (the product allows it): the policy is still paid through the issuer, who says so.
+    expect(collectionNotice(parts.map((p) => ({ ...p, lead: !p.lead })))).toBe(
+      '本保单为共保保单，主承保人为 中国人民财产保险股份有限公司；全部保费 ¥12,345.67 由出单公司 示例财产保险股份有限公司 代收，并按份额与各共保人结算',
     );
     expect(collectionNotice([])).toBeNull();
   });

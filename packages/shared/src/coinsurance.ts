@@ -136,8 +136,10 @@ export function splitCoinsurance(
 }
 
 /**
- * Who collects what, stated on the policy, the e-policy and the cashier: the lead collects the whole premium
- * (the parts' sum) and settles each party's share. Null without a lead (no co-insurance).
+ * Who collects what, stated on the policy, the e-policy and the cashier. The policy is issued and paid through
+ * the issuing insurer: as lead it collects the whole premium (the parts' sum) and settles each party's share;
+ * when the product lets another insurer lead, the issuer still collects (出单公司代收) and settles, and the lead
+ * is named. Null without a lead (no co-insurance).
  */
 export function collectionNotice(
   parts: readonly (Pick<CoinsurerPart, 'insurerCode' | 'lead' | 'premiumFen'> & {
@@ -146,6 +148,10 @@ export function collectionNotice(
 ): string | null {
   const lead = parts.find((p) => p.lead);
   if (!lead) return null;
-  const total = parts.reduce((a, p) => a + p.premiumFen, 0);
-  return `本保单为共保保单，由主承保人 ${lead.insurerName ?? lead.insurerCode} 代收全部保费 ${formatFen(total)}，并按份额与共保人结算`;
+  const total = formatFen(parts.reduce((a, p) => a + p.premiumFen, 0));
+  const name = (p: (typeof parts)[number]) => p.insurerName ?? p.insurerCode;
+  const issuer = parts.find((p) => p.insurerCode === ISSUER_CODE);
+  if (!issuer || issuer === lead)
+    return `本保单为共保保单，由主承保人 ${name(lead)} 代收全部保费 ${total}，并按份额与共保人结算`;
+  return `本保单为共保保单，主承保人为 ${name(lead)}；全部保费 ${total} 由出单公司 ${name(issuer)} 代收，并按份额与各共保人结算`;
 }
