@@ -58,7 +58,18 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   // ---- the underwriter plans a service item and dispatches it ----
   const uw = await pageOf(browser, 'underwriter', '/piibs/riskControl/prevention/serviceList?tab=plans');
   let main = content(uw);
-  const planRow = main.getByRole('row').filter({ hasText: ENTERPRISE }).first();
+  // A service is performed within the policy's period: the demo enterprise's policy in force (the demo's clock
+  // issued it two months ago), not one the other journeys issued today, which starts later.
+  const rows = main.getByRole('row').filter({ hasText: ENTERPRISE });
+  await expect(rows.first()).toBeVisible();
+  const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+  const texts = await rows.allTextContents();
+  const inForce = texts.findIndex((text) => {
+    const start = /(\d{4}-\d{2}-\d{2}) 至/.exec(text)?.[1];
+    return start !== undefined && start <= today;
+  });
+  expect(inForce, 'a policy of the demo enterprise in force').toBeGreaterThanOrEqual(0);
+  const planRow = rows.nth(inForce);
   const seqNo = (await planRow.getByRole('link').first().textContent())!.trim();
   expect(seqNo).toMatch(/^YF/);
   await planRow.getByRole('link', { name: seqNo }).click();

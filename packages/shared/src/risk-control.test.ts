@@ -16,6 +16,7 @@ import {
   type ServiceOrderAction,
   type ServiceOrderStatus,
   scheduledDatesProblem,
+  serviceDateProblem,
   serviceOrderActionsFor,
   serviceOrderNext,
   serviceOrderNumber,
@@ -199,5 +200,28 @@ describe('plan item scheduled dates', () => {
     expect(planItemUpdateForm.parse({ ...base, version: 1 }).scheduledDates).toBeUndefined();
     expect(planItemUpdateForm.parse({ ...base, version: 1, scheduledDates: [] }).scheduledDates).toEqual([]);
     expect(planItemCreateForm.safeParse({ ...base, scheduledDates: ['2026-02-30'] }).success).toBe(false);
+  });
+});
+
+describe('serviceDateProblem: a performed service lies within the policy period, never in the future', () => {
+  const period = { startDate: '2026-03-01', endDate: '2027-02-28' };
+  it.each([
+    ['the first day of the period', '2026-03-01', '2026-06-01', null],
+    ['the last day of the period', '2027-02-28', '2027-03-05', null],
+    [
+      'the day before the policy starts',
+      '2026-02-28',
+      '2026-06-01',
+      '须在保险期间（2026-03-01 至 2027-02-28）内',
+    ],
+    [
+      'the day after the policy ends',
+      '2027-03-01',
+      '2027-03-05',
+      '须在保险期间（2026-03-01 至 2027-02-28）内',
+    ],
+    ['a day still to come', '2026-06-02', '2026-06-01', '不能晚于今天'],
+  ])('%s', (_, day, today, problem) => {
+    expect(serviceDateProblem(day, period, today)).toBe(problem);
   });
 });

@@ -149,6 +149,36 @@ describe('demo data passes the validators user input passes', () => {
       select 'declaration ' || number from secondary_order where end_date <= start_date`);
     expect(periods).toEqual([]);
   });
+
+  it('every prevention service lies within its policy period, and none was performed before the policy started', async () => {
+    const outside = await column(sql`
+      select o.number || ' ' || coalesce(o.service_date::text, '') || ' / ' || o.scheduled_date as v
+      from service_order o join policy p on p.id = o.policy_id
+      where o.scheduled_date not between p.start_date and p.end_date
+         or (o.service_date is not null and o.service_date not between p.start_date and p.end_date)
+         or (o.confirmed_at is not null and (o.confirmed_at at time zone 'Asia/Shanghai')::date < p.start_date)`);
+    expect(outside).toEqual([]);
+    const recorded = await column(sql`select number as v from service_order where service_date is not null`);
+    expect(recorded.length).toBeGreaterThan(0);
+  });
+
+  it('the demo policy is in force, issued before it started, and its e-policy matches its row', async () => {
+    const { rows } = await t.database.db.execute<{
+      start_date: string;
+      issued: string;
+      today: string;
+      sha: string;
+      doc_sha: string;
+    }>(sql`select p.start_date::text, (p.issued_at at time zone 'Asia/Shanghai')::date::text as issued,
+             (now() at time zone 'Asia/Shanghai')::date::text as today, p.pdf_sha256 as sha, d.sha256 as doc_sha
+           from policy p join policy_document d on d.policy_id = p.id
+           join customer c on c.id = p.customer_id where c.uscc = ${DEMO_ENTERPRISE.uscc}`);
+    expect(rows.length).toBe(1);
+    const p = rows[0]!;
+    expect(p.start_date < p.today).toBe(true);
+    expect(p.issued <= p.start_date).toBe(true);
+    expect(p.doc_sha).toBe(p.sha);
+  });
 });
 
 describe('demo customers (PIIBS_DEMO=1)', () => {

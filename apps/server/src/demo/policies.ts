@@ -15,8 +15,10 @@ import { customerViewerOf } from '../modules/customers/access.ts';
 import { createBusinessContext } from '../modules/payments/context.ts';
 import { SandboxProvider } from '../modules/payments/sandbox.ts';
 import { paymentResult, startPayment } from '../modules/payments/service.ts';
+import { redrawPolicyDocument } from '../modules/policies/issue.ts';
 import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_ENTERPRISE } from './base.ts';
+import { moveIntoPast } from './clock.ts';
 import { demoUser } from './user.ts';
 
 async function actorFor(db: Db, username: string): Promise<ApplicationActor | null> {
@@ -26,6 +28,9 @@ async function actorFor(db: Db, username: string): Promise<ApplicationActor | nu
 }
 
 const quiet = { info() {}, warn() {}, error() {} };
+
+/** How long ago the demo policy was issued (and started): it is in force, with most of its year ahead. */
+export const DEMO_POLICY_AGE_DAYS = 60;
 
 /** Writes the demo policy once; answers how many policies it issued (0 or 1). */
 export async function seedDemoPolicies(db: Db, config: Config): Promise<number> {
@@ -75,5 +80,10 @@ export async function seedDemoPolicies(db: Db, config: Config): Promise<number> 
   if (!(sandbox instanceof SandboxProvider)) return 0;
   await sandbox.pay(charge.chargeNo, { notify: false });
   const result = await paymentResult(ctx, ent.viewer, charge.payId);
-  return result.policyId ? 1 : 0;
+  if (!result.policyId) return 0;
+  // The demo's clock: the policy was applied for, paid and issued DEMO_POLICY_AGE_DAYS ago, so it is in force
+  // and its prevention services are performed within its period; its e-policy is drawn again to match.
+  await moveIntoPast(db, draft.id, DEMO_POLICY_AGE_DAYS);
+  await redrawPolicyDocument(ctx, result.policyId);
+  return 1;
 }

@@ -151,6 +151,9 @@ export const serviceOrderRow = z.object({
   seqNo: z.string(),
   policyId: z.number(),
   policyNumber: z.string(),
+  /** The policy's period: services are dispatched, recorded and paid only within it. */
+  policyStartDate: z.string(),
+  policyEndDate: z.string(),
   holderName: z.string(),
   holderUscc: z.string(),
   planItemId: z.number(),

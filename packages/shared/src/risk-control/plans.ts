@@ -30,6 +30,20 @@ export function scheduledDatesProblem(
   return outside ? `${outside} 不在保险期间（${period.startDate} 至 ${period.endDate}）内` : null;
 }
 
+/** A policy's period: a prevention service happens within it, never before the policy starts or after it ends. */
+export interface ServicePeriod {
+  startDate: string;
+  endDate: string;
+}
+
+/** Why a service day cannot be recorded (a performed service: within the period, not in the future), or null. */
+export function serviceDateProblem(day: string, period: ServicePeriod, today: string): string | null {
+  if (day > today) return '不能晚于今天';
+  if (day < period.startDate || day > period.endDate)
+    return `须在保险期间（${period.startDate} 至 ${period.endDate}）内`;
+  return null;
+}
+
 /**
  * The next planned date to dispatch an item on, or null: the dates not yet covered by its live orders (the
  * earliest ones count as done), the first on or after `fromDay`.

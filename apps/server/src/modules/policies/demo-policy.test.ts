@@ -23,7 +23,8 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
     const list = (await get('/api/policies')).json();
     expect(list.totalElements).toBe(1);
     const p = (await get(`/api/policies/${list.content[0].id}`)).json();
-    expect(p).toMatchObject({ status: 'ISSUED', application: { status: 'ISSUED' } });
+    // issued 60 days ago by the demo's clock: in force today
+    expect(p).toMatchObject({ status: 'IN_FORCE', application: { status: 'ISSUED' } });
     // the issuer (the demo organisation) leads with 70%
     expect(
       p.coinsurers.map((c: { insurerName: string; lead: boolean; shareText: string }) => [

@@ -13,6 +13,7 @@
 // application without a policy.
 import { createHash, randomBytes } from 'node:crypto';
 import { formatTime } from '@piibs/shared/constants';
+import { microPercentText } from '@piibs/shared/money';
 import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
@@ -35,7 +36,7 @@ import { applicationCoinsurersOf } from '../applications/queries.ts';
 import { insurerName } from '../init/service.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
 import { numberPrefix } from '../products/service.ts';
-import { renderPolicyPdf } from './pdf.ts';
+import { type PolicyPdfData, renderPolicyPdf } from './pdf.ts';
 
 const ISSUER = 'system';
 
@@ -64,6 +65,105 @@ export function newVerificationCode(): string {
 async function nextPolicyNumber(tx: Tx, productCode: string): Promise<string> {
   const res = await tx.execute<{ n: string }>(sql`select nextval('policy_number_seq')::text as n`);
   return `P${numberPrefix(productCode, 'X')}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
+}
+
+/** What a policy's PDF says of the policy itself (its row). */
+type PdfRow = Pick<
+  PolicyPdfData,
+  | 'number'
+  | 'holderName'
+  | 'holderUscc'
+  | 'insuredName'
+  | 'insuredUscc'
+  | 'insuredAddress'
+  | 'startDate'
+  | 'endDate'
+  | 'premiumFen'
+  | 'preventionRatio'
+  | 'preventionFeeFen'
+  | 'headcount'
+  | 'projectName'
+  | 'specialTerms'
+  | 'coverages'
+  | 'verificationCode'
+  | 'issuedAt'
+>;
+
+/** The e-policy's content: the policy's row and what it is about. */
+const pdfData = (
+  ctx: Pick<BusinessContext, 'config'>,
+  row: PdfRow,
+  about: Pick<
+    PolicyPdfData,
+    'insurerName' | 'applicationNumber' | 'productName' | 'clauseVersion' | 'coinsurers'
+  >,
+): PolicyPdfData => ({
+  ...about,
+  number: row.number,
+  holderName: row.holderName,
+  holderUscc: row.holderUscc,
+  insuredName: row.insuredName,
+  insuredUscc: row.insuredUscc,
+  insuredAddress: row.insuredAddress,
+  startDate: row.startDate,
+  endDate: row.endDate,
+  premiumFen: row.premiumFen,
+  preventionRatio: row.preventionRatio,
+  preventionFeeFen: row.preventionFeeFen,
+  headcount: row.headcount,
+  projectName: row.projectName,
+  specialTerms: row.specialTerms,
+  coverages: row.coverages,
+  verificationCode: row.verificationCode,
+  verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(row.verificationCode)}`,
+  issuedAt: row.issuedAt,
+  issuedAtText: formatTime(row.issuedAt),
+});
+
+/**
+ * Draws an issued policy's e-policy again from its row and stores it with its new SHA-256: for the demo's clock
+ * (demo/clock.ts), which moves a policy's period and issue time after it was issued. Not for business changes —
+ * those are endorsements (批单), documents of their own.
+ */
+export async function redrawPolicyDocument(ctx: BusinessContext, policyId: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [p] = await tx.select().from(policies).where(eq(policies.id, policyId)).for('update');
+    if (!p) throw new Error(`policy ${policyId} not found`);
+    const [a] = await tx
+      .select({ number: applications.number })
+      .from(applications)
+      .where(eq(applications.id, p.applicationId));
+    const [product] = await tx.select().from(products).where(eq(products.id, p.productId));
+    const coinsurers = await tx
+      .select()
+      .from(policyCoinsurers)
+      .where(eq(policyCoinsurers.policyId, p.id))
+      .orderBy(asc(policyCoinsurers.sort));
+    const pdf = await renderPolicyPdf(
+      pdfData(
+        ctx,
+        { ...p, coverages: p.coverages as PolicyCoverage[] },
+        {
+          insurerName: await insurerName(tx),
+          applicationNumber: a?.number ?? '',
+          productName: product?.name ?? '',
+          clauseVersion: product?.clauseVersion ?? null,
+          coinsurers: coinsurers.map((c) => ({
+            insurerCode: c.insurerCode,
+            insurerName: c.insurerName,
+            lead: c.lead,
+            share: c.share,
+            shareText: microPercentText(c.share),
+            premiumFen: c.premiumFen,
+            preventionFeeFen: c.preventionFeeFen,
+          })),
+        },
+      ),
+    );
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    await tx.update(policies).set({ pdfSha256: sha256, pdfSize: pdf.length }).where(eq(policies.id, p.id));
+    await tx.update(policyDocuments).set({ content: pdf, sha256 }).where(eq(policyDocuments.policyId, p.id));
+  });
 }
 
 /** Issues the policy of a paid application (idempotent). Null when the application is not PAID and has none. */
@@ -128,16 +228,14 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
     const coinsurers: PolicyCoinsurer[] = await applicationCoinsurersOf(tx, a.id, issuer);
 
     const number = await nextPolicyNumber(tx, product.code);
-    const verificationCode = newVerificationCode();
-    const issuedAt = new Date();
     const premiumFen = a.premiumFen ?? 0;
     const preventionFeeFen = a.preventionFeeFen ?? 0;
-    const pdf = await renderPolicyPdf({
-      insurerName: issuer,
+    const row = {
       number,
-      applicationNumber: a.number,
-      productName: product.name,
-      clauseVersion: product.clauseVersion,
+      applicationId: a.id,
+      productId: product.id,
+      customerId: holder.id,
+      paymentId: payment?.id ?? null,
       holderName: holder.name,
       holderUscc: holder.uscc,
       insuredName: a.insuredName ?? holder.name,
@@ -148,45 +246,27 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       premiumFen,
       preventionRatio: a.preventionRatio,
       preventionFeeFen,
+      coverages: lines,
       headcount: a.headcount,
       projectName: a.projectName,
       specialTerms: a.specialTerms,
-      coverages: lines,
-      coinsurers,
-      verificationCode,
-      verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(verificationCode)}`,
-      issuedAt,
-      issuedAtText: formatTime(issuedAt),
-    });
+      verificationCode: newVerificationCode(),
+      issuedAt: new Date(),
+    };
+    const pdf = await renderPolicyPdf(
+      pdfData(ctx, row, {
+        insurerName: issuer,
+        applicationNumber: a.number,
+        productName: product.name,
+        clauseVersion: product.clauseVersion,
+        coinsurers,
+      }),
+    );
     const sha256 = createHash('sha256').update(pdf).digest('hex');
 
     const [policy] = await tx
       .insert(policies)
-      .values({
-        number,
-        applicationId: a.id,
-        productId: product.id,
-        customerId: holder.id,
-        paymentId: payment?.id ?? null,
-        holderName: holder.name,
-        holderUscc: holder.uscc,
-        insuredName: a.insuredName ?? holder.name,
-        insuredUscc: a.insuredUscc,
-        insuredAddress: a.insuredAddress,
-        startDate: a.startDate,
-        endDate: a.endDate,
-        premiumFen,
-        preventionRatio: a.preventionRatio,
-        preventionFeeFen,
-        coverages: lines,
-        headcount: a.headcount,
-        projectName: a.projectName,
-        specialTerms: a.specialTerms,
-        verificationCode,
-        pdfSha256: sha256,
-        pdfSize: pdf.length,
-        issuedAt,
-      })
+      .values({ ...row, pdfSha256: sha256, pdfSize: pdf.length })
       .returning({ id: policies.id });
     const policyId = policy!.id;
     if (coinsurers.length)

@@ -16,6 +16,7 @@ import {
   type rectifyForm,
   type ServiceOrderDetail,
   type ServiceOrderStatus,
+  serviceDateProblem,
   type serviceRecordForm,
 } from '@piibs/shared/risk-control';
 import { and, eq, sql } from 'drizzle-orm';
@@ -27,7 +28,16 @@ import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { type PreventionViewer, sidesOnPolicy } from './access.ts';
 import { COMPLAINT_NOT_FOUND, getOrder, HAZARD_NOT_FOUND } from './order-queries.ts';
-import { addEvent, auditOrder, bump, closeIfRectified, lockOrder, notNow, requireParty } from './orders.ts';
+import {
+  addEvent,
+  auditOrder,
+  bump,
+  closeIfRectified,
+  lockOrder,
+  notNow,
+  policyPeriod,
+  requireParty,
+} from './orders.ts';
 
 // ---- the on-site record (the organisation, IN_SERVICE) ----
 
@@ -43,7 +53,9 @@ export async function saveRecord(
     await requireParty(tx, v, o, 'org');
     if (!RECORD_EDITABLE.includes(o.status as ServiceOrderStatus)) throw notNow(o.status, '修改服务记录');
     if (o.version !== form.version) throw conflict(STALE_VERSION);
-    if (form.serviceDate > shanghaiToday()) throw fieldError('serviceDate', '不能晚于今天', '服务日期');
+    const period = await policyPeriod(tx, o.policyId);
+    const late = serviceDateProblem(form.serviceDate, period, shanghaiToday());
+    if (late) throw fieldError('serviceDate', late, '服务日期');
     await tx.delete(serviceHazards).where(eq(serviceHazards.orderId, o.id));
     if (form.hazards.length)
       await tx.insert(serviceHazards).values(

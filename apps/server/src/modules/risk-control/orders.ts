@@ -23,6 +23,8 @@ import {
   type ServiceOrderAction,
   type ServiceOrderDetail,
   type ServiceOrderStatus,
+  type ServicePeriod,
+  serviceDateProblem,
   serviceOrderNext,
   serviceOrderNumber,
   spendChange,
@@ -32,6 +34,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import {
+  policies,
   preventionFunds,
   preventionPlanItems,
   serviceHazards,
@@ -78,6 +81,16 @@ export async function requireParty(tx: Tx, v: PreventionViewer, o: Order, party:
   const sides = await sidesOnPolicy(tx, v, o.policyId);
   if (party === 'enterprise' && !sides.enterprise) throw forbidden(ONLY_ENTERPRISE);
   if (party === 'insurer' && !sides.insurer) throw forbidden(ONLY_INSURER);
+}
+
+/** The period of an order's policy. */
+export async function policyPeriod(tx: Tx, policyId: number): Promise<ServicePeriod> {
+  const [p] = await tx
+    .select({ startDate: policies.startDate, endDate: policies.endDate })
+    .from(policies)
+    .where(eq(policies.id, policyId));
+  if (!p) throw notFound(ORDER_NOT_FOUND);
+  return p;
 }
 
 /** 409 naming the state and what was asked. */
@@ -318,6 +331,13 @@ export async function confirmOrder(
     'confirm',
     { version: form.version },
     async (tx, o) => {
+      // A service is paid only for a visit within the policy's period, and never before the policy starts.
+      const period = await policyPeriod(tx, o.policyId);
+      const outside = o.serviceDate ? serviceDateProblem(o.serviceDate, period, shanghaiToday()) : '未填写';
+      if (outside)
+        throw conflict(
+          `服务日期${o.serviceDate ? ` ${o.serviceDate} ` : ''}${outside}，不能确认服务并支付服务费用`,
+        );
       const [fund] = await tx
         .select()
         .from(preventionFunds)

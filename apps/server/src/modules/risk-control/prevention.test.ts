@@ -457,6 +457,14 @@ describe('service orders', () => {
     expect(early.json().message).toContain('服务记录');
     const future = await act(w.svc, o1.id, 'record', record({ serviceDate: addDays(today, 1) }));
     expect(future.statusCode).toBe(400);
+    // Within the policy's period only: the day before it starts is refused (its boundaries: plans.test in shared).
+    const { startDate, endDate } = w.policy;
+    const beforeStart = await act(w.svc, o1.id, 'record', record({ serviceDate: addDays(startDate, -1) }));
+    expect(beforeStart.json()).toMatchObject({
+      status: 400,
+      message: `服务日期：须在保险期间（${startDate} 至 ${endDate}）内`,
+      errors: [{ field: 'serviceDate' }],
+    });
     res = await expectOk(act(w.svc, o1.id, 'record', record()));
     expect(res.json().hazards.map((h: { level: string }) => h.level)).toEqual(['MAJOR', 'GENERAL']);
     await expectOk(act(w.svc, o1.id, 'submit'));
@@ -811,5 +819,36 @@ describe('the service archive export', () => {
       (await w.svc2.get(`/api/prevention/archive/download?uscc=${w.entUscc}`)).rawPayload,
     );
     expect(other).toHaveLength(1);
+  });
+});
+
+describe('services only within the policy period', () => {
+  it('a service is paid only once its policy has started: confirming before the start is refused and spends nothing', async () => {
+    const { item: it2 } = await addItem({}, w.seqNo2);
+    const o = await dispatch(it2.id, { scheduledDate: dayInPeriod(w.policy2, 5) }, w.seqNo2);
+    await expectOk(act(w.svc, o.id, 'accept'));
+    await expectOk(act(w.svc, o.id, 'start'));
+    await expectOk(act(w.svc, o.id, 'record', record({ hazards: [] })));
+    await expectOk(act(w.svc, o.id, 'submit'));
+    // The policy's period moved to start tomorrow (a policy not yet in force): today's visit lies outside it.
+    const db = w.t.database.db;
+    const tomorrow = addDays(today, 1);
+    const fund = async () =>
+      (await db.select().from(preventionFunds).where(eq(preventionFunds.policyId, w.policy2.id)))[0]!;
+    await db.execute(sql`update policy set start_date = ${tomorrow}::date where id = ${w.policy2.id}`);
+    try {
+      const before = await fund();
+      const res = await act(w.ent2, o.id, 'confirm', { satisfaction: 5 });
+      expect(res.json()).toEqual({
+        status: 409,
+        message: `服务日期 ${today} 须在保险期间（${tomorrow} 至 ${w.policy2.endDate}）内，不能确认服务并支付服务费用`,
+      });
+      expect(await fund()).toEqual(before);
+      expect((await orderOf(o.id)).status).toBe('SUBMITTED');
+    } finally {
+      await db.execute(
+        sql`update policy set start_date = ${w.policy2.startDate}::date where id = ${w.policy2.id}`,
+      );
+    }
   });
 });

@@ -1,11 +1,12 @@
 // Test fixtures of the risk-control tests (not a test file): the permission codes granted as the menu seed is
 // meant to grant them, issued policies for two enterprises, two service organisations with their accounts.
-import { eq, inArray } from 'drizzle-orm';
+import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { client } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { newUscc } from '../../../test/business.ts';
 import type { TestContext } from '../../../test/helpers.ts';
-import { menus, policies, roleMenus, roles } from '../../db/schema.ts';
+import { applications, menus, policies, roleMenus, roles } from '../../db/schema.ts';
 import {
   cashier,
   createPayWorld,
@@ -49,13 +50,25 @@ export async function grantRiskPermissions(t: TestContext): Promise<void> {
   }
 }
 
-/** An issued policy of `who` for its customer, through the real API and the sandbox cashier. */
+/** How long ago the world's policies started: services are recorded today, within their period. */
+export const POLICY_AGE_DAYS = 10;
+
+/**
+ * An issued policy of `who` for its customer, through the real API and the sandbox cashier, in force since
+ * POLICY_AGE_DAYS ago. No one may back-date an application, so the world's clock is turned instead: the issued
+ * period (the policy's and its application's) is moved back, keeping its length, as if all this had happened
+ * that many days earlier.
+ */
 export async function issuedPolicy(w: PayWorld, who: PayWorld['ent'], customerId: number) {
   const a = await pendingPayment(w, who, customerId);
   const start = await startPay(who, a.id);
   const res = await cashier(w, start.cashierUrl, 'pay');
   if (res.statusCode !== 303) throw new Error(res.body);
-  const [p] = await w.t.database.db.select().from(policies).where(eq(policies.applicationId, a.id));
+  const db = w.t.database.db;
+  const since = addDays(shanghaiToday(), -POLICY_AGE_DAYS);
+  const moved = { startDate: sql`${since}::date`, endDate: sql`${since}::date + (end_date - start_date)` };
+  await db.update(applications).set(moved).where(eq(applications.id, a.id));
+  const [p] = await db.update(policies).set(moved).where(eq(policies.applicationId, a.id)).returning();
   if (!p) throw new Error('policy not issued');
   return p;
 }
@@ -178,8 +191,9 @@ export async function createRiskWorld(): Promise<RiskWorld> {
   };
 }
 
-/** The policy's start date plus `days` (a date inside the period, for schedules). */
-export function dayInPeriod(p: { startDate: string }, days = 0): string {
-  const [y, m, d] = p.startDate.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+/** `days` after today: inside the period of a world policy (in force since POLICY_AGE_DAYS ago), for schedules. */
+export function dayInPeriod(p: { startDate: string; endDate: string }, days = 0): string {
+  const day = addDays(shanghaiToday(), days);
+  if (day < p.startDate || day > p.endDate) throw new Error(`${day} is outside ${p.startDate}–${p.endDate}`);
+  return day;
 }

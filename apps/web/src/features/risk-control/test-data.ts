@@ -36,6 +36,9 @@ export function orderRow(over: Partial<ServiceOrderRow> = {}): ServiceOrderRow {
     seqNo: SEQ,
     policyId: 1,
     policyNumber: 'PAZX202600000001',
+    // The period the fixtures' dates (May 2026) lie in.
+    policyStartDate: '2026-01-01',
+    policyEndDate: '2026-12-31',
     holderName: '镇江示范机械有限公司',
     holderUscc: '91321100MA1AQFW3KP',
     planItemId: 5,

@@ -150,6 +150,23 @@ describe('服务记录', { timeout: 40_000 }, () => {
     expect(await screen.findByText('不能晚于今天')).toHaveClass('ant-form-item-explain-error');
   });
 
+  it('refuses a service date outside the policy period at the field, sending nothing', async () => {
+    // The policy starts on 2026-06-01; the saved visit of 2026-05-10 lies before it.
+    api = mockApi(
+      answers({
+        [`GET api/prevention/orders/${NUMBER}`]: { data: { ...inService, policyStartDate: '2026-06-01' } },
+      }),
+    );
+    renderRoute(<ServiceRecord />, PATTERN, URL);
+    expect(await screen.findByText('保险期间 2026-06-01 至 2026-12-31')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(await button(/保存记录/));
+    expect(await screen.findByText('须在保险期间（2026-06-01 至 2026-12-31）内')).toHaveClass(
+      'ant-form-item-explain-error',
+    );
+    expect(api.callsTo(`POST api/prevention/orders/${NUMBER}/record`)).toHaveLength(0);
+  });
+
   it('is read-only once the service is no longer under way', async () => {
     api = mockApi(
       answers({

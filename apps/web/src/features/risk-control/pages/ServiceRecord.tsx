@@ -16,6 +16,7 @@ import {
   type ParticipantSide,
   type ServiceOrderDetail,
   type ServiceRecordForm,
+  serviceDateProblem,
 } from '@piibs/shared/risk-control';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, DatePicker, Form, Input, Result, Row, Select, Space } from 'antd';
@@ -206,6 +207,8 @@ function RecordForm({
     });
 
   const today = dayjs(shanghaiToday());
+  const period = { startDate: order.policyStartDate, endDate: order.policyEndDate };
+  const dateProblem = (d: Dayjs) => serviceDateProblem(d.format('YYYY-MM-DD'), period, shanghaiToday());
 
   return (
     <div style={{ padding: 16 }}>
@@ -239,9 +242,18 @@ function RecordForm({
                 <Form.Item
                   name="serviceDate"
                   label={T.serviceDate}
-                  rules={[{ required: true, message: T.choose(T.serviceDate) }]}
+                  rules={[
+                    { required: true, message: T.choose(T.serviceDate) },
+                    {
+                      validator: async (_, d: Dayjs | undefined) => {
+                        const problem = d ? dateProblem(d) : null;
+                        if (problem) throw new Error(problem);
+                      },
+                    },
+                  ]}
+                  extra={`保险期间 ${period.startDate} 至 ${period.endDate}`}
                 >
-                  <DatePicker style={{ width: '100%' }} disabledDate={(d) => d.isAfter(today, 'day')} />
+                  <DatePicker style={{ width: '100%' }} disabledDate={(d) => dateProblem(d) !== null} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={16}>
