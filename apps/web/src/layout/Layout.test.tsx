@@ -113,6 +113,7 @@ describe('settings drawer', () => {
     expect(drawer.getByRole('button', { name: '主题颜色 #1890ff' })).toHaveAttribute('aria-pressed', 'true');
     for (const name of [
       '暗色模式',
+      '大字模式',
       '显示标签',
       '固定 Header',
       '显示 Logo',
@@ -129,6 +130,15 @@ describe('settings drawer', () => {
     await userEvent.click(drawer.getByRole('switch', { name: '显示页脚' }));
     expect(screen.queryByRole('contentinfo')).not.toBeInTheDocument();
     expect(JSON.parse(localStorage.getItem(SETTINGS_STORAGE_KEY) ?? '{}').state.showFooter).toBe(false);
+  });
+
+  it('大字模式 (适老化) enlarges the shell at once and is remembered like the other settings', async () => {
+    renderShell('/piibs/dashboard');
+    const drawer = await openDrawer();
+    expect(shellElement()).not.toHaveClass('shell-large-text');
+    await userEvent.click(drawer.getByRole('switch', { name: '大字模式' }));
+    expect(shellElement()).toHaveClass('shell-large-text');
+    expect(JSON.parse(localStorage.getItem(SETTINGS_STORAGE_KEY) ?? '{}').state.largeText).toBe(true);
   });
 
   it('picking a theme colour shows a loading message, then success, and persists the colour', async () => {

@@ -103,7 +103,7 @@ function Shell() {
   const active = match?.node;
   const reduced = useReducedShell();
   const entries = useMemo(() => searchEntries(nodes, reduced), [nodes, reduced]);
-  const { tagsView, fixedHeader, sidebarLogo, showFooter, uniqueOpened } = useSettingsStore();
+  const { tagsView, fixedHeader, sidebarLogo, showFooter, uniqueOpened, largeText } = useSettingsStore();
   const opened = useAppStore((s) => s.sidebar.opened);
   const withoutAnimation = useAppStore((s) => s.sidebar.withoutAnimation);
   const mobile = useAppStore((s) => s.device === 'mobile');
@@ -120,6 +120,7 @@ function Shell() {
     opened ? 'shell-opened' : 'shell-collapsed',
     mobile ? 'shell-mobile' : 'shell-desktop',
     withoutAnimation ? 'shell-no-animation' : '',
+    largeText ? 'shell-large-text' : '',
   ].join(' ');
   const style = {
     '--shell-sidebar-width': `${SIDEBAR_WIDTH_PX}px`,

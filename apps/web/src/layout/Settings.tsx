@@ -77,6 +77,14 @@ export default function SettingsDrawer() {
           onChange={(checked) => settings.changeSetting('dark', checked)}
         />
       </div>
+      <div style={row}>
+        <span>大字模式（适老化）</span>
+        <Switch
+          aria-label="大字模式"
+          checked={settings.largeText}
+          onChange={(checked) => settings.changeSetting('largeText', checked)}
+        />
+      </div>
       <Divider titlePlacement="start">系统布局配置</Divider>
       {LAYOUT_TOGGLES.map(({ key, label }) => (
         <div key={key} style={row}>

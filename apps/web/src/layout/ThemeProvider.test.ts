@@ -23,4 +23,13 @@ describe('theme, size and dark mode as antd tokens', () => {
     expect(themeConfig('#1890ff', true, 'small').algorithm).toBe(theme.darkAlgorithm);
     expect(themeConfig('#1890ff', false, 'small').algorithm).toBe(theme.defaultAlgorithm);
   });
+
+  it('大字模式 (适老化): text of 18 px and controls of 44 px whatever the size, menu items 48 px high', () => {
+    for (const size of ['default', 'small', 'mini'] as const) {
+      const config = themeConfig('#1890ff', false, size, true);
+      expect(config.token).toMatchObject({ fontSize: 18, controlHeight: 44 });
+      expect(config.components?.Menu?.itemHeight).toBe(48);
+    }
+    expect(themeConfig('#1890ff', false, 'small').components?.Menu?.itemHeight).toBeUndefined();
+  });
 });

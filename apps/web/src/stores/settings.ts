@@ -2,12 +2,16 @@ import { DEFAULT_SETTINGS, type Settings } from '@piibs/shared/constants';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 
-/** Spec §3 settings plus dark mode and the public-security (公安) filing number the footer shows. */
-export type LayoutSettings = Settings & { dark: boolean; policeNumber: string };
+/**
+ * Spec §3 settings plus dark mode, 大字模式 (large text, after the national 适老化 guideline for elderly-friendly
+ * services) and the public-security (公安) filing number the footer shows.
+ */
+export type LayoutSettings = Settings & { dark: boolean; largeText: boolean; policeNumber: string };
 
 export const DEFAULT_LAYOUT_SETTINGS: Readonly<LayoutSettings> = Object.freeze({
   ...DEFAULT_SETTINGS,
   dark: false,
+  largeText: false,
   policeNumber: '',
 });
 
@@ -15,6 +19,7 @@ export const DEFAULT_LAYOUT_SETTINGS: Readonly<LayoutSettings> = Object.freeze({
 const USER_CHOICES = [
   'theme',
   'dark',
+  'largeText',
   'tagsView',
   'fixedHeader',
   'sidebarLogo',
