@@ -170,4 +170,11 @@ describe('reduced shell hides home tab and keeps the last tab', () => {
     expect(tabTitles()).toEqual(['用户管理']);
     expect(useTagsViewStore.getState().visitedViews.map((v) => v.key)).toEqual(['/piibs/system/user']);
   });
+
+  it('role 17 landing on the dashboard sees no empty tags band (the home tab is hidden, nothing else is open)', async () => {
+    signIn([ROLE_CODES.enterprise]);
+    renderShell('/piibs/dashboard');
+    await screen.findByTestId('shell');
+    expect(screen.queryByRole('navigation', { name: '标签栏' })).not.toBeInTheDocument();
+  });
 });

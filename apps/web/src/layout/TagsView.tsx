@@ -115,6 +115,9 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
     setMenu(null);
   };
 
+  // Nothing to show (a role-17 or CA user on the dashboard, whose home tab is hidden): no empty band.
+  if (tags.length === 0) return null;
+
   return (
     <nav className="shell-tags" aria-label="标签栏">
       {overflow.left || overflow.right ? (
