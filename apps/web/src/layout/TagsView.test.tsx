@@ -1,6 +1,6 @@
 import { ROLE_CODES } from '@piibs/shared/auth';
 import { TAG_CONTEXT_MENU_WIDTH_PX } from '@piibs/shared/constants';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSettingsStore } from '@/stores/settings.ts';
@@ -46,6 +46,24 @@ describe('tags bar', () => {
         .getAllByRole('link')
         .map((link) => link.getAttribute('href')),
     ).toEqual(['/piibs/dashboard', '/piibs/epinsure/stepOne/1/A', '/piibs/epinsure/stepOne/2/A']);
+  });
+
+  it('two tabs of one view for different records read differently: each names its record', async () => {
+    const shell = renderShell('/piibs/epinsure/stepOne/1/A');
+    await visit(shell, '/piibs/epinsure/stepOne/2/A');
+    // What a page says of its record (useTabRecord): a customer's name, a business number.
+    act(() => {
+      useTagsViewStore.getState().setRecordTitle('/piibs/epinsure/stepOne/1/A', '镇江润扬机械制造有限公司');
+      useTagsViewStore.getState().setRecordTitle('/piibs/epinsure/stepOne/2/A', '镇江示例安全科技有限公司');
+    });
+    expect(tabTitles()).toEqual([
+      '首页',
+      '填写投保信息 镇江润扬机械制造有限公司',
+      '填写投保信息 镇江示例安全科技有限公司',
+    ]);
+    expect(
+      bar().getByRole('button', { name: '关闭 填写投保信息 镇江示例安全科技有限公司' }),
+    ).toBeInTheDocument();
   });
 
   it('no close button on affix tabs', () => {

@@ -47,6 +47,7 @@ function useOverflow(ref: RefObject<HTMLDivElement | null>, count: number) {
 export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: boolean }) {
   const navigate = useNavigate();
   const visitedViews = useTagsViewStore((s) => s.visitedViews);
+  const recordTitles = useTagsViewStore((s) => s.recordTitles);
   // Spec §6: no home tab in the reduced shell.
   const tags = reduced ? visitedViews.filter((tag) => tag.key !== HOME_PATH) : visitedViews;
   const [menu, setMenu] = useState<ContextMenu | null>(null);
@@ -140,7 +141,9 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
           event.currentTarget.scrollLeft += event.deltaY;
         }}
       >
-        {tags.map((tag) => {
+        {tags.map((view) => {
+          const record = recordTitles[view.key];
+          const tag = record ? { ...view, title: `${view.title} ${record}` } : view;
           const active = tag.key === activeKey;
           return (
             <span

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { create } from 'zustand';
 
 /** The parts of a router location a tab keeps, so a hidden tab renders with its own URL. */
@@ -33,6 +35,12 @@ interface TagsViewState {
   cachedViews: string[];
   /** Bumped by a refresh; part of the page's React key, so the page remounts. */
   refreshStamps: Record<string, number>;
+  /**
+   * What a tab shows after its page's title, by view key: the record it holds (a customer's name, a business
+   * number), so two tabs of one view for different records read differently.
+   */
+  recordTitles: Record<string, string>;
+  setRecordTitle(key: string, text: string | null): void;
   /** Records a navigation: adds or updates the tab and keeps the page alive unless it is noCache. */
   addView(view: TagView): void;
   addVisitedView(view: TagView): void;
@@ -53,6 +61,13 @@ export const useTagsViewStore = create<TagsViewState>((set, get) => ({
   visitedViews: [],
   cachedViews: [],
   refreshStamps: {},
+  recordTitles: {},
+  setRecordTitle(key, text) {
+    const { recordTitles } = get();
+    if ((recordTitles[key] ?? null) === text) return;
+    const { [key]: _, ...rest } = recordTitles;
+    set({ recordTitles: text ? { ...rest, [key]: text } : rest });
+  },
   addView(view) {
     get().addVisitedView(view);
     get().addCachedView(view);
@@ -102,5 +117,13 @@ export const useTagsViewStore = create<TagsViewState>((set, get) => ({
     const { refreshStamps } = get();
     set({ refreshStamps: { ...refreshStamps, [key]: (refreshStamps[key] ?? 0) + 1 } });
   },
-  reset: () => set({ visitedViews: [], cachedViews: [], refreshStamps: {} }),
+  reset: () => set({ visitedViews: [], cachedViews: [], refreshStamps: {}, recordTitles: {} }),
 }));
+
+/** Names the record the current page holds on its tab (`text` null or empty: the page's title alone). */
+export function useTabRecord(text: string | null | undefined): void {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    useTagsViewStore.getState().setRecordTitle(pathname, text || null);
+  }, [pathname, text]);
+}

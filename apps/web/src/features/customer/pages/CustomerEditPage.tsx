@@ -10,6 +10,7 @@ import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { MATERIAL_TEXTS, MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { flattenMenus, usePermissionStore } from '@/stores/permission.ts';
+import { useTabRecord } from '@/stores/tagsView.ts';
 import { useUserStore } from '@/stores/user.ts';
 import {
   CUSTOMER_LIST_PATH,
@@ -65,6 +66,7 @@ export default function CustomerEditPage() {
   const query = mine ? own : byId;
   const loads = mine || id > 0;
   const customer = query.data ?? undefined;
+  useTabRecord(customer?.name);
   const isNew = !customer && (mine || id <= 0);
   const readOnly = !isNew && params.detail === 'true';
   /** 企业信息 of an enterprise that has not registered yet: a new record of its own code. */

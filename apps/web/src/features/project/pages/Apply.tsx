@@ -22,6 +22,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
 import { Can } from '@/lib/permission.tsx';
+import { useTabRecord } from '@/stores/tagsView.ts';
 import {
   cancelDeclaration,
   declarationQuery,
@@ -97,6 +98,7 @@ function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boo
   const { error, setError, show } = useRefusal(form);
   const [busy, setBusy] = useState<Busy>(null);
   const query = useQuery(declarationQuery(id));
+  useTabRecord(query.data?.projectName);
 
   if (query.isPending) return centred;
   if (!query.data) return <Unavailable error={query.error} fallback="二次下单申报不存在" />;

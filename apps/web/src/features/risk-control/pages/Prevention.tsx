@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
 import { Can } from '@/lib/permission.tsx';
+import { useTabRecord } from '@/stores/tagsView.ts';
 import {
   deletePlanItem,
   ledgerQuery,
@@ -58,6 +59,7 @@ export default function Prevention() {
   const client = useQueryClient();
   const { modal, message } = App.useApp();
   const plan = useQuery({ ...planQuery(seqNo), enabled: seqNo !== '' });
+  useTabRecord(plan.data?.holderName);
   const [editing, setEditing] = useState<{ open: boolean; item: PlanItemRow | null }>({
     open: false,
     item: null,
