@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InternalAxiosRequestConfig } from 'axios';
+import { Activity, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { type CrudColumn, CrudTable } from './CrudTable.tsx';
@@ -288,5 +289,34 @@ describe('CrudTable', () => {
     });
     expect(screen.queryByRole('button', { name: /删\s*除/ })).toBeNull();
     expect(rowNames()[0]).toBe('甲1');
+  });
+});
+
+describe('a kept-alive list (a tab switched away from and back)', () => {
+  function Tabbed() {
+    const [shown, setShown] = useState(true);
+    return (
+      <>
+        <button type="button" onClick={() => setShown((v) => !v)}>
+          切换标签
+        </button>
+        <Activity mode={shown ? 'visible' : 'hidden'}>
+          <ThingsPage />
+        </Activity>
+      </>
+    );
+  }
+
+  it('keeps the filter text typed but not yet searched', async () => {
+    api = mockApi({ 'GET api/things': pageOf });
+    renderWithProviders(<Tabbed />);
+    expect(await screen.findByText('甲1')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('关键词'), '丙');
+    await user.click(screen.getByRole('button', { name: '切换标签' }));
+    await user.click(screen.getByRole('button', { name: '切换标签' }));
+    expect(screen.getByLabelText('关键词')).toHaveValue('丙');
+    // Nothing was searched: the list is as it was.
+    expect(lastListParams()).toEqual({ page: 0, size: 10 });
   });
 });

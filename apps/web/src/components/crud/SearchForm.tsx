@@ -155,10 +155,16 @@ export function SearchForm({
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
 
+  // Refilled only when the filters in the URL change. A kept-alive page (a tab) runs its effects again each time
+  // it is shown: the text typed but not yet searched stays until the tab is closed or refreshed.
+  const filled = useRef<string | null>(null);
+  const filtersKey = JSON.stringify(filters);
   useEffect(() => {
+    if (filled.current === filtersKey) return;
+    filled.current = filtersKey;
     form.resetFields();
-    form.setFieldsValue(toFormValues(fieldsRef.current, filters));
-  }, [form, filters]);
+    form.setFieldsValue(toFormValues(fieldsRef.current, JSON.parse(filtersKey)));
+  }, [form, filtersKey]);
 
   const submit = (values: FormValues) => {
     // Filters of the list the bar does not show (a tree beside the table …) stay as they are.
