@@ -3,16 +3,17 @@
 // issuePolicy() is one transaction that locks the application; a policy already there answers it (so any
 // number of retries, sweeps or instances make exactly one, backed by the unique index on
 // policy.application_id). It makes the policy number on the server ('P' + product prefix + year + 8-digit
-// serial from policy_number_seq), copies the period, coverages (the quote's lines with their limits), the
-// co-insurance table and the prevention fee, draws a random verification code, renders the e-policy PDF and
-// stores it with its SHA-256, and moves the application PAID → ISSUED with its event and audit trail.
+// serial from policy_number_seq), copies the period, the covers (the product's coverages the quote priced,
+// with their limits and deductibles: policyCoversOf), the co-insurance table and the prevention fee, draws a
+// random verification code, renders the e-policy PDF and stores it with its SHA-256, and moves the application
+// PAID → ISSUED with its event and audit trail.
 //
 // It runs right after payment; a failure is handed to the pg-boss job 'policy-issue' (retried with back-off)
 // and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid
 // application without a policy.
 import { createHash, randomBytes } from 'node:crypto';
 import { formatTime, SITE_TITLE } from '@piibs/shared/constants';
-import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
+import { type PolicyCoinsurer, type PolicyCoverage, policyCoversOf, verifyPath } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
@@ -20,7 +21,6 @@ import type { Tx } from '../../db/client.ts';
 import {
   applicationEvents,
   applications,
-  coverages,
   customers,
   payments,
   policies,
@@ -33,7 +33,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { applicationCoinsurersOf } from '../applications/queries.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
-import { numberPrefix } from '../products/service.ts';
+import { getProduct, numberPrefix } from '../products/service.ts';
 import { renderPolicyPdf } from './pdf.ts';
 
 const ISSUER = 'system';
@@ -113,25 +113,10 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       .limit(1);
     if (!product || !holder || !a.startDate || !a.endDate)
       throw new Error(`application ${a.id} is incomplete`);
-    const productCoverages = await tx.select().from(coverages).where(eq(coverages.productId, product.id));
     const quote = a.quote as QuoteResult | null;
-    const lines: PolicyCoverage[] = (quote?.lines ?? []).map((l) => {
-      const cov = productCoverages.find((c) => c.type === l.coverageType);
-      const death = l.coverageType === 'EMPLOYEE_DEATH_DISABILITY';
-      return {
-        key: l.key,
-        type: l.coverageType,
-        name: l.label,
-        perPersonLimitFen: death
-          ? (a.perPersonLimitFen ?? cov?.perPersonLimitFen ?? null)
-          : (cov?.perPersonLimitFen ?? null),
-        perAccidentLimitFen: cov?.perAccidentLimitFen ?? null,
-        aggregateLimitFen: cov?.aggregateLimitFen ?? null,
-        deductibleFen: cov?.deductibleFen ?? 0,
-        baseFen: l.baseFen,
-        premiumFen: l.premiumFen,
-      };
-    });
+    const covers: PolicyCoverage[] = quote
+      ? policyCoversOf((await getProduct(tx, product.id)).coverages, quote)
+      : [];
     const coinsurers: PolicyCoinsurer[] = await applicationCoinsurersOf(tx, a.id);
 
     const number = await nextPolicyNumber(tx, product.code);
@@ -158,7 +143,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       headcount: a.headcount,
       projectName: a.projectName,
       specialTerms: a.specialTerms,
-      coverages: lines,
+      coverages: covers,
       coinsurers,
       verificationCode,
       verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(verificationCode)}`,
@@ -185,7 +170,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
         premiumFen,
         preventionRatio: a.preventionRatio,
         preventionFeeFen,
-        coverages: lines,
+        coverages: covers,
         headcount: a.headcount,
         projectName: a.projectName,
         specialTerms: a.specialTerms,
