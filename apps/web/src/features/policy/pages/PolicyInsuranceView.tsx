@@ -71,7 +71,7 @@ export default function PolicyInsuranceView() {
           <PolicyFacts policy={policy} />
         </Card>
         <Card variant="borderless" title={T.coverages}>
-          <PolicyCoverageTable coverages={policy.coverages} />
+          <PolicyCoverageTable coverages={policy.coverages} premiumFen={policy.premiumFen} />
         </Card>
         <Card variant="borderless" title={T.coinsurers}>
           <PolicyCoinsurerTable rows={policy.coinsurers} />
