@@ -59,6 +59,12 @@ test('contractor declares a project → underwriter approves the tender → the 
     await main.getByRole('button', { name: /下载电子保单/ }).click({ timeout: 10_000 });
   }).toPass({ timeout: 60_000 });
   expect((await downloading).suggestedFilename()).toMatch(/^\d+-电子保单-P\w+\.pdf$/);
+  // The project policy's covers with their limits; the premium (by cost band: 6,500 + 2,000,000 × 0.60‰) once.
+  const covers = main.getByTestId('policy-covers');
+  await expect(covers.getByRole('row').filter({ hasText: '从业人员伤亡（死亡/伤残）' })).toContainText(
+    '¥500,000.00',
+  );
+  await expect(covers).toContainText('保费按整单计收，不按保险责任分列：合计 ¥7,700.00');
 
   // 批改: from the issued project, 12 → 15 million yuan; the form shows the value before the change.
   await main.getByRole('button', { name: spaced('申请批改') }).click();

@@ -8,8 +8,16 @@
 import { z } from 'zod';
 import { applicationEventRow } from './application.ts';
 import { APPLICATION_STATUSES, CHANNELS, shanghaiToday } from './application-status.ts';
+import { formatFen } from './money.ts';
 import { paymentRow } from './payment.ts';
-import { COVERAGE_TYPES } from './rating.ts';
+import {
+  COVERAGE_TYPES,
+  type CoverageLimits,
+  type CoverageType,
+  DEDUCTIBLE_LABEL,
+  LIMIT_FIELDS,
+  LIMIT_LABELS,
+} from './rating.ts';
 
 /** Stored ISSUED at issue; IN_FORCE from 00:00 of the start day; EXPIRED after 24:00 of the end day. */
 export const POLICY_STATUSES = ['ISSUED', 'IN_FORCE', 'EXPIRED'] as const;
@@ -66,19 +74,101 @@ export const periodText = (startDate: string, endDate: string) =>
 
 export const POLICY_SORT_FIELDS = ['id', 'number', 'issuedAt', 'startDate', 'endDate', 'premiumFen'] as const;
 
-/** A coverage as insured: the quote's line with the limits of the product's coverage. */
+/**
+ * A cover (保险责任) as insured: one of the product's coverages the quote priced, with its limits, deductible and,
+ * when the quote prices each cover (work safety, guarantee), its part of the premium; null when the premium is
+ * rated on the whole contract (construction: by cost band).
+ */
 export const policyCoverage = z.object({
-  key: z.string(),
-  type: z.enum(COVERAGE_TYPES).nullable(),
+  type: z.enum(COVERAGE_TYPES),
   name: z.string(),
   perPersonLimitFen: z.number().nullable(),
   perAccidentLimitFen: z.number().nullable(),
   aggregateLimitFen: z.number().nullable(),
   deductibleFen: z.number(),
-  baseFen: z.number(),
-  premiumFen: z.number(),
+  premiumFen: z.number().nullable(),
 });
 export type PolicyCoverage = z.infer<typeof policyCoverage>;
+
+/** What a cover needs of a product's coverage (a CoverageRow or the coverage table's row fits). */
+export interface ProductCover extends CoverageLimits {
+  type: CoverageType;
+  name: string;
+  deductibleFen: number;
+}
+
+/** What the covers need of a quote (a QuoteResult fits). */
+export interface CoverQuote {
+  input: { coverages: readonly CoverageType[]; perPersonLimitFen: number | null };
+  lines: readonly { coverageType: CoverageType | null; premiumFen: number }[];
+}
+
+/**
+ * The covers a quote insures: the product's coverages it priced (`input.coverages`), in the product's order,
+ * with their limits and deductible (death/disability at the per-person limit the quote chose). Each cover
+ * carries its line's premium only when the lines are exactly one per cover; otherwise (construction's cost
+ * bands) every premium is null and the policy states the total once.
+ */
+export function policyCoversOf(coverages: readonly ProductCover[], quote: CoverQuote): PolicyCoverage[] {
+  const priced = new Set(quote.input.coverages);
+  const covers = coverages.filter((c) => priced.has(c.type));
+  const byCover =
+    quote.lines.length === covers.length &&
+    covers.every((c) => quote.lines.filter((l) => l.coverageType === c.type).length === 1);
+  return covers.map((c) => ({
+    type: c.type,
+    name: c.name,
+    perPersonLimitFen:
+      c.type === 'EMPLOYEE_DEATH_DISABILITY'
+        ? (quote.input.perPersonLimitFen ?? c.perPersonLimitFen)
+        : c.perPersonLimitFen,
+    perAccidentLimitFen: c.perAccidentLimitFen,
+    aggregateLimitFen: c.aggregateLimitFen,
+    deductibleFen: c.deductibleFen,
+    premiumFen: byCover ? quote.lines.find((l) => l.coverageType === c.type)!.premiumFen : null,
+  }));
+}
+
+/** The covers as a policy prints them: plain text, the same on the policy page and the e-policy. */
+export interface CoverTable {
+  /** 保险责任, 每人限额, 每次事故限额, 累计限额, 免赔额 and, when the premium is split by cover, 保费. */
+  columns: string[];
+  /** One per cover, a cell per column. */
+  rows: { key: string; cells: string[] }[];
+  /** When the premium is not split by cover: the one line stating it under the table; otherwise null. */
+  premiumNote: string | null;
+}
+
+const PREMIUM_LABEL = '保费';
+
+/**
+ * The table of a policy's covers: money as everywhere on the policy (¥500,000.00), a limit the cover does not
+ * have as —, no deductible as 无; each cover's premium when every cover has one, else the total once, in a note.
+ * No rating formula: that belongs to the quote.
+ */
+export function coverTableOf(covers: readonly PolicyCoverage[], premiumFen: number): CoverTable {
+  const byCover = covers.length > 0 && covers.every((c) => c.premiumFen !== null);
+  return {
+    columns: [
+      '保险责任',
+      ...LIMIT_FIELDS.map((f) => LIMIT_LABELS[f]),
+      DEDUCTIBLE_LABEL,
+      ...(byCover ? [PREMIUM_LABEL] : []),
+    ],
+    rows: covers.map((c) => ({
+      key: c.type,
+      cells: [
+        c.name,
+        ...LIMIT_FIELDS.map((f) => formatFen(c[f])),
+        c.deductibleFen > 0 ? formatFen(c.deductibleFen) : '无',
+        ...(byCover ? [formatFen(c.premiumFen)] : []),
+      ],
+    })),
+    premiumNote: byCover
+      ? null
+      : `${PREMIUM_LABEL}按整单计收，不按保险责任分列：合计 ${formatFen(premiumFen)}`,
+  };
+}
 
 export const policyCoinsurer = z.object({
   insurerCode: z.string(),

@@ -9,7 +9,14 @@ import {
   type QuoteProduct,
   type QuoteTable,
 } from './quote.ts';
-import { type CoverageType, type FactorDef, type RateRow, RatingError } from './rating.ts';
+import {
+  type CoverageType,
+  coverageLimitsText,
+  type FactorDef,
+  type RateRow,
+  RatingError,
+  ratedLimitOf,
+} from './rating.ts';
 
 // ---- fixtures (rates per-mille × 10⁴: 4_000 = 0.40‰; multipliers × 10⁴) ----
 
@@ -370,6 +377,21 @@ describe('composeQuote: premiums (hand-computed)', () => {
   it('labels the extra lines with the coverage names of the product', () => {
     const q = composeQuote(WS, WS_TABLE, { headcount: 1, industrySection: 'C' });
     expect(q.premium.lines[1]!.label).toMatch(/^EMPLOYEE_MEDICAL 名称 5万元\/人 × 1人/);
+  });
+
+  it('names the limit a coverage is rated on, as the wizard labels the coverage (coverageLimitsText)', () => {
+    // Third-party injury: 每人 50万, 每次事故 300万, 累计 500万 — rated on the aggregate, and said so.
+    const q = composeQuote(WS, WS_TABLE, { headcount: 1, industrySection: 'C', coverages: ['LEGAL_COSTS'] });
+    const injury = WS.coverages[2]!;
+    expect(q.premium.lines[2]!.label).toBe('THIRD_PARTY_INJURY 名称 累计限额 500万元 × 0.1‰');
+    expect(coverageLimitsText(injury)).toBe('每人限额 50万元，每次事故限额 300万元，累计限额 500万元');
+    expect(ratedLimitOf(injury)).toEqual({ field: 'aggregateLimitFen', fen: yuan(5_000_000) });
+    // Without an aggregate limit the per-accident one is rated; per-head coverages on their per-person limit.
+    expect(ratedLimitOf(WS.coverages[4]!)).toEqual({ field: 'perAccidentLimitFen', fen: yuan(100_000) });
+    expect(ratedLimitOf(WS.coverages[1]!)).toEqual({ field: 'perPersonLimitFen', fen: yuan(50_000) });
+    expect(q.premium.lines[3]!.label).toBe('LEGAL_COSTS 名称 累计限额 20万元 × 0.25‰');
+    expect(coverageLimitsText(WS.coverages[4]!)).toBe('每次事故限额 10万元');
+    expect(coverageLimitsText(cover('RESCUE', false, {}))).toBe('');
   });
 
   it('is pure: the same inputs give the same quote and nothing passed in changes', () => {

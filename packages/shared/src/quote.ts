@@ -16,6 +16,7 @@ import {
   costBandsOf,
   type ExtraCoverage,
   type FactorDef,
+  LIMIT_LABELS,
   limitTiersOf,
   PER_PERSON_COVERAGES,
   type PremiumQuote,
@@ -27,6 +28,7 @@ import {
   quoteWorkSafety,
   type RateRow,
   RatingError,
+  ratedLimitOf,
 } from './rating.ts';
 
 /** A coverage of a product, as far as pricing goes. */
@@ -219,16 +221,18 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
     const included = product.coverages.filter(
       (c) => c.type !== 'EMPLOYEE_DEATH_DISABILITY' && (c.mandatory || chosen.has(c.type)),
     );
-    const extras: ExtraCoverage[] = included.map((c) =>
-      PER_PERSON_COVERAGES.includes(c.type)
-        ? { type: c.type, label: c.name, perPersonLimitFen: c.perPersonLimitFen, rate: rateOf(c.type) }
-        : {
-            type: c.type,
-            label: c.name,
-            limitFen: c.aggregateLimitFen ?? c.perAccidentLimitFen ?? c.perPersonLimitFen,
-            rate: rateOf(c.type),
-          },
-    );
+    const extras: ExtraCoverage[] = included.map((c) => {
+      if (PER_PERSON_COVERAGES.includes(c.type))
+        return { type: c.type, label: c.name, perPersonLimitFen: c.perPersonLimitFen, rate: rateOf(c.type) };
+      const limit = ratedLimitOf(c);
+      return {
+        type: c.type,
+        label: c.name,
+        limitFen: limit?.fen ?? null,
+        ...(limit ? { limitLabel: LIMIT_LABELS[limit.field] } : {}),
+        rate: rateOf(c.type),
+      };
+    });
     premium = quoteWorkSafety({
       headcount,
       perPersonLimitFen: limit,

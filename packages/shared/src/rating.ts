@@ -55,6 +55,44 @@ export const PER_PERSON_COVERAGES: readonly CoverageType[] = Object.freeze([
   'EMPLOYEE_MEDICAL',
 ]);
 
+/** The limits a coverage may have, in the order a policy prints them. */
+export const LIMIT_FIELDS = ['perPersonLimitFen', 'perAccidentLimitFen', 'aggregateLimitFen'] as const;
+export type LimitField = (typeof LIMIT_FIELDS)[number];
+export const LIMIT_LABELS: Readonly<Record<LimitField, string>> = Object.freeze({
+  perPersonLimitFen: '每人限额',
+  perAccidentLimitFen: '每次事故限额',
+  aggregateLimitFen: '累计限额',
+});
+export const DEDUCTIBLE_LABEL = '免赔额';
+
+/** A coverage's limits (each null when it has none of that kind). */
+export type CoverageLimits = Readonly<Record<LimitField, number | null>>;
+
+/**
+ * The limit a coverage is rated on: per-head coverages (PER_PERSON_COVERAGES) their per-person limit, the others
+ * their aggregate limit, else their per-accident limit, else their per-person limit. Null when it has none.
+ */
+export function ratedLimitOf(
+  c: CoverageLimits & { type: CoverageType },
+): { field: LimitField; fen: number } | null {
+  const order: readonly LimitField[] = PER_PERSON_COVERAGES.includes(c.type)
+    ? ['perPersonLimitFen']
+    : ['aggregateLimitFen', 'perAccidentLimitFen', 'perPersonLimitFen'];
+  for (const field of order) {
+    const fen = c[field];
+    if (fen != null) return { field, fen };
+  }
+  return null;
+}
+
+/** Every limit of a coverage, labelled: 每次事故限额 50万元，累计限额 100万元 ('' when it has none). */
+export function coverageLimitsText(c: CoverageLimits): string {
+  return LIMIT_FIELDS.flatMap((f) => {
+    const fen = c[f];
+    return fen == null ? [] : [`${LIMIT_LABELS[f]} ${amountShortText(fen)}`];
+  }).join('，');
+}
+
 // ---- rules ([rule] 应急〔2025〕27号) ----
 
 /** Death/disability limit of a work-safety policy: at least 400,000 yuan per person. */
@@ -394,8 +432,10 @@ export interface ExtraCoverage {
   label?: string;
   /** Per-head coverages (PER_PERSON_COVERAGES): the per-person limit; base = headcount × it. */
   perPersonLimitFen?: number | null;
-  /** Other coverages: the limit the rate applies to (aggregate, else per accident). */
+  /** Other coverages: the limit the rate applies to (ratedLimitOf: aggregate, else per accident). */
   limitFen?: number | null;
+  /** Which limit that is, named in the line (累计限额). */
+  limitLabel?: string;
   rate: number;
 }
 
@@ -443,7 +483,7 @@ export function quoteWorkSafety(input: WorkSafetyInput): PremiumQuote {
       checkAmount('limitFen', `${name}限额`, limit);
       lines.push({
         key: c.type,
-        label: `${name} ${amountShortText(limit)} × ${rateText(c.rate)}`,
+        label: `${name} ${c.limitLabel ? `${c.limitLabel} ` : ''}${amountShortText(limit)} × ${rateText(c.rate)}`,
         coverageType: c.type,
         baseFen: limit,
         rate: c.rate,

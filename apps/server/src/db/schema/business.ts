@@ -339,7 +339,7 @@ export const policies = pgTable(
     premiumFen: fen('premium_fen').notNull(),
     preventionRatio: integer('prevention_ratio'),
     preventionFeeFen: fen('prevention_fee_fen').notNull().default(0),
-    /** PolicyCoverage[] (@piibs/shared/policy): the quote's lines with the limits insured. */
+    /** PolicyCoverage[] (@piibs/shared/policy): the covers insured, with their limits (policyCoversOf). */
     coverages: jsonb('coverages').notNull().default([]),
     headcount: integer('headcount'),
     projectName: text('project_name'),

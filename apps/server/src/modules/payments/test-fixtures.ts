@@ -69,6 +69,8 @@ export async function pendingPayment(
     coinsurers?: { insurerCode: string; lead: boolean; share: string }[];
     /** An individual policyholder (type 2) insuring this person: name and ID card number. */
     individual?: { name: string; idNumber: string };
+    /** Optional coverages to add (附加责任). */
+    coverages?: string[];
   } = {},
 ): Promise<AppDetail> {
   const [p] = await w.t.database.db
@@ -88,6 +90,14 @@ export async function pendingPayment(
       version: a.version,
       insuredName: person.name,
       insuredIdNumber: person.idNumber,
+    });
+    if (res.statusCode !== 200) throw new Error(res.body);
+    a = res.json();
+  }
+  if (opts.coverages) {
+    res = await who.post(`/api/applications/${a.id}/draft`, {
+      version: a.version,
+      coverages: opts.coverages,
     });
     if (res.statusCode !== 200) throw new Error(res.body);
     a = res.json();

@@ -3,8 +3,9 @@
 // issuePolicy() is one transaction that locks the application; a policy already there answers it (so any
 // number of retries, sweeps or instances make exactly one, backed by the unique index on
 // policy.application_id). It makes the policy number on the server ('P' + product prefix + year + 8-digit
-// serial from policy_number_seq), copies the period, coverages (the quote's lines with their limits), the
-// co-insurance table (the issuing insurer's row named as the organisation) and the prevention fee, draws a
+// serial from policy_number_seq), copies the period, the covers (the product's coverages the quote priced,
+// with their limits and deductibles: policyCoversOf), the co-insurance table (the issuing insurer's row named as
+// the organisation) and the prevention fee, draws a
 // random verification code, renders the e-policy PDF and stores it with its SHA-256, and moves the application
 // PAID → ISSUED with its event and audit trail.
 //
@@ -14,7 +15,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { formatTime } from '@piibs/shared/constants';
 import { microPercentText } from '@piibs/shared/money';
-import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
+import { type PolicyCoinsurer, type PolicyCoverage, policyCoversOf, verifyPath } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
@@ -22,7 +23,6 @@ import type { Tx } from '../../db/client.ts';
 import {
   applicationEvents,
   applications,
-  coverages,
   customers,
   payments,
   policies,
@@ -35,7 +35,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { applicationCoinsurersOf } from '../applications/queries.ts';
 import { insurerName } from '../init/service.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
-import { numberPrefix } from '../products/service.ts';
+import { getProduct, numberPrefix } from '../products/service.ts';
 import { type PolicyPdfData, renderPolicyPdf } from './pdf.ts';
 
 const ISSUER = 'system';
@@ -204,25 +204,10 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       .limit(1);
     if (!product || !holder || !a.startDate || !a.endDate)
       throw new Error(`application ${a.id} is incomplete`);
-    const productCoverages = await tx.select().from(coverages).where(eq(coverages.productId, product.id));
     const quote = a.quote as QuoteResult | null;
-    const lines: PolicyCoverage[] = (quote?.lines ?? []).map((l) => {
-      const cov = productCoverages.find((c) => c.type === l.coverageType);
-      const death = l.coverageType === 'EMPLOYEE_DEATH_DISABILITY';
-      return {
-        key: l.key,
-        type: l.coverageType,
-        name: l.label,
-        perPersonLimitFen: death
-          ? (a.perPersonLimitFen ?? cov?.perPersonLimitFen ?? null)
-          : (cov?.perPersonLimitFen ?? null),
-        perAccidentLimitFen: cov?.perAccidentLimitFen ?? null,
-        aggregateLimitFen: cov?.aggregateLimitFen ?? null,
-        deductibleFen: cov?.deductibleFen ?? 0,
-        baseFen: l.baseFen,
-        premiumFen: l.premiumFen,
-      };
-    });
+    const covers: PolicyCoverage[] = quote
+      ? policyCoversOf((await getProduct(tx, product.id)).coverages, quote)
+      : [];
     const issuer = await insurerName(tx);
     // The issuing insurer's row (ISSUER_CODE) keeps the organisation's name as at issue.
     const coinsurers: PolicyCoinsurer[] = await applicationCoinsurersOf(tx, a.id, issuer);
@@ -246,7 +231,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       premiumFen,
       preventionRatio: a.preventionRatio,
       preventionFeeFen,
-      coverages: lines,
+      coverages: covers,
       headcount: a.headcount,
       projectName: a.projectName,
       specialTerms: a.specialTerms,

@@ -4,8 +4,14 @@
 // code of the public verification page. Its frame (the header with the QR code, the footer on every page) is
 // shared with the endorsement (批单, project-orders/endorsement-pdf.ts).
 import { collectionNotice } from '@piibs/shared/coinsurance';
-import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
-import { type PolicyCoinsurer, type PolicyCoverage, periodText } from '@piibs/shared/policy';
+import { formatFen, microPercentText } from '@piibs/shared/money';
+import {
+  type CoverTable,
+  coverTableOf,
+  type PolicyCoinsurer,
+  type PolicyCoverage,
+  periodText,
+} from '@piibs/shared/policy';
 import QRCode from 'qrcode';
 import {
   BLUE,
@@ -49,7 +55,32 @@ export interface PolicyPdfData {
   issuedAtText: string;
 }
 
-const limit = (fen: number | null) => (fen == null ? '—' : amountShortText(fen));
+/** The covers' table (shared with the web's policy page), the premium note under it; answers the y below. */
+export function coverTable(
+  o: Pick<PdfDocument, 'doc' | 'left' | 'width' | 'bottom'>,
+  y: number,
+  t: CoverTable,
+) {
+  const { doc, left, width, bottom } = o;
+  const amount = t.columns.length > 5 ? 75 : 80;
+  const amounts = t.columns.length - 1;
+  let below = table(
+    doc,
+    y,
+    [width - amounts * amount, ...Array<number>(amounts).fill(amount)],
+    [t.columns, ...t.rows.map((r) => r.cells)],
+    { header: true, bottom, align: 'numbers' },
+  );
+  if (t.premiumNote) {
+    doc
+      .font('cjk')
+      .fontSize(9)
+      .fillColor('#000')
+      .text(t.premiumNote, left, below + 4, { width });
+    below = doc.y;
+  }
+  return below;
+}
 
 /** The frame every e-document of a policy shares: the header with its QR code, the footer on every page. */
 export interface DocumentFrame {
@@ -163,22 +194,7 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
 
   // ---- coverages ----
   y = section(doc, '保险责任及限额', y + 14, bottom);
-  y = table(
-    doc,
-    y,
-    [width - 4 * 82, 82, 82, 82, 82],
-    [
-      ['保险责任', '每人限额', '每次事故限额', '累计限额', '保险费'],
-      ...d.coverages.map((c) => [
-        c.name,
-        limit(c.perPersonLimitFen),
-        limit(c.perAccidentLimitFen),
-        limit(c.aggregateLimitFen),
-        formatFen(c.premiumFen),
-      ]),
-    ],
-    { header: true, bottom, align: 'numbers' },
-  );
+  y = coverTable(o, y, coverTableOf(d.coverages, d.premiumFen));
 
   // ---- co-insurance ----
   if (d.coinsurers.length) {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
-import { formatFen } from '@piibs/shared/money';
+import { formatFen, yuan } from '@piibs/shared/money';
 import { maskHolderName, VERIFY_FAILED } from '@piibs/shared/policy';
 import { count, eq } from 'drizzle-orm';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../../../test/pdf.ts';
 import { applications, auditLog, policies, policyDocuments } from '../../db/schema.ts';
 import { jobHandlers } from '../../jobs/boss.ts';
 import {
@@ -55,7 +55,15 @@ type Detail = {
   status: string;
   verificationCode: string;
   verifyPath: string;
-  coverages: { name: string; premiumFen: number; perPersonLimitFen: number | null }[];
+  coverages: {
+    type: string;
+    name: string;
+    premiumFen: number | null;
+    perPersonLimitFen: number | null;
+    perAccidentLimitFen: number | null;
+    aggregateLimitFen: number | null;
+    deductibleFen: number;
+  }[];
   coinsurers: {
     insurerCode: string;
     insurerName: string;
@@ -86,7 +94,7 @@ describe('issuance', () => {
       status: 'ISSUED',
       application: { id: applicationId, status: 'ISSUED' },
     });
-    expect(p.coverages.reduce((s, c) => s + c.premiumFen, 0)).toBe(p.premiumFen);
+    expect(p.coverages.reduce((s, c) => s + c.premiumFen!, 0)).toBe(p.premiumFen);
     expect(p.coverages[0]!.perPersonLimitFen).toBe(a!.perPersonLimitFen);
     // The issuing insurer is a party with its own share, named as the organisation; the parts add up.
     expect(p.coinsurers.map((c) => [c.insurerCode, c.insurerName, c.lead, c.shareText])).toEqual([
@@ -174,9 +182,7 @@ describe('the e-policy PDF', () => {
       .where(eq(policyDocuments.policyId, policyId));
     expect(doc!.sha256).toBe(sha);
 
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
-    const { text } = await extractText(pdf, { mergePages: true });
-    const flat = text.replace(/\s+/g, '');
+    const flat = await pdfText(bytes);
     expect(flat).toContain(p.number);
     expect(flat).toContain(p.productName.replace(/\s+/g, ''));
     expect(flat).toContain('电子保险单');
@@ -188,6 +194,67 @@ describe('the e-policy PDF', () => {
     expect(flat).toContain(
       `本保单为共保保单，由主承保人测试财产保险股份有限公司代收全部保费${formatFen(p.premiumFen)}，并按份额与共保人结算。`,
     );
+  });
+});
+
+describe('the covers (保险责任) on the policy and its e-policy', () => {
+  /** A policy with the optional third-party property cover (每次事故 50万, 累计 100万, 免赔额 1,000 yuan). */
+  let covered: Detail;
+  let coveredPdf: string;
+  beforeAll(async () => {
+    const a = await pendingPayment(w, w.ent, w.entCustomerId, { coverages: ['THIRD_PARTY_PROPERTY'] });
+    const start = await startPay(w.ent, a.id);
+    expect((await cashier(w, start.cashierUrl, 'pay')).statusCode).toBe(303);
+    const { policyId: id } = (await w.ent.get(`/api/payments/${start.payId}`)).json();
+    covered = (await w.ent.get(`/api/policies/${id}`)).json();
+    coveredPdf = await pdfText((await w.ent.get(`/api/policies/${id}/pdf`)).rawPayload);
+  });
+
+  it('are the covers insured with their plain names, limits and deductible, each with its premium', () => {
+    expect(covered.coverages.map((c) => c.name)).toEqual([
+      '从业人员伤亡（死亡/伤残）',
+      '从业人员医疗费用',
+      '第三者人身伤亡',
+      '第三者财产损失',
+      '事故应急救援费用',
+    ]);
+    expect(covered.coverages[3]).toEqual({
+      type: 'THIRD_PARTY_PROPERTY',
+      name: '第三者财产损失',
+      perPersonLimitFen: null,
+      perAccidentLimitFen: yuan(500_000),
+      aggregateLimitFen: yuan(1_000_000),
+      deductibleFen: yuan(1_000),
+      premiumFen: expect.any(Number),
+    });
+    expect(covered.coverages.reduce((s, c) => s + c.premiumFen!, 0)).toBe(covered.premiumFen);
+  });
+
+  it('the e-policy prints the same table: limits labelled, the deductible, no rating formula', () => {
+    const premium = (i: number) => formatFen(covered.coverages[i]!.premiumFen);
+    expect(coveredPdf).toContain('保险责任每人限额每次事故限额累计限额免赔额保费');
+    expect(coveredPdf).toContain(`从业人员伤亡（死亡/伤残）¥500,000.00——无${premium(0)}`);
+    expect(coveredPdf).toContain(`第三者财产损失—¥500,000.00¥1,000,000.00¥1,000.00${premium(3)}`);
+    expect(coveredPdf).toContain(`事故应急救援费用—¥500,000.00¥1,000,000.00无${premium(4)}`);
+    expect(coveredPdf).not.toMatch(/[×‰]/);
+  });
+
+  it('a policy issued before the covers were stored shows them rebuilt from its quote, limits as issued', async () => {
+    // What issuance stored before: the quote's lines, the rating formula as the name.
+    const legacy = covered.coverages.map((c) => ({
+      key: c.type,
+      type: c.type,
+      name: `${c.name} 50万元/人 × 1人 × 0.38‰`,
+      perPersonLimitFen: c.perPersonLimitFen,
+      perAccidentLimitFen: c.perAccidentLimitFen,
+      aggregateLimitFen: c.aggregateLimitFen,
+      deductibleFen: c.deductibleFen,
+      baseFen: 1,
+      premiumFen: c.premiumFen,
+    }));
+    await w.t.database.db.update(policies).set({ coverages: legacy }).where(eq(policies.id, covered.id));
+    const p = (await w.ent.get(`/api/policies/${covered.id}`)).json() as Detail;
+    expect(p.coverages).toEqual(covered.coverages);
   });
 });
 

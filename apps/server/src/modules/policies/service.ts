@@ -13,12 +13,14 @@ import {
   type PolicyRow,
   type PolicyStatus,
   type PolicyVerification,
+  policyCoversOf,
   policyStatusOn,
   VERIFY_FAILED,
   verifyPath,
 } from '@piibs/shared/policy';
+import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   applications,
   paymentOrders,
@@ -35,6 +37,7 @@ import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { applicationEventsOf } from '../applications/queries.ts';
 import type { CustomerViewer } from '../customers/access.ts';
+import { getProduct } from '../products/service.ts';
 
 /** The condition limiting policies to those whose application the viewer may see (undefined: all). */
 export function policiesVisibleTo(db: Db, viewer: CustomerViewer): SQL | undefined {
@@ -141,6 +144,44 @@ async function visibleRow(db: Db, viewer: CustomerViewer, id: number): Promise<R
   return row;
 }
 
+/** What policies issued before the covers were stored kept instead: the quote's lines with limits. */
+interface IssuedLine extends Omit<PolicyCoverage, 'type' | 'premiumFen'> {
+  type: PolicyCoverage['type'] | null;
+  baseFen: number;
+}
+
+/**
+ * A policy's covers (保险责任) as stored at issue. A policy issued before the covers were stored kept the quote's
+ * lines instead (rating formulas as names; construction's cost bands without limits): its covers are rebuilt
+ * from its application's quote and the product's coverages, with the limits and deductible a line recorded at
+ * issue where there is one.
+ */
+export async function policyCovers(
+  db: Db | Tx,
+  p: { coverages: unknown; productId: number; applicationId: number },
+): Promise<PolicyCoverage[]> {
+  const stored = p.coverages as (PolicyCoverage | IssuedLine)[];
+  if (!stored.some((c) => 'baseFen' in c)) return stored as PolicyCoverage[];
+  const [app] = await db
+    .select({ quote: applications.quote })
+    .from(applications)
+    .where(eq(applications.id, p.applicationId));
+  const quote = app?.quote as QuoteResult | null | undefined;
+  if (!quote) return [];
+  return policyCoversOf((await getProduct(db, p.productId)).coverages, quote).map((c) => {
+    const line = stored.find((l) => l.type === c.type);
+    return line
+      ? {
+          ...c,
+          perPersonLimitFen: line.perPersonLimitFen,
+          perAccidentLimitFen: line.perAccidentLimitFen,
+          aggregateLimitFen: line.aggregateLimitFen,
+          deductibleFen: line.deductibleFen,
+        }
+      : c;
+  });
+}
+
 /** GET /api/policies/:id (404 unless the viewer may see the policy's application). */
 export async function getPolicy(db: Db, viewer: CustomerViewer, id: number): Promise<PolicyDetail> {
   const row = await visibleRow(db, viewer, id);
@@ -183,7 +224,7 @@ export async function getPolicy(db: Db, viewer: CustomerViewer, id: number): Pro
     headcount: p!.headcount,
     projectName: p!.projectName,
     specialTerms: p!.specialTerms,
-    coverages: p!.coverages as PolicyCoverage[],
+    coverages: await policyCovers(db, p!),
     coinsurers: coinsurers.map((c) => ({
       insurerCode: c.insurerCode,
       insurerName: c.insurerName,

@@ -7,6 +7,7 @@ import type { DeclarationDetail, EndorsementRow } from '@piibs/shared/project-or
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readXlsx } from '../../../test/admin.ts';
+import { pdfText } from '../../../test/pdf.ts';
 import { annualOrders, endorsements, policies, secondaryOrders } from '../../db/schema.ts';
 import { jobHandlers } from '../../jobs/boss.ts';
 import { issueEndorsement } from './endorsements.ts';
@@ -195,6 +196,12 @@ describe('the quota a change moves', () => {
     expect(pdf.headers['x-content-sha256']).toBe(hash);
     expect(e.pdfSha256).toBe(hash);
     expect(e.pdfSize).toBe(pdf.rawPayload.length);
+    // The policy's covers with their limits, the premium after the change stated once.
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain('保险责任及限额（批改后）');
+    expect(text).toContain('从业人员伤亡（死亡/伤残）¥500,000.00——无');
+    expect(text).toContain('事故应急救援费用—¥500,000.00¥1,000,000.00无');
+    expect(text).toContain('保费按整单计收，不按保险责任分列：合计¥39,650.00');
     const listed = (await w.ctrA.get(`/api/policies/${p.policyId}/endorsements`)).json();
     expect(listed.map((x: EndorsementRow) => x.id)).toEqual([e.id]);
     expect((await w.ctrB.get(`/api/policies/${p.policyId}/endorsements`)).statusCode).toBe(404);

@@ -1,12 +1,13 @@
 // The endorsement (批单) as a PDF, in the e-policy's frame (modules/policies/pdf.ts): the endorsement's and the
 // policy's numbers, the project, the changed fields before → after, the premium before and after and the
-// difference to collect or refund, and the wording that amends the policy. The QR code verifies the policy it
-// amends.
+// difference to collect or refund, the wording that amends the policy, and the policy's covers with their limits
+// (as on the e-policy; the premium after the change). The QR code verifies the policy it amends.
 
 import { formatFen } from '@piibs/shared/money';
+import { coverTableOf, type PolicyCoverage } from '@piibs/shared/policy';
 import type { EndorsementChange } from '@piibs/shared/project-order';
 import { facts, notes, section, table } from '../../lib/pdf.ts';
-import { openDocument } from '../policies/pdf.ts';
+import { coverTable, openDocument } from '../policies/pdf.ts';
 
 export interface EndorsementPdfData {
   insurerName: string;
@@ -22,6 +23,8 @@ export interface EndorsementPdfData {
   premiumBeforeFen: number;
   premiumAfterFen: number;
   premiumDiffFen: number;
+  /** The policy's covers, unchanged by the endorsement. */
+  coverages: PolicyCoverage[];
   /** The verification page of the policy amended. */
   verifyUrl: string;
   issuedAt: Date;
@@ -98,6 +101,9 @@ export async function renderEndorsementPdf(d: EndorsementPdfData): Promise<Buffe
     ],
     { header: true, bottom, align: 'numbers' },
   );
+
+  y = section(doc, '保险责任及限额（批改后）', y + 14, bottom);
+  y = coverTable(o, y, coverTableOf(d.coverages, d.premiumAfterFen));
 
   y = section(doc, '重要提示', y + 14, bottom);
   notes(o, y, [

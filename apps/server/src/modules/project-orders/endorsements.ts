@@ -26,7 +26,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { insurerName } from '../init/service.ts';
-import { policiesVisibleTo } from '../policies/service.ts';
+import { policiesVisibleTo, policyCovers } from '../policies/service.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from './endorsement-pdf.ts';
 
@@ -110,6 +110,7 @@ async function issueOnce(ctx: BusinessContext, changeId: number): Promise<Endors
       premiumBeforeFen: before.premiumFen,
       premiumAfterFen: after.premiumFen,
       premiumDiffFen,
+      coverages: await policyCovers(tx, policy),
       verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(policy.verificationCode)}`,
       issuedAt,
       issuedAtText: formatTime(issuedAt),

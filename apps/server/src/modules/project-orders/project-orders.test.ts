@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, readXlsx } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, newUscc, type World } from '../../../test/business.ts';
+import { pdfText } from '../../../test/pdf.ts';
 import { annualOrders, products } from '../../db/schema.ts';
 
 let w: World;
@@ -317,6 +318,22 @@ describe('tender review: the state machine', () => {
     expect(pdf.headers['content-type']).toContain('application/pdf');
     const policy = (await ctrA.get(`/api/policies/${d.policyId}`)).json();
     expect(policy).toMatchObject({ premiumFen: 3_050_000, status: 'ISSUED', payments: [] });
+    // The product's covers with their limits, not the premium's cost bands; the premium (by band, not by cover)
+    // stated once.
+    expect(policy.coverages.map((c: { name: string }) => c.name)).toEqual([
+      '从业人员伤亡（死亡/伤残）',
+      '从业人员医疗费用',
+      '事故应急救援费用',
+      '法律诉讼费用',
+    ]);
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain(
+      '保险责任每人限额每次事故限额累计限额免赔额从业人员伤亡（死亡/伤残）¥500,000.00——无',
+    );
+    expect(text).toContain('事故应急救援费用—¥500,000.00¥1,000,000.00无');
+    expect(text).toContain('法律诉讼费用—¥100,000.00¥200,000.00无');
+    expect(text).toContain('保费按整单计收，不按保险责任分列：合计¥30,500.00');
+    expect(text).not.toContain('工程造价1000万元及以下部分');
     const detail = await order(o.id, ctrA);
     expect(detail).toMatchObject({ consumedFen: 3_050_000, approvedCount: 1 });
     expect(detail.policies).toEqual([expect.objectContaining({ policyId: d.policyId, declarationId: d.id })]);

@@ -2,8 +2,8 @@
 // xlsx archive (nothing visible → 404).
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { formatFen } from '@piibs/shared/money';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../../../test/pdf.ts';
 import { type Client, createRiskWorld, dayInPeriod, type RiskWorld } from './test-fixtures.ts';
 
 let w: RiskWorld;
@@ -60,12 +60,6 @@ beforeAll(async () => {
 });
 afterAll(() => w.t.close());
 
-async function pdfText(res: { rawPayload: Buffer }): Promise<string> {
-  const pdf = await getDocumentProxy(new Uint8Array(res.rawPayload));
-  const { text } = await extractText(pdf, { mergePages: true });
-  return text.replace(/\s+/g, '');
-}
-
 describe('the service archive PDF', () => {
   it('answers the enterprise its own archive: name, code, fund, orders, hazards, complaints', async () => {
     const res = await w.ent.get('/api/prevention/archive/pdf');
@@ -80,7 +74,7 @@ describe('the service archive PDF', () => {
       fund: { totalFen: number; plannedFen: number; spentFen: number; leftFen: number };
     };
     expect(fund.spentFen).toBe(1_000);
-    const flat = await pdfText(res);
+    const flat = await pdfText(res.rawPayload);
     expect(flat).toContain('事故预防服务档案');
     expect(flat).toContain(w.policy.holderName.replace(/\s+/g, ''));
     expect(flat).toContain(w.entUscc);
@@ -100,7 +94,7 @@ describe('the service archive PDF', () => {
     for (const who of [w.underwriter, w.svc]) {
       const res = await who.get(`/api/prevention/archive/pdf?uscc=${w.entUscc.toLowerCase()}`);
       expect(res.statusCode, res.body).toBe(200);
-      expect(await pdfText(res)).toContain(orderNumber);
+      expect(await pdfText(res.rawPayload)).toContain(orderNumber);
     }
   });
 
@@ -113,7 +107,7 @@ describe('the service archive PDF', () => {
   it('gives another enterprise its own archive, without the first one’s orders', async () => {
     const res = await w.ent2.get('/api/prevention/archive/pdf');
     expect(res.statusCode, res.body).toBe(200);
-    const flat = await pdfText(res);
+    const flat = await pdfText(res.rawPayload);
     expect(flat).toContain(w.ent2Uscc);
     expect(flat).toContain(w.policy2.holderName.replace(/\s+/g, ''));
     expect(flat).toContain(w.policy2.number);

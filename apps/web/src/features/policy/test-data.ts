@@ -3,7 +3,7 @@
 import type { ApplicationDetail } from '@piibs/shared/application';
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import type { PaymentResult } from '@piibs/shared/payment';
-import type { PolicyDetail, PolicyVerification } from '@piibs/shared/policy';
+import type { PolicyCoverage, PolicyDetail, PolicyVerification } from '@piibs/shared/policy';
 import type { PolicySales, SalesRow, SupplementDetail } from '@piibs/shared/sales';
 import { customerRow } from '@/features/customer/test-data.ts';
 import { dictAnswers, pageAnswer } from '@/test/mock-api.ts';
@@ -147,25 +147,21 @@ export function policyDetail(over: Partial<PolicyDetail> = {}): PolicyDetail {
     specialTerms: null,
     coverages: [
       {
-        key: 'EMPLOYEE_DEATH_DISABILITY',
         type: 'EMPLOYEE_DEATH_DISABILITY',
         name: '从业人员伤亡（死亡/伤残）',
         perPersonLimitFen: 40_000_000,
         perAccidentLimitFen: null,
         aggregateLimitFen: null,
         deductibleFen: 0,
-        baseFen: 4_800_000_000,
         premiumFen: 2_000_000,
       },
       {
-        key: 'THIRD_PARTY_INJURY',
         type: 'THIRD_PARTY_INJURY',
         name: '第三者人身伤亡',
         perPersonLimitFen: null,
         perAccidentLimitFen: 100_000_000,
         aggregateLimitFen: 500_000_000,
         deductibleFen: 50_000,
-        baseFen: 500_000_000,
         premiumFen: 400_000,
       },
     ],
@@ -247,6 +243,42 @@ export function policyDetail(over: Partial<PolicyDetail> = {}): PolicyDetail {
     ],
     ...over,
   };
+}
+
+const cover = (
+  type: PolicyCoverage['type'],
+  name: string,
+  limits: Partial<PolicyCoverage>,
+): PolicyCoverage => ({
+  type,
+  name,
+  perPersonLimitFen: null,
+  perAccidentLimitFen: null,
+  aggregateLimitFen: null,
+  deductibleFen: 0,
+  premiumFen: null,
+  ...limits,
+});
+
+/** GET /api/policies/31: a project's (construction) policy, its premium by cost band, not by cover. */
+export function projectPolicyDetail(over: Partial<PolicyDetail> = {}): PolicyDetail {
+  return policyDetail({
+    id: 31,
+    number: 'PJZSG202600000031',
+    productName: '建筑施工安全生产责任保险',
+    premiumFen: 3_050_000,
+    headcount: null,
+    projectName: '滨江花园二期住宅工程',
+    coinsurers: [],
+    coverages: [
+      cover('EMPLOYEE_DEATH_DISABILITY', '从业人员伤亡（死亡/伤残）', { perPersonLimitFen: 50_000_000 }),
+      cover('RESCUE', '事故应急救援费用', {
+        perAccidentLimitFen: 50_000_000,
+        aggregateLimitFen: 100_000_000,
+      }),
+    ],
+    ...over,
+  });
 }
 
 /** GET /api/policies/verify/:code: the masked facts. */

@@ -2,7 +2,12 @@ import type { PolicyholderType } from '@piibs/shared/application-status';
 import type { CustomerRow } from '@piibs/shared/customer';
 import { amountShortText, microPercentText, multiplierText } from '@piibs/shared/money';
 import type { AvailableProduct } from '@piibs/shared/product';
-import { COVERAGE_LABELS, MIN_DEATH_DISABILITY_LIMIT_FEN, PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
+import {
+  COVERAGE_LABELS,
+  coverageLimitsText,
+  MIN_DEATH_DISABILITY_LIMIT_FEN,
+  PRODUCT_CLASS_LABELS,
+} from '@piibs/shared/rating';
 import { rules } from '@piibs/shared/validators';
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Col, Form, type FormInstance, InputNumber, Row, Select, Tag } from 'antd';
@@ -201,8 +206,8 @@ export function InsuranceSection(props: InsuranceSectionProps) {
   );
 }
 
+/** Every limit of the coverage, labelled as the quote names the one it rates: （每次事故限额 50万元，累计限额 100万元）. */
 function limitText(c: AvailableProduct['coverages'][number]): string {
-  const limit = c.perPersonLimitFen ?? c.perAccidentLimitFen ?? c.aggregateLimitFen;
-  if (limit === null) return '';
-  return `（${amountShortText(limit)}${c.perPersonLimitFen !== null ? '/人' : ''}）`;
+  const text = coverageLimitsText(c);
+  return text ? `（${text}）` : '';
 }

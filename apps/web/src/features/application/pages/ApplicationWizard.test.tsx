@@ -1,6 +1,8 @@
 import type { ApplicationDetail } from '@piibs/shared/application';
 import { ROLE_CODES } from '@piibs/shared/auth';
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
+import { yuan } from '@piibs/shared/money';
+import type { AvailableProduct } from '@piibs/shared/product';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -311,5 +313,88 @@ describe('the co-insurance step (insured/stepThird)', { timeout: 40_000 }, () =>
       { insurerCode: 'PICC', lead: true, share: '50' },
       { insurerCode: 'PAIC', lead: false, share: '40' },
     ]);
+  });
+});
+
+describe('填写投保信息 (stepOne): the optional covers', { timeout: 40_000 }, () => {
+  let api: MockApi;
+  afterEach(() => {
+    api?.restore();
+    resetKitState();
+  });
+  /** Work safety with third-party property (每次事故 50万, 累计 100万) to add; rated 0.5‰ and 0.2‰. */
+  const product = {
+    id: 1,
+    code: 'AZX_GM_2025',
+    name: '安全生产责任保险（工贸行业）',
+    productClass: 'work_safety',
+    allowsCoinsurance: false,
+    preventionRatioMin: 15_000_000,
+    preventionRatioMax: 21_000_000,
+    coverages: [
+      {
+        id: 1,
+        type: 'EMPLOYEE_DEATH_DISABILITY',
+        name: '从业人员伤亡（死亡/伤残）',
+        perPersonLimitFen: yuan(400_000),
+        perAccidentLimitFen: null,
+        aggregateLimitFen: null,
+        deductibleFen: 0,
+        mandatory: true,
+        sort: 1,
+      },
+      {
+        id: 2,
+        type: 'THIRD_PARTY_PROPERTY',
+        name: '第三者财产损失',
+        perPersonLimitFen: null,
+        perAccidentLimitFen: yuan(500_000),
+        aggregateLimitFen: yuan(1_000_000),
+        deductibleFen: yuan(1_000),
+        mandatory: false,
+        sort: 2,
+      },
+    ],
+    rating: {
+      rateTableId: 3,
+      versionNo: 1,
+      effectiveDate: '2026-01-01',
+      limitTiersFen: [],
+      factors: [],
+      highRiskLoading: null,
+      rows: [
+        {
+          coverageType: 'EMPLOYEE_DEATH_DISABILITY',
+          industry: null,
+          limitTierFen: null,
+          costBandUpToFen: null,
+          rate: 5_000,
+        },
+        {
+          coverageType: 'THIRD_PARTY_PROPERTY',
+          industry: null,
+          limitTierFen: null,
+          costBandUpToFen: null,
+          rate: 2_000,
+        },
+      ],
+    },
+  } as unknown as AvailableProduct;
+
+  it('labels a cover with the limits the quote rates: 累计限额 100万元 in both, from the product', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    api = mockApi({
+      'GET api/applications/5': { data: draft({ coverages: ['THIRD_PARTY_PROPERTY'] }) },
+      'GET api/products/available': { data: [product] },
+    });
+    renderAt('/piibs/insured/stepOne/5/1');
+    const box = await screen.findByRole('checkbox', {
+      name: '第三者财产损失（每次事故限额 50万元，累计限额 100万元）',
+    });
+    expect(box).toBeChecked();
+    // 120 × 40万 × 0.5‰ = 24,000 + 100万 × 0.2‰ = 200 yuan.
+    const quote = screen.getByTestId('live-quote');
+    expect(await within(quote).findByText('第三者财产损失 累计限额 100万元 × 0.2‰')).toBeInTheDocument();
+    expect(within(quote).getByTestId('premium')).toHaveTextContent('¥24,200.00');
   });
 });

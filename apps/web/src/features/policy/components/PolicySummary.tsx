@@ -4,20 +4,34 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { ApplicationEventRow } from '@piibs/shared/application';
 import { APPLICATION_STATUS_LABELS, CHANNEL_LABELS } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
-import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
+import { formatFen, microPercentText } from '@piibs/shared/money';
 import { PAYMENT_ORDER_STATUS_LABELS, type PaymentOrderStatus, type PaymentRow } from '@piibs/shared/payment';
 import {
+  type CoverTable,
+  coverTableOf,
   type PolicyCoinsurer,
   type PolicyCoverage,
   type PolicyDetail,
   type PolicyStatus,
   periodText,
 } from '@piibs/shared/policy';
-import { COVERAGE_LABELS } from '@piibs/shared/rating';
-import { Button, type ButtonProps, Descriptions, Empty, Table, Tag, Timeline, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  type ButtonProps,
+  Descriptions,
+  Empty,
+  Spin,
+  Table,
+  Tag,
+  Timeline,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
+import { serverError } from '@/components/crud/resource.ts';
 import { ApplicationStatusTag } from '@/features/application/components/ApplicationSummary.tsx';
-import { downloadPolicyPdf } from '../api.ts';
+import { downloadPolicyPdf, policyQuery } from '../api.ts';
 import { POLICY_TEXTS as T } from '../texts.ts';
 
 const POLICY_STATUS_COLORS: Record<PolicyStatus, string> = {
@@ -46,8 +60,6 @@ export function PaymentOrderStatusTag({ status }: { status: string }) {
     </Tag>
   );
 }
-
-const limitText = (fen: number | null) => (fen === null ? T.none : amountShortText(fen));
 
 /** The facts printed on the policy: parties, product, period, money. */
 export function PolicyFacts({ policy }: { policy: PolicyDetail }) {
@@ -106,35 +118,48 @@ export function PolicyFacts({ policy }: { policy: PolicyDetail }) {
   );
 }
 
-/** The coverages as insured: limits, deductible and each one's premium. */
-export function PolicyCoverageTable({ coverages }: { coverages: PolicyCoverage[] }) {
+/**
+ * The covers as insured, as the e-policy prints them (coverTableOf): limits, deductible and each one's premium,
+ * or, when the premium is not split by cover, the total once under the table.
+ */
+export function PolicyCoverageTable({
+  coverages,
+  premiumFen,
+}: {
+  coverages: PolicyCoverage[];
+  premiumFen: number;
+}) {
+  const t = coverTableOf(coverages, premiumFen);
   return (
-    <Table
+    <Table<CoverTable['rows'][number]>
       size="small"
       rowKey="key"
       pagination={false}
-      dataSource={coverages}
+      dataSource={t.rows}
       scroll={{ x: 'max-content' }}
-      columns={[
-        {
-          key: 'name',
-          title: T.coverage,
-          render: (_: unknown, c) => c.name || (c.type ? COVERAGE_LABELS[c.type] : c.key),
-        },
-        { key: 'perPerson', title: T.perPerson, dataIndex: 'perPersonLimitFen', render: limitText },
-        { key: 'perAccident', title: T.perAccident, dataIndex: 'perAccidentLimitFen', render: limitText },
-        { key: 'aggregate', title: T.aggregate, dataIndex: 'aggregateLimitFen', render: limitText },
-        {
-          key: 'deductible',
-          title: T.deductible,
-          dataIndex: 'deductibleFen',
-          render: (v: number) => formatFen(v),
-        },
-        { key: 'base', title: T.base, dataIndex: 'baseFen', render: (v: number) => formatFen(v) },
-        { key: 'premium', title: T.premium, dataIndex: 'premiumFen', render: (v: number) => formatFen(v) },
-      ]}
+      data-testid="policy-covers"
+      columns={t.columns.map((title, i) => ({
+        key: i,
+        title,
+        align: i === 0 ? 'left' : 'right',
+        render: (_: unknown, row) => row.cells[i],
+      }))}
+      footer={t.premiumNote ? () => t.premiumNote : undefined}
     />
   );
+}
+
+/** The covers of a policy read by its id (a project's 项目保单 view). */
+export function PolicyCovers({ policyId }: { policyId: number }) {
+  const query = useQuery(policyQuery(policyId));
+  if (query.isPending) return <Spin />;
+  if (!query.data) {
+    const error = serverError(query.error);
+    return (
+      <Alert type="warning" showIcon title={!error || error.status === 404 ? T.missing : error.message} />
+    );
+  }
+  return <PolicyCoverageTable coverages={query.data.coverages} premiumFen={query.data.premiumFen} />;
 }
 
 /** The co-insurers as the policy records them (names as at issue): share, premium and prevention fee. */

@@ -5,7 +5,7 @@ import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { endorsementRow } from '@/features/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import { policyDetail } from '../test-data.ts';
+import { policyDetail, projectPolicyDetail } from '../test-data.ts';
 import PolicyInsuranceView from './PolicyInsuranceView.tsx';
 
 const PATTERN = '/piibs/projectManage/policyInsuranceView/:id';
@@ -38,14 +38,33 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
     expect(screen.getByTestId('policy-prevention-fee')).toHaveTextContent('¥3,600.00');
     expect(screen.getByText('事故预防费用（15%）')).toBeInTheDocument();
 
-    // Coverages with their limits.
-    const death = rowOf('从业人员伤亡（死亡/伤残）');
-    expect(within(death).getByText('40万元')).toBeInTheDocument();
-    expect(within(death).getByText('¥20,000.00')).toBeInTheDocument();
-    const third = rowOf('第三者人身伤亡');
-    expect(within(third).getByText('100万元')).toBeInTheDocument();
-    expect(within(third).getByText('500万元')).toBeInTheDocument();
-    expect(within(third).getByText('¥500.00')).toBeInTheDocument();
+    // The covers as the e-policy prints them: limits labelled, the deductible, each one's premium.
+    const covers = screen.getByTestId('policy-covers');
+    expect(
+      within(covers)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['保险责任', '每人限额', '每次事故限额', '累计限额', '免赔额', '保费']);
+    const cells = (name: string) =>
+      within(rowOf(name))
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    expect(cells('从业人员伤亡（死亡/伤残）')).toEqual([
+      '从业人员伤亡（死亡/伤残）',
+      '¥400,000.00',
+      '—',
+      '—',
+      '无',
+      '¥20,000.00',
+    ]);
+    expect(cells('第三者人身伤亡')).toEqual([
+      '第三者人身伤亡',
+      '—',
+      '¥1,000,000.00',
+      '¥5,000,000.00',
+      '¥500.00',
+      '¥4,000.00',
+    ]);
 
     // Co-insurers: the issuing insurer leads and collects; shares and parts.
     expect(screen.getByTestId('collection-notice')).toHaveTextContent(
@@ -80,6 +99,23 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
       businessType: 'application',
       businessId: 12,
     });
+  });
+
+  it('a project policy (premium by cost band) lists its covers with their limits and states the premium once', async () => {
+    api = mockApi({
+      'GET api/policies/9': { data: projectPolicyDetail() },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+      'GET api/materials': {
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+      },
+    });
+    render();
+    const covers = await screen.findByTestId('policy-covers');
+    expect(within(covers).queryByRole('columnheader', { name: '保费' })).toBeNull();
+    expect(within(rowOf('事故应急救援费用')).getByText('¥1,000,000.00')).toBeInTheDocument();
+    expect(within(rowOf('从业人员伤亡（死亡/伤残）')).getByText('¥500,000.00')).toBeInTheDocument();
+    expect(within(covers).getByText('保费按整单计收，不按保险责任分列：合计 ¥30,500.00')).toBeInTheDocument();
+    expect(covers).not.toHaveTextContent(/[×‰]/);
   });
 
   it('a policy without co-insurers says so', async () => {

@@ -72,7 +72,7 @@ export default function PolicyInsuranceView() {
           <PolicyFacts policy={policy} />
         </Card>
         <Card variant="borderless" title={T.coverages}>
-          <PolicyCoverageTable coverages={policy.coverages} />
+          <PolicyCoverageTable coverages={policy.coverages} premiumFen={policy.premiumFen} />
         </Card>
         <Card variant="borderless" title={T.coinsurers}>
           <CollectionNotice rows={policy.coinsurers} />

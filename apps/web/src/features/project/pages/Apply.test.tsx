@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { projectPolicyDetail } from '@/features/policy/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import {
   annualOrderDetail,
@@ -148,14 +149,24 @@ describe('二次下单申请 (projectManage/apply/:id/:detail/:type/:status)', {
     expect(screen.queryByRole('button', { name: '提交审核' })).toBeNull();
   });
 
-  it('an issued project offers 申请批改 under its policy, with its endorsements', async () => {
+  it("an issued project shows its policy's covers and offers 申请批改 under it, with its endorsements", async () => {
     api = mockApi({
       'GET api/project-declarations/41': {
         data: approvedProject({ endorsements: [endorsementRow({ declarationNumber: 'EC2026000040' })] }),
       },
+      'GET api/policies/31': { data: projectPolicyDetail() },
     });
     const { router } = renderRoute(<Apply />, PATTERN, '/piibs/projectManage/apply/41/true/1/2');
     expect(await screen.findByTestId('project-policy')).toHaveTextContent('PJZSG202600000031');
+    // The policy's covers with their limits, the premium (by cost band) stated once.
+    const covers = await screen.findByTestId('policy-covers');
+    const rescue = within(covers).getByText('事故应急救援费用').closest('tr')!;
+    expect(
+      within(rescue)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['事故应急救援费用', '—', '¥500,000.00', '¥1,000,000.00', '无']);
+    expect(within(covers).getByText('保费按整单计收，不按保险责任分列：合计 ¥30,500.00')).toBeInTheDocument();
     const row = screen.getByText('EJZSG202600000007').closest('tr')!;
     expect(within(row).getByText('工程造价：¥10,000,000.00 → ¥50,000,000.00')).toBeInTheDocument();
     expect(within(row).getByText('加收 ¥33,150.00')).toBeInTheDocument();

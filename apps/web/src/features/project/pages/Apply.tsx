@@ -20,7 +20,7 @@ import { Alert, App, Button, Card, Descriptions, Empty, Form, Space, Tabs } from
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { policyViewPath } from '@/features/policy/api.ts';
-import { DownloadPolicyButton } from '@/features/policy/components/PolicySummary.tsx';
+import { DownloadPolicyButton, PolicyCovers } from '@/features/policy/components/PolicySummary.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { useTabRecord } from '@/stores/tagsView.ts';
 import {
@@ -240,6 +240,11 @@ function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boo
             <Link to={applyPath(d.openChangeId, { type: 2, view: '1' })}>未完成的批改申报</Link>
           ) : null}
         </Space>
+        {d.policyId ? (
+          <Card size="small" title="保险责任">
+            <PolicyCovers policyId={d.policyId} />
+          </Card>
+        ) : null}
         {d.endorsements.length ? (
           <EndorsementTable endorsements={d.endorsements} changePath={changePath} />
         ) : null}
