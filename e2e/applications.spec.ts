@@ -33,9 +33,15 @@ async function submit(page: Page, successUrl: RegExp): Promise<string> {
 
 /**
  * The underwriter opens the application's task from the queue, searched by its number (journeys running beside
- * this one fill the queue too), and decides it.
+ * this one fill the queue too), reads the customer's history (and, for a resubmission, what changed) and
+ * decides it.
  */
-async function decide(page: Page, number: string, decision: '通过' | '退回', opinion?: string) {
+async function decide(
+  page: Page,
+  number: string,
+  decision: '通过' | '退回',
+  opts: { opinion?: string; changed?: string } = {},
+) {
   await page.goto(`/piibs/task/list?blurry=${number}&status=open`);
   const main = content(page);
   const row = main.getByRole('row').filter({ hasText: number });
@@ -44,7 +50,12 @@ async function decide(page: Page, number: string, decision: '通过' | '退回',
   await expect(page).toHaveURL(/\/piibs\/task\/audit\/\d+\/true/);
   await expect(main.getByText(number).filter({ visible: true }).first()).toBeVisible();
   await expect(main.getByText('保费明细（按责任）')).toBeVisible();
-  if (opinion) await main.getByLabel('审核意见').fill(opinion);
+  const history = main.getByRole('region', { name: '客户历史' });
+  await expect(history.getByText(/^历史投保单（共 \d+ 份/)).toBeVisible();
+  await expect(history.getByRole('cell', { name: number })).toHaveCount(0);
+  if (opts.changed)
+    await expect(main.getByRole('region', { name: '重新提交的修改' }).getByText(opts.changed)).toBeVisible();
+  if (opts.opinion) await main.getByLabel('审核意见').fill(opts.opinion);
   await clickDecision(page, decision);
   await expect(page.getByText(`审核完成：${decision}`)).toBeVisible();
 }
@@ -119,7 +130,7 @@ test.describe('applications', () => {
 
     // The underwriter returns it with an opinion.
     const uw = await pageOf(browser, 'underwriter', '/piibs/task/list');
-    await decide(uw, number, '退回', '请核实参保人数与工资名册一致');
+    await decide(uw, number, '退回', { opinion: '请核实参保人数与工资名册一致' });
 
     // The enterprise sees the opinion, fixes the headcount and resubmits.
     let row = await listRow(ent, number);
@@ -133,7 +144,7 @@ test.describe('applications', () => {
     await next(ent, /stepForth/);
     await submit(ent, /stepSuccess/);
 
-    await decide(uw, number, '通过');
+    await decide(uw, number, '通过', { changed: '参保人数：150 → 148' });
     row = await listRow(ent, number);
     await expect(row.getByText('待支付')).toBeVisible();
     await expect(row.getByRole('button', { name: '去支付' })).toBeVisible();
@@ -170,7 +181,7 @@ test.describe('applications', () => {
     const number = await submit(agent, new RegExp(`/piibs/epinsure/stepSuccess/${id}/1$`));
 
     const uw = await pageOf(browser, 'underwriter', '/piibs/task/list');
-    await decide(uw, number, '退回', '请补充施工合同中的工程造价');
+    await decide(uw, number, '退回', { opinion: '请补充施工合同中的工程造价' });
     const row = await listRow(agent, number);
     await row.getByRole('button', { name: '继续填写' }).click();
     await expect(agent).toHaveURL(new RegExp(`/piibs/epinsure/stepOne/${id}/1$`));
@@ -196,7 +207,7 @@ test.describe('applications', () => {
     const number = await submit(agent, new RegExp(`/piibs/agent/stepSuccess/${id}/1$`));
 
     const uw = await pageOf(browser, 'underwriter', '/piibs/task/list');
-    await decide(uw, number, '退回', '请补充联系人邮箱');
+    await decide(uw, number, '退回', { opinion: '请补充联系人邮箱' });
     const row = await listRow(agent, number);
     await row.getByRole('button', { name: '继续填写' }).click();
     await expect(agent).toHaveURL(new RegExp(`/piibs/agent/stepOne/${id}/1$`));

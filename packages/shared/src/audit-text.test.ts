@@ -29,6 +29,39 @@ describe('the audit trail in plain Chinese', () => {
     expect(auditDetailLines(null)).toEqual([]);
   });
 
+  it('an application’s changes read as its wizard names them: 参保人数, ratios in %, types and coverages named', () => {
+    expect(
+      auditDetailLines(
+        {
+          before: {
+            headcount: 120,
+            preventionRatio: 15_000_000,
+            policyholderType: 1,
+            coverages: [],
+            highRisk: false,
+          },
+          after: {
+            headcount: 118,
+            preventionRatio: 18_500_000,
+            policyholderType: 2,
+            coverages: ['RESCUE', 'LEGAL_COSTS'],
+            highRisk: true,
+          },
+        },
+        'application',
+      ),
+    ).toEqual([
+      '参保人数：120 → 118',
+      '事故预防费用比例：15% → 18.5%',
+      '投保人类型：企业 → 个人',
+      '附加责任：（空） → 事故应急救援费用、法律诉讼费用',
+      '高风险工程：否 → 是',
+    ]);
+    expect(auditDetailLines({ before: { headcount: 50 }, after: { headcount: 60 } }, 'customer')).toEqual([
+      '单位总人数：50 → 60',
+    ]);
+  });
+
   it('names every action the review and application flows write', () => {
     for (const action of [
       'review_return',

@@ -3,8 +3,9 @@
 // history of a review task. A detail written as
 // `{ before, after }` reads 字段：旧值 → 新值; other details read 字段：值. Money (…Fen) is formatted, statuses are
 // named, and nothing is shown as JSON. Import it as `@piibs/shared/audit-text`.
-import { APPLICATION_STATUS_LABELS } from './application-status.ts';
-import { formatFen } from './money.ts';
+import { APPLICATION_STATUS_LABELS, POLICYHOLDER_TYPE_LABELS } from './application-status.ts';
+import { formatFen, microPercentText } from './money.ts';
+import { COVERAGE_LABELS } from './rating.ts';
 
 export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = Object.freeze({
   create: '新增',
@@ -156,7 +157,37 @@ const FIELD_LABELS: Readonly<Record<string, string>> = Object.freeze({
   roles: '角色',
   menus: '菜单',
   taskId: '审核任务号',
+  // An application's fields (投保单), as its wizard names them.
+  policyholderType: '投保人类型',
+  insuredName: '被保险人名称',
+  insuredUscc: '被保险人证件号码',
+  insuredAddress: '被保险人地址',
+  contactPhone: '联系电话',
+  contactEmail: '电子邮箱',
+  specialTerms: '特别约定',
+  industrySection: '行业门类',
+  industryDivision: '行业大类',
+  payrollFen: '工资总额',
+  perPersonLimitFen: '每人伤亡限额',
+  coverages: '附加责任',
+  factors: '浮动因子',
+  guaranteeAmountFen: '保证金额',
+  projectName: '工程名称',
+  projectAddress: '工程地址',
+  contractor: '施工单位',
+  highRisk: '高风险工程',
+  preventionRatio: '事故预防费用比例',
+  commissionRate: '手续费比例',
 });
+
+/** Where one object names a field otherwise: an application's headcount is 参保人数, a customer's 单位总人数. */
+const ENTITY_FIELD_LABELS: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.freeze({
+  application: { headcount: '参保人数' },
+  customer: { headcount: '单位总人数' },
+});
+
+/** Ratios stored as percent × 10⁶. */
+const MICRO_PERCENT_FIELDS: ReadonlySet<string> = new Set(['preventionRatio', 'commissionRate']);
 
 const REVIEW_STATUS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   pending: '待审核',
@@ -165,14 +196,18 @@ const REVIEW_STATUS_LABELS: Readonly<Record<string, string>> = Object.freeze({
   rejected: '已拒绝',
 });
 
-/** A field's name; a name not in the table is shown as written (never hidden). */
-export const auditFieldLabel = (field: string): string => FIELD_LABELS[field] ?? field;
+/** A field's name (of `entity`, where given); a name not in the table is shown as written (never hidden). */
+export const auditFieldLabel = (field: string, entity?: string): string =>
+  (entity ? ENTITY_FIELD_LABELS[entity]?.[field] : undefined) ?? FIELD_LABELS[field] ?? field;
 
 /** One recorded value in words: money formatted, statuses named, yes/no, lists joined, empty as （空）. */
 export function auditValueText(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '（空）';
   if (typeof value === 'boolean') return value ? '是' : '否';
   if (typeof value === 'number' && field.endsWith('Fen')) return formatFen(value);
+  if (typeof value === 'number' && MICRO_PERCENT_FIELDS.has(field)) return `${microPercentText(value)}%`;
+  if (typeof value === 'number' && field === 'policyholderType')
+    return POLICYHOLDER_TYPE_LABELS[value as 1 | 2] ?? String(value);
   if (typeof value === 'string') {
     if (field === 'reviewStatus') return REVIEW_STATUS_LABELS[value] ?? value;
     if (field === 'status')
@@ -180,6 +215,7 @@ export function auditValueText(field: string, value: unknown): string {
         (APPLICATION_STATUS_LABELS as Record<string, string>)[value] ?? REVIEW_STATUS_LABELS[value] ?? value
       );
     if (field === 'fields') return auditFieldLabel(value);
+    if (field === 'coverages') return (COVERAGE_LABELS as Record<string, string>)[value] ?? value;
     return value;
   }
   if (Array.isArray(value))
@@ -194,8 +230,11 @@ export function auditValueText(field: string, value: unknown): string {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A detail as lines: 字段：旧值 → 新值 for each changed field, then 字段：值 for the rest. */
-export function auditDetailLines(detail: unknown): string[] {
+/**
+ * A detail as lines: 字段：旧值 → 新值 for each changed field, then 字段：值 for the rest; `entity` (the audit
+ * entry's object) names the fields it names otherwise.
+ */
+export function auditDetailLines(detail: unknown, entity?: string): string[] {
   if (detail === null || detail === undefined) return [];
   if (!isRecord(detail)) return [auditValueText('', detail)];
   const { before, after, ...rest } = detail;
@@ -205,11 +244,11 @@ export function auditDetailLines(detail: unknown): string[] {
     const a = isRecord(after) ? after : {};
     for (const field of new Set([...Object.keys(b), ...Object.keys(a)]))
       lines.push(
-        `${auditFieldLabel(field)}：${auditValueText(field, b[field])} → ${auditValueText(field, a[field])}`,
+        `${auditFieldLabel(field, entity)}：${auditValueText(field, b[field])} → ${auditValueText(field, a[field])}`,
       );
   }
   for (const [field, value] of Object.entries(rest))
-    lines.push(`${auditFieldLabel(field)}：${auditValueText(field, value)}`);
+    lines.push(`${auditFieldLabel(field, entity)}：${auditValueText(field, value)}`);
   return lines;
 }
 

@@ -97,6 +97,14 @@ export const taskDetail = taskRow.extend({
   application: applicationDetail.nullable().optional(),
   /** kind 'application': its history timeline, oldest first. */
   events: z.array(applicationEventRow).optional(),
+  /**
+   * kind 'application', a resubmission: what the applicant changed after the last return, field by field (the
+   * value at the return → the value submitted), as the audit trail records it; null for a first submission.
+   */
+  resubmitted: z
+    .object({ before: z.record(z.string(), z.unknown()), after: z.record(z.string(), z.unknown()) })
+    .nullable()
+    .optional(),
   /** Earlier tasks of the same record, newest first. */
   history: z.array(taskRow),
   /** The record's audit trail, newest first (at most 50). */

@@ -54,6 +54,10 @@ const CASES: Record<string, () => Case[]> = {
     { a: 'ent', b: 'ent2', params: { id: w.entOwn.customerId } },
     { a: 'ag', b: 'ag2', params: { id: w.agentOwn.customerId } },
   ],
+  'GET /api/customers/{id}/history': () => [
+    { a: 'ent', b: 'ent2', params: { id: w.entOwn.customerId } },
+    { a: 'ag', b: 'ag2', params: { id: w.agentOwn.customerId } },
+  ],
   'POST /api/customers/{id}/resubmit': () => [
     { a: 'ent', b: 'ent2', params: { id: w.entOwn.customerId }, body: { version: 1 } },
     { a: 'ag', b: 'ag2', params: { id: w.agentOwn.customerId }, body: { version: 1 } },

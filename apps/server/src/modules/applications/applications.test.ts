@@ -464,6 +464,42 @@ describe('state machine', () => {
     expect(entry).toMatchObject({ actorName: 'uw', detail: { opinion: '请核实参保人数' } });
   });
 
+  it('a resubmission’s task shows what changed after the return, 字段 before → after, from the audit trail', async () => {
+    const a = await pending();
+    const first = (await w.underwriter.get(`/api/tasks/${a.openTaskId}`)).json();
+    expect(first.resubmitted).toBeNull();
+    await decide(w.underwriter, a, 'return', '请核实参保人数');
+    let edited = (await draft(w.ent, await load(a.id, w.ent), { headcount: 70 })).json() as App;
+    edited = (
+      await draft(w.ent, edited, { headcount: 60, contactPhone: '13905110000', specialTerms: null })
+    ).json() as App;
+    // A save that changes nothing records nothing changed.
+    edited = (await draft(w.ent, edited, { headcount: 60 })).json() as App;
+    const again = (await submit(w.ent, edited)).json() as App;
+    const task = (await w.underwriter.get(`/api/tasks/${again.openTaskId}`)).json();
+    expect(task.resubmitted).toEqual({
+      before: { headcount: 50, premiumFen: a.premiumFen, contactPhone: '138****5678' },
+      after: { headcount: 60, premiumFen: edited.premiumFen, contactPhone: '139****0000' },
+    });
+    expect(edited.premiumFen).not.toBe(a.premiumFen);
+    // Each save's audit entry holds the fields it changed, the phone masked.
+    const [save] = await w.t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'application'),
+          eq(auditLog.entityId, String(a.id)),
+          eq(auditLog.action, 'update'),
+        ),
+      )
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(save!.detail).toEqual({ before: {}, after: {} });
+    // The earlier task, decided, shows no resubmission.
+    expect((await w.underwriter.get(`/api/tasks/${first.id}`)).json().resubmitted).toBeNull();
+  });
+
   it('PENDING_REVIEW → DECLINED is final; DRAFT → CANCELLED', async () => {
     const a = await pending();
     expect((await decide(w.underwriter, a, 'reject', '不符合承保条件')).statusCode).toBe(200);

@@ -16,12 +16,15 @@ import {
   earliestStart,
   periodProblem,
 } from '@piibs/shared/application-status';
+import { maskPhone } from '@piibs/shared/auth';
 import { coinsuranceProblem, splitAmount } from '@piibs/shared/coinsurance';
 import { percentTextToMicro } from '@piibs/shared/money';
+import type { QuoteResult } from '@piibs/shared/product';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { applicationCoinsurers, applications, customers, dictDetails, dicts } from '../../db/schema.ts';
+import { diff } from '../../lib/audit.ts';
 import { badRequest, fieldError, problemError } from '../../lib/errors.ts';
 import { getCustomer } from '../customers/service.ts';
 import { getProduct } from '../products/service.ts';
@@ -114,6 +117,23 @@ export async function createApplication(
 type DraftInput = z.infer<typeof applicationDraftForm>;
 
 /**
+ * What the audit trail records of a draft's `keys`, safe and readable: the contact phone and an individual's
+ * identity card masked, the floating factors by their names and chosen options as quoted.
+ */
+function draftSnapshot(a: Application, keys: readonly string[]): Record<string, unknown> {
+  const row = a as unknown as Record<string, unknown>;
+  const quoted = (a.quote as QuoteResult | null)?.factors;
+  const value = (key: string): unknown => {
+    if (key === 'contactPhone') return maskPhone(a.contactPhone);
+    if (key === 'insuredUscc' && a.policyholderType === 2) return maskPhone(a.insuredUscc);
+    if (key === 'factors' && quoted)
+      return Object.fromEntries(quoted.map((f) => [f.label, f.optionLabel ?? '（默认）']));
+    return row[key] ?? null;
+  };
+  return Object.fromEntries(keys.map((k) => [k, value(k)]));
+}
+
+/**
  * The insured's code of a draft: insured_uscc holds a credit code for an enterprise policyholder (type 1) and
  * an identity card number for an individual (type 2). The other type's field may be sent empty (a wizard step
  * sends what it shows), not filled (400 naming it). A change of type drops the code of the old type.
@@ -177,11 +197,17 @@ export async function saveDraft(
       .where(eq(applications.id, id));
     if ('premiumFen' in patch)
       await resplit(tx, id, patch.premiumFen ?? null, patch.preventionFeeFen ?? null);
-    await audit(tx, actor, 'update', id, {
-      fields: Object.keys(form).filter(
-        (k) => k !== 'version' && (form as Record<string, unknown>)[k] !== undefined,
-      ),
-    });
+    const sent = Object.keys(form).filter(
+      (k) => k !== 'version' && (form as Record<string, unknown>)[k] !== undefined,
+    );
+    const keys = [...sent.map((k) => (k === 'insuredIdNumber' ? 'insuredUscc' : k)), 'premiumFen'];
+    await audit(
+      tx,
+      actor,
+      'update',
+      id,
+      diff(draftSnapshot(a, keys), draftSnapshot({ ...merged, ...patch } as Application, keys)),
+    );
     return problem;
   });
   return { ...(await getApplication(db, actor.viewer, id)), quoteProblem };

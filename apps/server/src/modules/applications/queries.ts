@@ -38,12 +38,14 @@ import {
   applicationCoinsurers,
   applicationEvents,
   applications,
+  auditLog,
   customers,
   paymentOrders,
   products,
+  reviewTasks,
   users,
 } from '../../db/schema.ts';
-import { actorNameOf } from '../../lib/audit.ts';
+import { actorNameOf, diff } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import {
@@ -323,6 +325,47 @@ export async function applicationEventsOf(
     opinion: e.opinion,
     at: e.createdAt.toISOString(),
   }));
+}
+
+type Fields = Record<string, unknown>;
+const isFields = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A resubmission's changes: what the applicant's saves changed between the last return and the submission that
+ * opened task `taskId`, merged field by field (the value at the return → the value submitted; a field changed
+ * back is left out). Null when that submission follows no return.
+ */
+export async function changesSinceReturn(
+  db: Db,
+  applicationId: number,
+  taskId: number,
+): Promise<{ before: Fields; after: Fields } | null> {
+  const rows = await db
+    .select({ action: auditLog.action, detail: auditLog.detail })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.entity, 'application'),
+        eq(auditLog.entityId, String(applicationId)),
+        inArray(auditLog.action, ['review_return', 'update']),
+        // The submission's task opens in the submission's transaction: its time is the submission's.
+        sql`${auditLog.createdAt} <= (select ${reviewTasks.createdAt} from ${reviewTasks}
+          where ${reviewTasks.id} = ${taskId})`,
+      ),
+    )
+    .orderBy(asc(auditLog.id));
+  let merged: { before: Fields; after: Fields } | null = null;
+  for (const { action, detail } of rows) {
+    if (action === 'review_return') merged = { before: {}, after: {} };
+    else if (merged && isFields(detail) && isFields(detail.before) && isFields(detail.after)) {
+      for (const [field, value] of Object.entries(detail.after)) {
+        if (!(field in merged.before)) merged.before[field] = detail.before[field] ?? null;
+        merged.after[field] = value;
+      }
+    }
+  }
+  if (!merged) return null;
+  return diff(merged.before, merged.after);
 }
 
 export interface ApplicationFilter {

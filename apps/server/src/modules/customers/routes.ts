@@ -8,15 +8,27 @@ import {
   unmaskResult,
   usccField,
 } from '@piibs/shared/customer';
-import { REVIEW_STATUS_LABELS, REVIEW_STATUSES, type ReviewStatus } from '@piibs/shared/review';
+import {
+  CUSTOMER_HISTORY_LIMIT,
+  customerHistoryQuery,
+  customerHistory as customerHistorySchema,
+} from '@piibs/shared/customer-history';
+import {
+  REVIEW_STATUS_LABELS,
+  REVIEW_STATUSES,
+  type ReviewStatus,
+  TASK_KIND_PERMISSIONS,
+} from '@piibs/shared/review';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
+import { requireAnyPermission } from '../../lib/permissions.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { hasPermission, requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from './access.ts';
+import { customerHistory } from './history.ts';
 import {
   type CustomerActor,
   createCustomer,
@@ -146,6 +158,23 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => getCustomer(db(), await customerViewerOf(db(), req.user), req.params.id),
+  );
+
+  app.get(
+    '/customers/:id/history',
+    {
+      // Reviewers read it beside what they review, whether or not they keep the customer list.
+      preHandler: requireAnyPermission(app, 'customer:list', ...Object.values(TASK_KIND_PERMISSIONS)),
+      schema: {
+        tags: ['customers'],
+        summary: `客户历史：该投保人的保单与已提交过的投保单（各最近 ${CUSTOMER_HISTORY_LIMIT} 条，新的在前，含总数；exclude 为正在审核的投保单；无权查看该投保人时答 404）`,
+        params: idParams,
+        querystring: customerHistoryQuery,
+        response: { 200: customerHistorySchema, ...adminErrors },
+      },
+    },
+    async (req) =>
+      customerHistory(db(), await customerViewerOf(db(), req.user), req.params.id, req.query.exclude),
   );
 
   app.post(

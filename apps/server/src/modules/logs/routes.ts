@@ -82,7 +82,11 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: '操作对象', value: (r) => AUDIT_ENTITY_LABELS[r.entity] ?? r.entity },
           { header: '对象ID', value: (r) => r.entityId },
           { header: 'IP', value: (r) => r.ip },
-          { header: '详情', width: 60, value: (r) => auditDetailLines(r.detail).join('\n') || null },
+          {
+            header: '详情',
+            width: 60,
+            value: (r) => auditDetailLines(r.detail, r.entity).join('\n') || null,
+          },
         ],
         rows: allRows(req.query, auditListSpec(db(), req.query)),
       }),

@@ -39,7 +39,7 @@ import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { applicationTasksVisibleTo } from '../applications/access.ts';
-import { applicationEventsOf, getApplication } from '../applications/queries.ts';
+import { applicationEventsOf, changesSinceReturn, getApplication } from '../applications/queries.ts';
 import { applyApplicationReview, lockApplicationForReview } from '../applications/transitions.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
@@ -164,11 +164,13 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
   let customer: CustomerRow | null = null;
   let application: ApplicationDetail | null = null;
   let events: ApplicationEventRow[] | undefined;
+  let resubmitted: TaskDetail['resubmitted'];
   if (task.kind === 'customer') customer = await getCustomer(db, reviewer.viewer, task.subjectId);
   if (task.kind === 'application') {
     application = await getApplication(db, reviewer.viewer, task.subjectId);
     customer = application.customer;
     events = await applicationEventsOf(db, reviewer.viewer, task.subjectId);
+    resubmitted = await changesSinceReturn(db, task.subjectId, id);
   }
   if (task.kind === 'tender') {
     const customerId = await tenderCustomerId(db, task.subjectId);
@@ -209,7 +211,7 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
     ...task,
     customer,
     application,
-    ...(events ? { events } : {}),
+    ...(events ? { events, resubmitted } : {}),
     history,
     changes: changes.map((c) => ({ ...c, at: c.at.toISOString() })),
   };

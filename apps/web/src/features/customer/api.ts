@@ -6,6 +6,7 @@ import type {
   CustomerUpdateForm,
   UnmaskResult,
 } from '@piibs/shared/customer';
+import type { CustomerHistory } from '@piibs/shared/customer-history';
 import { queryOptions } from '@tanstack/react-query';
 import { defineResource, postInline, serverError } from '@/components/crud/resource.ts';
 import { request } from '@/lib/http.ts';
@@ -24,6 +25,19 @@ export const customerQuery = (id: number) =>
   queryOptions({
     queryKey: [...customersResource.key, 'detail', id],
     queryFn: () => request<CustomerRow>({ url: `api/customers/${id}`, method: 'get', inlineErrors: true }),
+  });
+
+/** 客户历史: the customer's policies and submitted applications, newest first (`exclude`: the one under review). */
+export const customerHistoryQuery = (id: number, exclude?: number) =>
+  queryOptions({
+    queryKey: [...customersResource.key, 'history', id, exclude ?? null],
+    queryFn: () =>
+      request<CustomerHistory>({
+        url: `api/customers/${id}/history`,
+        method: 'get',
+        params: exclude ? { exclude } : undefined,
+        inlineErrors: true,
+      }),
   });
 
 /**

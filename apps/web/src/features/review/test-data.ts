@@ -1,4 +1,5 @@
-// Task rows as the API answers them, for the task pages' tests.
+// Task rows (and a customer's history) as the API answers them, for the task pages' tests.
+import type { CustomerHistory } from '@piibs/shared/customer-history';
 import type { TaskDetail, TaskRow } from '@piibs/shared/task';
 import { customerRow } from '@/features/customer/test-data.ts';
 
@@ -45,5 +46,49 @@ export function taskDetail(overrides: Partial<TaskDetail> = {}): TaskDetail {
       },
     ],
     ...overrides,
+  };
+}
+
+/** GET api/customers/7/history: one policy in force, two earlier applications of 25. */
+export function customerHistory(): CustomerHistory {
+  return {
+    policies: {
+      content: [
+        {
+          id: 31,
+          number: 'PAZX202600000031',
+          productName: '安全生产责任保险（工贸行业）',
+          startDate: '2026-03-10',
+          endDate: '2027-03-09',
+          premiumFen: 2_676_000,
+          status: 'IN_FORCE',
+          statusLabel: '保障中',
+        },
+      ],
+      totalElements: 1,
+    },
+    applications: {
+      content: [
+        {
+          id: 10,
+          number: 'AZX2026000010',
+          productName: '安全生产责任保险（工贸行业）',
+          policyholderType: 1,
+          submittedAt: '2026-05-02T02:00:00.000Z',
+          status: 'DECLINED',
+          statusLabel: '已拒保',
+        },
+        {
+          id: 8,
+          number: 'AZX2026000008',
+          productName: '安全生产责任保险（工贸行业）',
+          policyholderType: 1,
+          submittedAt: '2026-03-01T02:00:00.000Z',
+          status: 'ISSUED',
+          statusLabel: '已出单',
+        },
+      ],
+      totalElements: 25,
+    },
   };
 }

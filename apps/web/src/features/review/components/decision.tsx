@@ -16,6 +16,7 @@ import { useNavigate } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { decideTask, TASK_LIST_PATH, tasksResource } from '../api.ts';
+import { AuditSection } from './AuditSection.tsx';
 
 export const OPINION_MESSAGE = '退回或拒绝时必须填写审核意见';
 const DECISIONS: readonly ReviewDecision[] = ['approve', 'return', 'reject'];
@@ -152,11 +153,12 @@ export function AuditLayout({ decision, children }: { decision: ReactNode; child
 /** 历次审核: earlier decisions on the same record. */
 export function TaskHistory({ rows }: { rows: TaskRow[] }) {
   return (
-    <Card variant="borderless" title="历次审核">
+    <AuditSection title="历次审核">
       <Table<TaskRow>
         size="small"
         rowKey="id"
         pagination={false}
+        scroll={{ x: 'max-content' }}
         dataSource={rows}
         locale={{ emptyText: '暂无历次审核' }}
         columns={[
@@ -187,6 +189,6 @@ export function TaskHistory({ rows }: { rows: TaskRow[] }) {
           },
         ]}
       />
-    </Card>
+    </AuditSection>
   );
 }

@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { applicationDetail } from '@/features/policy/test-data.ts';
+import { usePermissionStore } from '@/stores/permission.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import { taskDetail, taskRow } from '../test-data.ts';
+import { customerHistory, taskDetail, taskRow } from '../test-data.ts';
 import CustomerAudit from './CustomerAudit.tsx';
 
 const PATTERN = '/piibs/task/audit/:id/:audit';
@@ -15,7 +16,17 @@ beforeEach(() => signInAs(['underwriter'], ['customer:review']));
 afterEach(() => {
   api?.restore();
   resetKitState();
+  usePermissionStore.getState().reset();
 });
+
+/** The foldable sections' titles, top to bottom. */
+const sectionTitles = () =>
+  screen
+    .getAllByRole('button')
+    .filter((b) => b.hasAttribute('aria-expanded'))
+    .map((b) => b.textContent);
+/** A section's fold button. */
+const toggle = (name: string) => screen.getByRole('button', { name });
 
 /** 通过 and 拒绝 ask first: answer the dialog with its own button. */
 async function confirm(user: ReturnType<typeof userEvent.setup>, label: string) {
@@ -194,5 +205,120 @@ describe('审核客户信息', { timeout: 40_000 }, () => {
     expect(screen.getByRole('region', { name: '营业执照' })).toBeInTheDocument();
     expect(screen.queryByText('点击或将文件拖拽到此处上传')).toBeNull();
     expect(screen.queryByRole('button', { name: /删除/ })).toBeNull();
+  });
+
+  it('an application reads in the underwriter’s order, each section folds; a resubmission shows 字段：旧值 → 新值', async () => {
+    signInAs(['underwriter'], ['application:review']);
+    // The reviewer may open policies but not this channel's application view.
+    usePermissionStore.getState().setMenus([
+      {
+        path: '/piibs/projectManage',
+        component: 'Layout',
+        meta: { title: '项目管理' },
+        children: [
+          {
+            path: 'policyInsuranceView/:id',
+            component: 'projectManage/PolicyInsuranceView',
+            meta: { title: '保单详情' },
+          },
+        ],
+      },
+    ]);
+    api = mockApi({
+      'GET api/tasks/11': {
+        data: taskDetail({
+          kind: 'application',
+          subjectId: 12,
+          title: 'AZX2026000012 镇江示范机械有限公司',
+          application: applicationDetail({ status: 'PENDING_REVIEW', statusLabel: '待审核' }),
+          events: [],
+          resubmitted: {
+            before: { headcount: 120, premiumFen: 2_676_000 },
+            after: { headcount: 118, premiumFen: 2_600_000 },
+          },
+        }),
+      },
+      'GET api/customers/7/history': { data: customerHistory() },
+      'GET api/materials': { data: { content: [], totalElements: 0, editable: false, readOnlyReason: null } },
+      'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
+    });
+    renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+
+    const changes = await screen.findByTestId('resubmitted-changes');
+    expect(
+      within(changes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['参保人数：120 → 118', '保费：¥26,760.00 → ¥26,000.00']);
+    expect(sectionTitles()).toEqual([
+      '重新提交的修改',
+      '保费信息',
+      '投保人：镇江示范机械有限公司',
+      '客户历史',
+      '影像资料',
+      '投保单历史',
+      '历次审核',
+      '变更记录',
+    ]);
+
+    // 客户历史: the application under review left out; newest first; money formatted, states in words.
+    const history = screen.getByRole('region', { name: '客户历史' });
+    expect(await within(history).findByText('历史保单（共 1 份）')).toBeInTheDocument();
+    expect(api.callsTo('GET api/customers/7/history')[0]?.params).toEqual({ exclude: 12 });
+    const policy = within(history).getByRole('row', { name: /PAZX202600000031/ });
+    expect(within(policy).getByRole('link', { name: 'PAZX202600000031' })).toHaveAttribute(
+      'href',
+      '/piibs/projectManage/policyInsuranceView/31',
+    );
+    expect(policy).toHaveTextContent('2026-03-10 至 2027-03-09');
+    expect(policy).toHaveTextContent('¥26,760.00');
+    expect(policy).toHaveTextContent('保障中');
+    expect(within(history).getByText('历史投保单（共 25 份，显示最近 2 份）')).toBeInTheDocument();
+    const rows = within(history)
+      .getAllByRole('row')
+      .filter((r) => /AZX20260000(10|08)/.test(r.textContent ?? ''));
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
+      ['AZX2026000010', '安全生产责任保险（工贸行业）', '2026-05-02', '已拒保'],
+      ['AZX2026000008', '安全生产责任保险（工贸行业）', '2026-03-01', '已出单'],
+    ]);
+    // Not a page the reviewer may open: the number alone.
+    expect(within(history).queryByRole('link', { name: 'AZX2026000010' })).toBeNull();
+
+    // 变更记录 starts folded (its gist is above); its title opens it.
+    expect(toggle('变更记录')).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByText(/修改投保人/)).not.toBeVisible();
+    const user = userEvent.setup();
+    await user.click(toggle('变更记录'));
+    expect(toggle('变更记录')).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText(/修改投保人/)).toBeVisible();
+
+    // Folding from the keyboard: Enter, then Space, on the focused title.
+    const premium = toggle('保费信息');
+    expect(premium).toHaveAttribute('aria-expanded', 'true');
+    premium.focus();
+    await user.keyboard('{Enter}');
+    expect(premium).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByRole('region', { name: '保费信息' }).querySelector('[hidden]')).not.toBeNull();
+    await user.keyboard(' ');
+    expect(premium).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('a customer task shows the customer’s history too, and its change history open', async () => {
+    api = mockApi({
+      'GET api/tasks/11': { data: taskDetail() },
+      'GET api/customers/7/history': { data: customerHistory() },
+    });
+    renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+    expect(await screen.findByText('历史保单（共 1 份）')).toBeInTheDocument();
+    expect(api.callsTo('GET api/customers/7/history')[0]?.params).toBeUndefined();
+    expect(sectionTitles()).toEqual(['客户历史', '历次审核', '变更记录']);
+    expect(toggle('变更记录')).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText(/修改投保人/)).toBeVisible();
   });
 });

@@ -1,7 +1,8 @@
 import { auditActionText, auditDetailLines } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
+import type { TaskDetail } from '@piibs/shared/task';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Result, Spin, Timeline } from 'antd';
+import { Button, Empty, Result, Spin, Timeline, Typography } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
@@ -12,6 +13,8 @@ import {
 } from '@/features/application/components/ApplicationSummary.tsx';
 import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
+import { AuditSection } from '../components/AuditSection.tsx';
+import { CustomerHistory } from '../components/CustomerHistory.tsx';
 import {
   AuditLayout,
   DecisionCard,
@@ -33,12 +36,29 @@ const CUSTOMER_HINTS: DecisionHints = {
   reject: '拒绝后客户信息不能用于投保',
 };
 
+/** 重新提交的修改: what the applicant changed after the return, 字段：旧值 → 新值. */
+function ResubmittedChanges({ changes }: { changes: NonNullable<TaskDetail['resubmitted']> }) {
+  const lines = auditDetailLines(changes, 'application');
+  if (!lines.length)
+    return <Typography.Text type="secondary">退回后未修改投保信息，原样重新提交</Typography.Text>;
+  return (
+    <ul style={{ margin: 0, paddingInlineStart: 20 }} data-testid="resubmitted-changes">
+      {lines.map((line) => (
+        <li key={line} style={{ wordBreak: 'break-all' }}>
+          {line}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * 审核客户信息 (task/CustomerAudit, /piibs/task/audit/:id/:audit): the task's customer — or, for an application
- * task, the application with its quote, co-insurers, applicant, image materials (inline, read-only) and
- * timeline — read-only, its change history and earlier decisions; who holds the task (领取 / 释放 / 指派); with
- * `audit` 'true' and the task open and not held by another reviewer, 通过 / 退回 / 拒绝 with an opinion
- * (required for 退回 and 拒绝), sent with the task's version.
+ * task, the application, in the order an underwriter reads it: the risk, a resubmission's changes and the quote
+ * with its co-insurers; the applicant and their history (客户历史); the image materials (inline, read-only) and
+ * the timeline — read-only, then earlier decisions and the change history, each section foldable; who holds
+ * the task (领取 / 释放 / 指派); with `audit` 'true' and the task open and not held by another reviewer,
+ * 通过 / 退回 / 拒绝 with an opinion (required for 退回 and 拒绝), sent with the task's version.
  */
 export default function CustomerAudit() {
   const params = useParams();
@@ -74,6 +94,9 @@ export default function CustomerAudit() {
   const auditing = params.audit === 'true' && task.status === 'open';
   const othersTask = heldByOther(task, myId);
   const canDecide = auditing && !othersTask;
+  const customerId = task.application?.customer.id ?? task.customer?.id;
+  /** The audit entity of the record under review (names its fields: an application's 参保人数). */
+  const entity = task.application ? 'application' : 'customer';
 
   return (
     <AuditLayout decision={canDecide ? <DecisionCard decision={decision} /> : null}>
@@ -89,24 +112,37 @@ export default function CustomerAudit() {
 
       {task.application ? (
         <>
-          <Card variant="borderless" title="保费信息">
+          {task.resubmitted ? (
+            <AuditSection title="重新提交的修改">
+              <ResubmittedChanges changes={task.resubmitted} />
+            </AuditSection>
+          ) : null}
+          <AuditSection title="保费信息">
             <ApplicationPremium app={task.application} />
-          </Card>
-          <Card variant="borderless" title={`投保人：${task.application.customer.name}`}>
+          </AuditSection>
+          <AuditSection title={`投保人：${task.application.customer.name}`}>
             <CustomerDescriptions customer={task.application.customer} />
-          </Card>
-          <Card variant="borderless" title="投保单历史">
-            <ApplicationTimeline events={task.events ?? []} />
-          </Card>
-          <Card variant="borderless" title="影像资料">
+          </AuditSection>
+        </>
+      ) : null}
+
+      {customerId ? <CustomerHistory customerId={customerId} exclude={task.application?.id} /> : null}
+
+      {task.application ? (
+        <>
+          <AuditSection title="影像资料">
             <MaterialsPanel businessType="application" businessId={task.application.id} editable={false} />
-          </Card>
+          </AuditSection>
+          <AuditSection title="投保单历史">
+            <ApplicationTimeline events={task.events ?? []} />
+          </AuditSection>
         </>
       ) : null}
 
       <TaskHistory rows={task.history} />
 
-      <Card variant="borderless" title="变更记录">
+      {/* An application's own changes are summed up above (重新提交的修改): its full trail starts folded. */}
+      <AuditSection title="变更记录" defaultOpen={!task.application}>
         {task.changes.length ? (
           <Timeline
             items={task.changes.map((change, i) => ({
@@ -116,7 +152,7 @@ export default function CustomerAudit() {
                   <div>
                     {formatTime(change.at)} {change.actor ?? ''} {auditActionText(change.action)}
                   </div>
-                  {auditDetailLines(change.detail).map((line) => (
+                  {auditDetailLines(change.detail, entity).map((line) => (
                     <div key={line} style={{ opacity: 0.65, wordBreak: 'break-all' }}>
                       {line}
                     </div>
@@ -128,7 +164,7 @@ export default function CustomerAudit() {
         ) : (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无变更记录" />
         )}
-      </Card>
+      </AuditSection>
     </AuditLayout>
   );
 }

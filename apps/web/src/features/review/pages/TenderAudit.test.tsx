@@ -6,7 +6,7 @@ import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/
 import { page } from '@/features/customer/test-data.ts';
 import { changeDetail, declarationDetail } from '@/features/project/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import { taskDetail, taskRow } from '../test-data.ts';
+import { customerHistory, taskDetail, taskRow } from '../test-data.ts';
 import TaskList from './TaskList.tsx';
 import TenderAudit from './TenderAudit.tsx';
 
@@ -28,6 +28,7 @@ describe('审核二次下单信息 (task/tenderAudit/:id/:audit)', { timeout: 40
     api = mockApi({
       'GET api/tasks/77': { data: tenderTask() },
       'GET api/project-declarations/42': { data: declarationDetail() },
+      'GET api/customers/7/history': { data: customerHistory() },
       'POST api/tasks/77/decide': {
         data: taskRow({ id: 77, kind: 'tender', status: 'done', decision: 'approve' }),
       },
@@ -38,6 +39,23 @@ describe('审核二次下单信息 (task/tenderAudit/:id/:audit)', { timeout: 40
     expect(screen.getByText('工程造价 1000万元及以下部分 × 0.65‰')).toBeInTheDocument();
     expect(screen.getByTestId('quota-remaining')).toHaveTextContent('¥453,850.00');
     expect(screen.getByText('镇江示范机械有限公司')).toBeInTheDocument();
+    // The quote first, then the contractor and its history, each section foldable.
+    expect(
+      screen
+        .getAllByRole('button')
+        .filter((b) => b.hasAttribute('aria-expanded'))
+        .map((b) => b.textContent),
+    ).toEqual([
+      '保费信息（按工程造价分档计费）',
+      expect.stringMatching(/^年度订单 /),
+      '施工企业：镇江示范机械有限公司',
+      '客户历史',
+      '申报历史',
+      '历次审核',
+    ]);
+    const history = screen.getByRole('region', { name: '客户历史' });
+    expect(await within(history).findByText('PAZX202600000031')).toBeInTheDocument();
+    expect(api.callsTo('GET api/customers/7/history')[0]?.params).toBeUndefined();
 
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /拒\s*绝/ }));

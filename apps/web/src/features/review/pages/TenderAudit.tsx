@@ -1,6 +1,6 @@
 import { orderDetailPath } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Result, Spin } from 'antd';
+import { Button, Result, Spin } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { CustomerDescriptions } from '@/features/customer/components/CustomerDescriptions.tsx';
@@ -13,6 +13,8 @@ import {
   QuotaSummary,
 } from '@/features/project/components/ProjectSummary.tsx';
 import { TASK_LIST_PATH, taskQuery } from '../api.ts';
+import { AuditSection } from '../components/AuditSection.tsx';
+import { CustomerHistory } from '../components/CustomerHistory.tsx';
 import {
   AuditLayout,
   DecisionCard,
@@ -38,9 +40,10 @@ const CHANGE_HINTS: DecisionHints = {
 /**
  * 审核二次下单信息 (task/TenderAudit, /piibs/task/tenderAudit/:id/:audit): the declared project with its quote
  * (cost bands, high-risk loading) — for a change (批改), each changed field before → after and the premium
- * difference — the annual order's quota, the contractor and the history; with `audit`
- * 'true' and the task open, 通过 (the project's policy is issued) / 退回 / 拒绝 with an opinion (required for
- * 退回 and 拒绝), sent with the task's version (409 when another reviewer was first).
+ * difference — the annual order's quota, the contractor and their history (客户历史), the declaration's
+ * history, each section foldable; with `audit` 'true' and the task open, 通过 (the project's policy is issued)
+ * / 退回 / 拒绝 with an opinion (required for 退回 and 拒绝), sent with the task's version (409 when another
+ * reviewer was first).
  */
 export default function TenderAudit() {
   const params = useParams();
@@ -90,32 +93,34 @@ export default function TenderAudit() {
       </TaskCard>
 
       {d.kind === 2 ? (
-        <Card variant="borderless" title={`批改内容（项目 ${d.baseNumber ?? ''}）`}>
+        <AuditSection title={`批改内容（项目 ${d.baseNumber ?? ''}）`}>
           <ChangeComparison declaration={d} />
-        </Card>
+        </AuditSection>
       ) : null}
 
-      <Card variant="borderless" title="保费信息（按工程造价分档计费）">
+      <AuditSection title="保费信息（按工程造价分档计费）">
         <DeclarationQuote declaration={d} />
-      </Card>
+      </AuditSection>
 
-      <Card
-        variant="borderless"
+      <AuditSection
         title={`年度订单 ${d.order.number}`}
         extra={<Link to={orderDetailPath(d.order.id)}>订单详情</Link>}
       >
         <QuotaSummary order={d.order} />
-      </Card>
+      </AuditSection>
 
       {task.customer ? (
-        <Card variant="borderless" title={`施工企业：${task.customer.name}`}>
-          <CustomerDescriptions customer={task.customer} />
-        </Card>
+        <>
+          <AuditSection title={`施工企业：${task.customer.name}`}>
+            <CustomerDescriptions customer={task.customer} />
+          </AuditSection>
+          <CustomerHistory customerId={task.customer.id} />
+        </>
       ) : null}
 
-      <Card variant="borderless" title="申报历史">
+      <AuditSection title="申报历史">
         <DeclarationTimeline events={d.events} />
-      </Card>
+      </AuditSection>
 
       <TaskHistory rows={task.history} />
     </AuditLayout>

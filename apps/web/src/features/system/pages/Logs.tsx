@@ -60,16 +60,20 @@ const columns: CrudColumn<AuditLogRow>[] = [
     dataIndex: 'detail',
     ellipsis: true,
     width: 320,
-    render: (v: AuditLogRow['detail']) =>
-      v ? <Typography.Text type="secondary">{auditDetailLines(v).join('；')}</Typography.Text> : T.none,
+    render: (v: AuditLogRow['detail'], row: AuditLogRow) =>
+      v ? (
+        <Typography.Text type="secondary">{auditDetailLines(v, row.entity).join('；')}</Typography.Text>
+      ) : (
+        T.none
+      ),
   },
 ];
 
 /** What an entry recorded, a line a field: 字段：旧值 → 新值. */
-function DetailLines({ detail }: { detail: unknown }) {
+function DetailLines({ detail, entity }: { detail: unknown; entity: string }) {
   return (
     <ul style={{ margin: 0, paddingInlineStart: 20 }}>
-      {auditDetailLines(detail).map((line, i) => (
+      {auditDetailLines(detail, entity).map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one detail never reorder
         <li key={i}>{line}</li>
       ))}
@@ -92,7 +96,7 @@ export default function Logs() {
         tableProps={{
           expandable: {
             rowExpandable: (row) => row.detail !== null,
-            expandedRowRender: (row) => <DetailLines detail={row.detail} />,
+            expandedRowRender: (row) => <DetailLines detail={row.detail} entity={row.entity} />,
           },
         }}
       />
