@@ -44,12 +44,16 @@ export default defineConfig({
     {
       name: 'journeys',
       testMatch: '**/*.spec.ts',
-      testIgnore: 'notifications.spec.ts',
+      testIgnore: ['notifications.spec.ts', 'plain-words.spec.ts'],
       dependencies: ['sign-in'],
     },
-    // It counts the underwriter's unread messages, which every journey submitting something for review adds
-    // to: it runs alone, after them.
-    { name: 'alone', testMatch: 'notifications.spec.ts', dependencies: ['journeys'] },
+    // notifications counts the underwriter's unread messages, which every journey submitting something for
+    // review adds to; plain-words reads every menu page with what all the journeys wrote: they run after them.
+    {
+      name: 'alone',
+      testMatch: ['notifications.spec.ts', 'plain-words.spec.ts'],
+      dependencies: ['journeys'],
+    },
   ],
   // The production build, started the way `npm start` starts it, on a fresh data directory.
   webServer: {
