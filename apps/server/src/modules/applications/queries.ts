@@ -58,6 +58,7 @@ import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns 
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
+import { customerDocTypes } from '../materials/requirements.ts';
 import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
 import { APPLICATION_NOT_FOUND, seeAll } from './changes.ts';
 
@@ -71,6 +72,7 @@ const rowColumns = {
   productName: products.name,
   productClass: products.productClass,
   allowsCoinsurance: products.allowsCoinsurance,
+  requiredMaterials: products.requiredMaterials,
   applicantName: customers.name,
   applicantUscc: customers.uscc,
   ownerName: sql<string | null>`coalesce(${owner.nickName}, ${owner.username})`,
@@ -261,6 +263,9 @@ async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise
         }
       : null,
     openTaskId: r.openTaskId == null ? null : Number(r.openTaskId),
+    requiredMaterials: r.requiredMaterials,
+    requestedDocTypes: r.requestedDocTypes,
+    customerDocTypes: await customerDocTypes(db, r.customerId),
   };
 }
 
