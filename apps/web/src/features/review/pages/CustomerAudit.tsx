@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Result, Spin, Timeline } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { ApplicationMaterials } from '@/features/application/components/ApplicationMaterials.tsx';
 import {
   ApplicationFacts,
   ApplicationPremium,
@@ -38,7 +38,8 @@ const CUSTOMER_HINTS: DecisionHints = {
  * task, the application with its quote, co-insurers, applicant, image materials (inline, read-only) and
  * timeline — read-only, its change history and earlier decisions; who holds the task (领取 / 释放 / 指派); with
  * `audit` 'true' and the task open and not held by another reviewer, 通过 / 退回 / 拒绝 with an opinion
- * (required for 退回 and 拒绝), sent with the task's version.
+ * (required for 退回 and 拒绝), sent with the task's version; on an application also the documents still missing
+ * for approval and 要求补充资料 (with 退回, or keeping it under review).
  */
 export default function CustomerAudit() {
   const params = useParams();
@@ -76,7 +77,9 @@ export default function CustomerAudit() {
   const canDecide = auditing && !othersTask;
 
   return (
-    <AuditLayout decision={canDecide ? <DecisionCard decision={decision} /> : null}>
+    <AuditLayout
+      decision={canDecide ? <DecisionCard decision={decision} materials={!!task.application} /> : null}
+    >
       <TaskCard task={task} error={error} heldByOther={auditing && othersTask}>
         {task.application ? (
           <ApplicationFacts app={task.application} />
@@ -99,7 +102,7 @@ export default function CustomerAudit() {
             <ApplicationTimeline events={task.events ?? []} />
           </Card>
           <Card variant="borderless" title="影像资料">
-            <MaterialsPanel businessType="application" businessId={task.application.id} editable={false} />
+            <ApplicationMaterials app={task.application} reader="review" />
           </Card>
         </>
       ) : null}
