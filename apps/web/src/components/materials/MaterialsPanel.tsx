@@ -267,11 +267,7 @@ function DocTypeSection({
     <section aria-label={docType.label} style={{ marginBottom: 24 }}>
       <Typography.Title level={5} style={{ marginTop: 0 }}>
         {docType.label}
-        {note ? (
-          <Typography.Text type={materials.length ? 'secondary' : 'warning'} strong={!materials.length}>
-            （{note}）
-          </Typography.Text>
-        ) : null}
+        {note ? `（${note}）` : null}
         <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal', marginLeft: 8 }}>
           {materials.length}
         </Typography.Text>

@@ -4,7 +4,12 @@
 // those types first. Used on the wizard's last step, on the view page while the underwriter asks for
 // documents, and read-only on the review page.
 import type { ApplicationDetail } from '@piibs/shared/application';
-import { MATERIAL_DOC_DICT, type MaterialNeeds, missingDocTypes } from '@piibs/shared/material';
+import {
+  MATERIAL_DOC_DICT,
+  type MaterialNeeds,
+  missingDocTypes,
+  neededDocTypes,
+} from '@piibs/shared/material';
 import type { MaterialStage } from '@piibs/shared/product';
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
@@ -63,7 +68,9 @@ function notice(
 /** The notice of what is missing and the panel (upload where the server allows it; read-only for `review`). */
 export function ApplicationMaterials({ app, reader }: { app: ApplicationDetail; reader: MaterialsReader }) {
   const { loaded, missing } = useMissingMaterials(app);
-  const shown = loaded ? notice(reader, app, missing) : null;
+  // A product that needs nothing, and nothing asked for: no notice at all.
+  const needsAny = neededDocTypes(app, 'APPROVE').length > 0;
+  const shown = loaded && needsAny ? notice(reader, app, missing) : null;
   return (
     <>
       {shown ? (
