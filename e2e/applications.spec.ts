@@ -1,10 +1,19 @@
 // Application journeys against the demo-seeded server (PIIBS_DEMO=1): an enterprise completes the `insured`
-// wizard with co-insurance and submits; the underwriter returns it; the enterprise fixes and resubmits; the
-// underwriter approves (待支付). The same for the agent's project insurance (`epinsure`, with
-// `coinsureAndJoint`) and the agent's two-step wizard (`agent`).
+// wizard with co-insurance, uploads the documents its product needs and submits; the underwriter returns it
+// asking for a document; the enterprise fixes, uploads it in the same screen and resubmits; the underwriter
+// approves (待支付). The same for the agent's project insurance (`epinsure`, with `coinsureAndJoint`; a document
+// asked for while it stays under review, uploaded from the view page) and the agent's two-step wizard (`agent`).
 
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { clickDecision, closeOwnContextsAfterEach, content, pageOf, pickOption, spaced } from './support.ts';
+import {
+  clickDecision,
+  closeOwnContextsAfterEach,
+  content,
+  pageOf,
+  pickOption,
+  spaced,
+  uploadDocument,
+} from './support.ts';
 
 closeOwnContextsAfterEach();
 
@@ -33,14 +42,13 @@ async function submit(page: Page, successUrl: RegExp): Promise<string> {
 
 /**
  * The underwriter opens the application's task from the queue, searched by its number (journeys running beside
- * this one fill the queue too), reads the customer's history (and, for a resubmission, what changed) and
- * decides it.
+ * this one fill the queue too), reads the customer's history (and, for a resubmission, what changed), writes
+ * the opinion and picks the documents to ask for.
  */
-async function decide(
+async function openTask(
   page: Page,
   number: string,
-  decision: '通过' | '退回',
-  opts: { opinion?: string; changed?: string } = {},
+  opts: { opinion?: string; changed?: string; documents?: string[] } = {},
 ) {
   await page.goto(`/piibs/task/list?blurry=${number}&status=open`);
   const main = content(page);
@@ -56,8 +64,27 @@ async function decide(
   if (opts.changed)
     await expect(main.getByRole('region', { name: '重新提交的修改' }).getByText(opts.changed)).toBeVisible();
   if (opts.opinion) await main.getByLabel('审核意见').fill(opts.opinion);
+  for (const document of opts.documents ?? []) await pickOption(page, main, '要求补充的资料', document);
+}
+
+/** The underwriter decides the application (a return may ask for documents). */
+async function decide(
+  page: Page,
+  number: string,
+  decision: '通过' | '退回',
+  opts: { opinion?: string; changed?: string; documents?: string[] } = {},
+) {
+  await openTask(page, number, opts);
   await clickDecision(page, decision);
   await expect(page.getByText(`审核完成：${decision}`)).toBeVisible();
+}
+
+/** The underwriter asks for documents while the application stays under review (要求补充资料). */
+async function requestDocuments(page: Page, number: string, documents: string[], opinion: string) {
+  await openTask(page, number, { opinion, documents });
+  await content(page).getByRole('button', { name: '要求补充资料' }).click();
+  await expect(page.getByText('已要求补充资料，投保单保持待审核')).toBeVisible();
+  await expect(content(page).getByText(`核保通过前还缺：${documents.join('、')}`)).toBeVisible();
 }
 
 /** The applicant finds the application in 投保单列表, searched by its number, and answers its row. */
@@ -69,7 +96,7 @@ async function listRow(page: Page, number: string): Promise<Locator> {
 }
 
 test.describe('applications', () => {
-  test('insured: enterprise applies with co-insurance → returned → resubmits → approved', async ({
+  test('insured: enterprise applies with co-insurance and its documents → returned for a document → uploads it and resubmits → approved', async ({
     browser,
   }) => {
     test.setTimeout(240_000);
@@ -122,26 +149,38 @@ test.describe('applications', () => {
     await expect(main.getByLabel('共保份额2')).toHaveValue('40');
     await next(ent, new RegExp(`/piibs/insured/stepForth/${id}/1$`));
 
-    // stepForth: the server's premium by coverage, the prevention fee, the co-insurers' parts.
+    // stepForth: the server's premium by coverage, the prevention fee, the co-insurers' parts; the documents:
+    // the enterprise's 营业执照 is on file, the 被保险人清单 is needed before approval and uploaded here.
     await expect(main.getByText('保费明细（按责任）')).toBeVisible();
     await expect(main.getByRole('cell', { name: '主承保' })).toBeVisible();
     await expect(main.getByRole('cell', { name: '示例财产保险股份有限公司' })).toBeVisible();
+    await expect(main.getByText('核保通过前还需：被保险人清单，可现在一并上传')).toBeVisible();
+    await uploadDocument(ent, '被保险人清单');
+    await expect(main.getByText('必备资料已齐全')).toBeVisible();
     const number = await submit(ent, new RegExp(`/piibs/insured/stepSuccess/${id}/1$`));
 
-    // The underwriter returns it with an opinion.
+    // The underwriter returns it with an opinion, asking for the signed application form.
     const uw = await pageOf(browser, 'underwriter', '/piibs/task/list');
-    await decide(uw, number, '退回', { opinion: '请核实参保人数与工资名册一致' });
+    await decide(uw, number, '退回', { opinion: '请核实参保人数与工资名册一致', documents: ['签章投保单'] });
 
-    // The enterprise sees the opinion, fixes the headcount and resubmits.
+    // The enterprise sees the opinion and what to upload, fixes the headcount, uploads on the last step and
+    // resubmits.
     let row = await listRow(ent, number);
     await expect(row.getByText('已退回')).toBeVisible();
     await row.getByRole('button', { name: '继续填写' }).click();
     await expect(ent).toHaveURL(new RegExp(`/piibs/insured/stepOne/${id}/1$`));
     await expect(main.getByText('审核意见：请核实参保人数与工资名册一致')).toBeVisible();
+    await expect(main.getByText('需补充影像资料：签章投保单（在「确认保费信息」一步上传）')).toBeVisible();
     await main.getByLabel('参保人数').fill('148');
     await next(ent, /stepSecond/);
     await next(ent, /stepThird/);
     await next(ent, /stepForth/);
+    await expect(
+      main.getByRole('region', { name: '签章投保单', exact: true }).getByRole('heading'),
+    ).toContainText('签章投保单（核保要求补充）');
+    await main.getByRole('button', { name: spaced('提交审核') }).click();
+    await expect(main.getByText('影像资料：请上传 签章投保单')).toBeVisible();
+    await uploadDocument(ent, '签章投保单');
     await submit(ent, /stepSuccess/);
 
     await decide(uw, number, '通过', { changed: '参保人数：150 → 148' });
@@ -156,7 +195,7 @@ test.describe('applications', () => {
     await expect(main.getByText(/审核通过 → 待支付/)).toBeVisible();
   });
 
-  test('epinsure: agent applies for a construction project → returned → resubmits → approved', async ({
+  test('epinsure: agent applies for a construction project with its documents → returned → resubmits → a document asked for, uploaded from the view → approved', async ({
     browser,
   }) => {
     test.setTimeout(240_000);
@@ -178,6 +217,10 @@ test.describe('applications', () => {
     await next(agent, new RegExp(`/piibs/epinsure/coinsureAndJoint/${id}/1$`));
     await next(agent, new RegExp(`/piibs/epinsure/stepThird/${id}/1$`));
     await expect(main.getByText(/工程造价/).first()).toBeVisible();
+    // The product needs the licence and the construction contract to be submitted.
+    await expect(main.getByText('提交审核前请上传：营业执照、施工合同')).toBeVisible();
+    await uploadDocument(agent, '营业执照');
+    await uploadDocument(agent, '施工合同');
     const number = await submit(agent, new RegExp(`/piibs/epinsure/stepSuccess/${id}/1$`));
 
     const uw = await pageOf(browser, 'underwriter', '/piibs/task/list');
@@ -190,11 +233,24 @@ test.describe('applications', () => {
     await next(agent, /coinsureAndJoint/);
     await next(agent, /stepThird/);
     await submit(agent, /stepSuccess/);
+
+    // Under review, the underwriter asks for a document; the agent uploads it from the view page.
+    await requestDocuments(uw, number, ['授权委托书'], '请补充经办人授权委托书');
+    const pending = await listRow(agent, number);
+    await expect(pending.getByText('待审核')).toBeVisible();
+    await pending.getByRole('button', { name: '查看' }).click();
+    await expect(agent).toHaveURL(new RegExp(`/piibs/agent/viewInsurance/${id}/1$`));
+    await expect(main.getByText('核保要求补充资料：授权委托书，上传后由核保人员继续审核')).toBeVisible();
+    await uploadDocument(agent, '授权委托书');
+    await expect(main.getByText('要求补充的资料已上传，等待核保人员审核')).toBeVisible();
+
     await decide(uw, number, '通过');
     await expect((await listRow(agent, number)).getByText('待支付')).toBeVisible();
   });
 
-  test('agent: two-step wizard for a client → returned → resubmits → approved', async ({ browser }) => {
+  test('agent: two-step wizard for a client with its documents → returned → resubmits → approved', async ({
+    browser,
+  }) => {
     test.setTimeout(240_000);
     const agent = await pageOf(browser, 'agent', '/piibs/agent/stepOne/0/1');
     const main = content(agent);
@@ -204,6 +260,8 @@ test.describe('applications', () => {
     await next(agent, /\/piibs\/agent\/stepSecond\/\d+\/1$/);
     const id = /stepSecond\/(\d+)\//.exec(agent.url())![1]!;
     await main.getByLabel('联系电话').fill('13905110000');
+    await uploadDocument(agent, '营业执照');
+    await uploadDocument(agent, '被保险人清单');
     const number = await submit(agent, new RegExp(`/piibs/agent/stepSuccess/${id}/1$`));
 
     const uw = await pageOf(browser, 'underwriter', '/piibs/task/list');

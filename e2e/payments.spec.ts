@@ -4,7 +4,15 @@
 
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, type APIResponse, expect, test } from '@playwright/test';
-import { bearer, closeOwnContextsAfterEach, content, savedToken, signInQuickly, spaced } from './support.ts';
+import {
+  bearer,
+  closeOwnContextsAfterEach,
+  content,
+  documentFile,
+  savedToken,
+  signInQuickly,
+  spaced,
+} from './support.ts';
 
 closeOwnContextsAfterEach();
 
@@ -29,6 +37,18 @@ async function approvedApplication(request: APIRequestContext): Promise<string> 
       data: { productId: product!.id, customerId: customer.id, policyholderType: 1 },
     }),
   )) as { id: number; number: string; version: number };
+  // The demo enterprise's 营业执照 is on file; the product needs the 被保险人清单 before approval.
+  await ok(
+    request.post('/api/materials', {
+      ...ent,
+      multipart: {
+        businessType: 'application',
+        businessId: String(draft.id),
+        docType: 'INSURED_LIST',
+        file: documentFile('被保险人清单.pdf'),
+      },
+    }),
+  );
   await ok(
     request.post(`/api/applications/${draft.id}/submit`, { ...ent, data: { version: draft.version } }),
   );

@@ -203,6 +203,26 @@ export async function pickOption(
   }).toPass({ timeout: 30_000 });
 }
 
+/** A small PDF standing in for a scanned document (the server types files by their first bytes). */
+export const documentFile = (name: string) => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.from(
+    '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\n' +
+      'trailer <</Root 1 0 R>>\n%%EOF\n',
+  ),
+});
+
+/**
+ * Uploads a document into the materials panel's section of its type (影像资料), as a user picks a file there, and
+ * waits until the panel shows it.
+ */
+export async function uploadDocument(page: Page, docType: string): Promise<void> {
+  const section = content(page).getByRole('region', { name: docType, exact: true });
+  await section.locator('input[type=file]').setInputFiles(documentFile(`${docType}.pdf`));
+  await expect(section.getByText(`${docType}.pdf`).first()).toBeVisible();
+}
+
 /** A page of its own (own storage) for a demo user in the role's saved session, at `path`. */
 export async function pageOf(browser: Browser, user: DemoUser, path: string): Promise<Page> {
   const page = await (await browser.newContext({ storageState: authFile(user) })).newPage();

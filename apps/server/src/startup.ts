@@ -35,7 +35,7 @@ export async function onStart(deps: StartDeps): Promise<void> {
   const seeded = await seedDemo(deps.database.db);
   const customers = await seedDemoCustomers(deps.database.db);
   if (customers) deps.log(`demo customers seeded: ${customers}`);
-  const applications = await seedDemoApplications(deps.database.db);
+  const applications = await seedDemoApplications(deps.database.db, deps.config);
   if (applications) deps.log(`demo applications seeded: ${applications}`);
   if (await seedDemoPolicies(deps.database.db, deps.config)) deps.log('demo policy seeded (paid, issued)');
   if (await seedDemoRiskControl(deps.database.db))

@@ -72,12 +72,53 @@ export async function readXlsx(body: Buffer): Promise<string[][]> {
   return out;
 }
 
-/** A caller for inject(): GET/POST with the token. */
+/** A multipart/form-data body: the text fields, then (when given) one file part named `file`. */
+export function multipart(
+  fields: Record<string, string | number>,
+  file?: { name: string; type: string; data: Buffer },
+) {
+  const boundary = '----piibsMaterialBoundary3f9a';
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields))
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(chunks) };
+}
+
+/** A small PDF (the server types files by their first bytes). */
+export const PDF = Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
+
+/** A caller for inject(): GET/POST with the token, and a material upload (a small PDF unless `file`). */
 export function client(t: TestContext, token: string) {
   return {
     get: (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) }),
     post: (url: string, payload?: unknown) =>
       t.app.inject({ method: 'POST', url, headers: bearer(token), payload: payload as object }),
+    upload: (
+      target: { businessType: string; businessId: number; docType: string },
+      file: { name: string; type: string; data: Buffer } = {
+        name: `${target.docType}.pdf`,
+        type: 'application/pdf',
+        data: PDF,
+      },
+    ) => {
+      const body = multipart(target, file);
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/materials',
+        headers: { ...bearer(token), 'content-type': body.contentType },
+        payload: body.payload,
+      });
+    },
   };
 }
 

@@ -2,6 +2,8 @@
 // products, one account per role, and small factories for valid records.
 import { usccCheckChar } from '@piibs/shared';
 import type { CustomerCreateForm } from '@piibs/shared/customer';
+import { type MaterialNeeds, missingDocTypes } from '@piibs/shared/material';
+import type { MaterialStage } from '@piibs/shared/product';
 import { inArray } from 'drizzle-orm';
 import { users } from '../src/db/schema.ts';
 import { client } from './admin.ts';
@@ -91,4 +93,31 @@ export async function createWorld(): Promise<World> {
       ent2: idOf('ent2'),
     },
   };
+}
+
+/**
+ * Uploads, as `who` (the application's owner or agent, while they may change its materials), a small PDF for
+ * every document type the application still needs to pass `stage` — by default everything up to approval, so a
+ * test that submits and approves carries what the products require, as a user would have uploaded it.
+ */
+export async function attachMaterials(
+  who: Client,
+  applicationId: number,
+  stage: MaterialStage = 'APPROVE',
+): Promise<string[]> {
+  const res = await who.get(`/api/applications/${applicationId}`);
+  if (res.statusCode !== 200) throw new Error(res.body);
+  const a = res.json() as MaterialNeeds & { customerDocTypes: string[] };
+  const files = await who.get(`/api/materials?businessType=application&businessId=${applicationId}`);
+  if (files.statusCode !== 200) throw new Error(files.body);
+  const present = [
+    ...a.customerDocTypes,
+    ...(files.json() as { content: { docType: string }[] }).content.map((m) => m.docType),
+  ];
+  const missing = missingDocTypes(a, stage, present);
+  for (const docType of missing) {
+    const up = await who.upload({ businessType: 'application', businessId: applicationId, docType });
+    if (up.statusCode !== 200) throw new Error(up.body);
+  }
+  return missing;
 }

@@ -6,6 +6,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type MaterialNeeds, missingDocTypes } from '@piibs/shared/material';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -14,6 +15,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/db/embedded
 import { DEMO_ENTERPRISE, DEMO_PASSWORD } from '../src/demo/base.ts';
 import { storeCaptcha } from '../src/modules/auth/captcha.ts';
 import { onStart } from '../src/startup.ts';
+import { PDF } from './admin.ts';
 
 let dataDir: string;
 let pg: EmbeddedPostgres | undefined;
@@ -106,6 +108,24 @@ describe('the embedded PostgreSQL server, started as `npm start` starts it', () 
     let app1 = await ok<{ id: number; version: number; openTaskId: number | null }>(
       call(ent, 'POST', '/api/applications', { productId: product.id, customerId: customer.id }),
     );
+    // What the product requires, as the enterprise would upload it (its 营业执照 is on file in the demo).
+    const needs = await ok<MaterialNeeds & { customerDocTypes: string[] }>(
+      call(ent, 'GET', `/api/applications/${app1.id}`),
+    );
+    for (const docType of missingDocTypes(needs, 'APPROVE', needs.customerDocTypes)) {
+      const form = new FormData();
+      form.append('businessType', 'application');
+      form.append('businessId', String(app1.id));
+      form.append('docType', docType);
+      form.append('file', new Blob([PDF], { type: 'application/pdf' }), `${docType}.pdf`);
+      await ok(
+        fetch(`${base}/api/materials`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ent}` },
+          body: form,
+        }),
+      );
+    }
     app1 = await ok(call(ent, 'POST', `/api/applications/${app1.id}/submit`, { version: app1.version }));
     const task = await ok<{ id: number; version: number }>(call(uw, 'GET', `/api/tasks/${app1.openTaskId}`));
     await ok(

@@ -77,6 +77,8 @@ export type ApplicationEventAction =
   | 'submit'
   | 'approve'
   | 'return'
+  /** The underwriter asked for documents while keeping it under review. */
+  | 'request_materials'
   | 'decline'
   | 'cancel'
   | 'pay'

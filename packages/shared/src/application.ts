@@ -10,7 +10,7 @@ import {
 } from './application-status.ts';
 import { customerRow } from './customer.ts';
 import { fenField } from './money-field.ts';
-import { quoteResult } from './product.ts';
+import { MATERIAL_STAGES, quoteResult } from './product.ts';
 import { COVERAGE_TYPES, MAX_COMMISSION_RATE, MAX_HEADCOUNT, MAX_PREVENTION_RATIO } from './rating.ts';
 import { zfield } from './validators.ts';
 
@@ -294,5 +294,11 @@ export const applicationDetail = applicationRow.extend({
   customer: customerRow,
   paymentOrder: paymentOrderRow.nullable(),
   openTaskId: z.number().nullable(),
+  /** The documents its product requires, by stage. */
+  requiredMaterials: z.array(z.object({ docType: z.string(), stage: z.enum(MATERIAL_STAGES) })),
+  /** The document types the underwriter asked for (on return, or while reviewing); cleared on the decision. */
+  requestedDocTypes: z.array(z.string()),
+  /** The document types on file for its applicant (customer materials, e.g. the licence): they count too. */
+  customerDocTypes: z.array(z.string()),
 });
 export type ApplicationDetail = z.infer<typeof applicationDetail>;

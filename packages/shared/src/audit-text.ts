@@ -38,6 +38,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = Object.free
   approve: '通过',
   return: '退回',
   reject: '拒绝',
+  request_materials: '要求补充资料',
   coinsurers: '修改共保信息',
   upload: '上传资料',
   pay: '支付',

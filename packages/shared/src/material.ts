@@ -1,6 +1,8 @@
 // Image materials (影像资料): scans attached to a business record by document type. Shared by the web's
 // materials panel and the server's /api/materials routes. Import it as `@piibs/shared/material`.
 import { z } from 'zod';
+import type { FieldProblem } from './problem.ts';
+import { MATERIAL_STAGE_LABELS, type MaterialStage, type RequiredMaterial } from './product.ts';
 
 /**
  * The records materials attach to (the table also admits 'policy', for the policy issue): 'service_order' holds
@@ -50,6 +52,62 @@ export const MATERIAL_MESSAGES = Object.freeze({
   empty: '文件：不能为空',
   missing: '文件：请选择要上传的文件',
 });
+
+// ---- what an application must carry ----
+
+/**
+ * What an application's documents are checked against: its product's required materials (`requiredMaterials`)
+ * and the types the underwriter asked for when returning it or while reviewing it (`requestedDocTypes`).
+ */
+export interface MaterialNeeds {
+  requiredMaterials: readonly RequiredMaterial[];
+  requestedDocTypes: readonly string[];
+}
+
+/**
+ * The document types an application must carry to pass `stage`, each once: to be submitted (SUBMIT) the
+ * product's SUBMIT-stage types; to be approved (APPROVE) those and its APPROVE-stage types; at both, whatever the
+ * underwriter asked for.
+ */
+export function neededDocTypes(needs: MaterialNeeds, stage: MaterialStage): string[] {
+  const types = needs.requiredMaterials
+    .filter((m) => m.stage === 'SUBMIT' || stage === 'APPROVE')
+    .map((m) => m.docType);
+  return [...new Set([...types, ...needs.requestedDocTypes])];
+}
+
+/**
+ * The needed types (neededDocTypes) not on file, in the same order. `present`: the types of the application's
+ * live materials and of its applicant's (a licence scan already on the customer counts).
+ */
+export function missingDocTypes(
+  needs: MaterialNeeds,
+  stage: MaterialStage,
+  present: Iterable<string>,
+): string[] {
+  const have = new Set(present);
+  return neededDocTypes(needs, stage).filter((t) => !have.has(t));
+}
+
+/** The field a refusal for missing documents is reported at. */
+export const MATERIALS_FIELD = 'materials';
+
+/** The refusal naming what is missing (the types' labels): 影像资料：请上传 营业执照、被保险人清单. */
+export function materialsProblem(missingLabels: readonly string[]): FieldProblem | null {
+  if (missingLabels.length === 0) return null;
+  return { field: MATERIALS_FIELD, label: '影像资料', message: `请上传 ${missingLabels.join('、')}` };
+}
+
+/**
+ * Why a document type matters to the application, for its heading (营业执照（核保要求补充）), or null: asked for
+ * by the underwriter, else required by the product at submission or before approval.
+ */
+export function docTypeNeedNote(needs: MaterialNeeds, docType: string): string | null {
+  if (needs.requestedDocTypes.includes(docType)) return '核保要求补充';
+  const stages = needs.requiredMaterials.filter((m) => m.docType === docType).map((m) => m.stage);
+  const stage = stages.includes('SUBMIT') ? 'SUBMIT' : stages[0];
+  return stage ? `${MATERIAL_STAGE_LABELS[stage]}必备` : null;
+}
 
 const startsWith = (bytes: Uint8Array, sig: readonly number[], at = 0) =>
   bytes.length >= at + sig.length && sig.every((b, i) => bytes[at + i] === b);
@@ -128,5 +186,10 @@ export const materialList = z.object({
   editable: z.boolean(),
   /** Why the caller may not change them (null when editable). */
   readOnlyReason: z.string().nullable(),
+  /**
+   * When not editable: the document types the caller may still add and delete (an application under review
+   * whose underwriter asked for them); empty otherwise.
+   */
+  editableDocTypes: z.array(z.string()),
 });
 export type MaterialList = z.infer<typeof materialList>;

@@ -13,25 +13,53 @@ import {
 
 export const TASK_SORT_FIELDS = ['id', 'createdAt', 'decidedAt'] as const;
 
-/** POST /api/tasks/:id/decide. `version` is the task's, as loaded (409 when stale or already decided). */
+const opinion = z
+  .preprocess(
+    (v) => (typeof v === 'string' ? v.trim() || null : v),
+    z.string().max(500, { error: '不能超过 500 个字符' }).nullish(),
+  )
+  .meta({ title: '审核意见' });
+
+/** Document types (the `document_type` dictionary) the underwriter asks the applicant for. */
+const docTypes = z
+  .array(z.string().trim().min(1, { error: '请选择资料类型' }).max(64, { error: '不能超过 64 个字符' }), {
+    error: '请选择要求补充的资料',
+  })
+  .max(12, { error: '最多 12 项' })
+  .refine((v) => new Set(v).size === v.length, { error: '资料类型重复' })
+  .meta({ title: '要求补充的资料', description: 'document_type 字典的代码' });
+
+/**
+ * POST /api/tasks/:id/decide. `version` is the task's, as loaded (409 when stale or already decided). An
+ * application task's 退回 may ask for documents (`docTypes`), which the applicant must add before resubmitting.
+ */
 export const decideForm = z
   .object({
     decision: z.enum(REVIEW_DECISIONS, { error: '请选择通过、退回或拒绝' }).meta({ title: '审核结论' }),
-    opinion: z
-      .preprocess(
-        (v) => (typeof v === 'string' ? v.trim() || null : v),
-        z.string().max(500, { error: '不能超过 500 个字符' }).nullish(),
-      )
-      .meta({ title: '审核意见' }),
+    opinion,
+    docTypes: docTypes.optional(),
     version: z.number().int().min(0).meta({ title: '版本号' }),
   })
   .superRefine((d, ctx) => {
     if (OPINION_REQUIRED.includes(d.decision) && !d.opinion)
       ctx.addIssue({ code: 'custom', path: ['opinion'], message: '退回或拒绝时必须填写审核意见' });
+    if (d.docTypes?.length && d.decision !== 'return')
+      ctx.addIssue({ code: 'custom', path: ['docTypes'], message: '仅退回时可要求补充资料' });
   });
 export type DecideForm = z.input<typeof decideForm>;
 
 const taskVersion = z.number().int().min(0).meta({ title: '版本号' });
+
+/**
+ * POST /api/tasks/:id/request-materials (application tasks): asks the applicant for documents while the
+ * application stays 待审核; they may upload those types meanwhile, and it cannot be approved without them.
+ */
+export const requestMaterialsForm = z.object({
+  docTypes: docTypes.min(1, { error: '请选择要求补充的资料' }),
+  opinion,
+  version: taskVersion,
+});
+export type RequestMaterialsForm = z.input<typeof requestMaterialsForm>;
 
 /** POST /api/tasks/:id/claim and /release: the task's version as loaded (409 when stale). */
 export const taskVersionForm = z.object({ version: taskVersion });

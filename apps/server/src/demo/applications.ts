@@ -2,10 +2,15 @@
 // carries a real quote from the seeded products, its timeline and its audit trail:
 //   the demo enterprise  DRAFT · PENDING_REVIEW (co-insured with the issuer leading, an open task for the
 //                        underwriter) · PENDING_PAYMENT (with its payment order)
-//   the demo agent       RETURNED (with an opinion) · DECLINED · CANCELLED · a construction DRAFT
+//   the demo agent       RETURNED (with an opinion, asking for the 签章投保单) · DECLINED · CANCELLED · a
+//                        construction DRAFT
+// Each submitted one carries the documents its product requires (demo/materials.ts): the demo enterprise's
+// 营业执照 is on its customer record (it counts for every application of it), the rest on the applications.
 // Idempotent: nothing is written once the demo accounts own an application (one server per DATA_DIR).
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
+import { LICENCE_DOC_TYPE } from '@piibs/shared/material';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { applications, customers, products, reviewTasks } from '../db/schema.ts';
 import type { ApplicationActor } from '../modules/applications/changes.ts';
@@ -14,16 +19,17 @@ import { cancelApplication, submitApplication } from '../modules/applications/tr
 import { customerViewerOf } from '../modules/customers/access.ts';
 import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_CUSTOMERS, DEMO_ENTERPRISE } from './base.ts';
+import { type DemoActor, demoMaterials } from './materials.ts';
 import { demoUser } from './user.ts';
 
-async function actorFor(db: Db, username: string): Promise<ApplicationActor | null> {
+async function actorFor(db: Db, username: string): Promise<DemoActor | null> {
   const user = await demoUser(db, username);
   if (!user) return null;
   return { user, ip: '127.0.0.1', viewer: await customerViewerOf(db, user) };
 }
 
 /** Writes the demo applications once; answers how many it wrote. */
-export async function seedDemoApplications(db: Db): Promise<number> {
+export async function seedDemoApplications(db: Db, config: Pick<Config, 'dataDir'>): Promise<number> {
   const [ent, agent, uw] = await Promise.all([
     actorFor(db, 'enterprise'),
     actorFor(db, 'agent'),
@@ -49,13 +55,25 @@ export async function seedDemoApplications(db: Db): Promise<number> {
     const client = await idOf('customer', DEMO_CUSTOMERS[1]!.uscc);
     if (!azx || !jzsg || !entCustomer || !client) return 0;
 
+    const docs = demoMaterials(db, config);
+    await docs.attach(
+      ent,
+      { businessType: 'customer', businessId: entCustomer, holder: DEMO_ENTERPRISE.name },
+      [LICENCE_DOC_TYPE],
+    );
     const make = (who: ApplicationActor, productId: number, customerId: number) =>
       createApplication(db, who, { productId, customerId, policyholderType: 1 });
-    const submitted = async (who: ApplicationActor, productId: number, customerId: number) => {
+    const submitted = async (who: DemoActor, productId: number, customerId: number) => {
       const a = await make(who, productId, customerId);
+      await docs.attachNeeded(who, a.id);
       return submitApplication(db, who, a.id, a.version);
     };
-    const decide = async (id: number, decision: 'approve' | 'return' | 'reject', opinion?: string) => {
+    const decide = async (
+      id: number,
+      decision: 'approve' | 'return' | 'reject',
+      opinion?: string,
+      docTypes?: string[],
+    ) => {
       const [task] = await db
         .select({ id: reviewTasks.id, version: reviewTasks.version })
         .from(reviewTasks)
@@ -70,6 +88,7 @@ export async function seedDemoApplications(db: Db): Promise<number> {
       await decideTask(db, { ...uw, kinds: ['application'] }, task.id, {
         decision,
         opinion: opinion ?? null,
+        ...(docTypes ? { docTypes } : {}),
         version: task.version,
       });
     };
@@ -93,6 +112,7 @@ export async function seedDemoApplications(db: Db): Promise<number> {
         { insurerCode: 'PAIC', lead: false, share: '14.5' },
       ],
     });
+    await docs.attachNeeded(ent, co.id);
     await submitApplication(db, ent, shared.id, shared.version);
     written++;
     // … and an approved one waiting for payment.
@@ -102,7 +122,12 @@ export async function seedDemoApplications(db: Db): Promise<number> {
 
     // The agent's client: returned with an opinion, declined, cancelled, and a construction draft.
     const returned = await submitted(agent, azx, client);
-    await decide(returned.id, 'return', '参保人数与社保缴纳人数不一致，请核实后重新提交');
+    await decide(
+      returned.id,
+      'return',
+      '参保人数与社保缴纳人数不一致，请核实后重新提交，并补充加盖公章的投保单',
+      ['SIGNED_APPLICATION'],
+    );
     written++;
     const declined = await submitted(agent, azx, client);
     await decide(declined.id, 'reject', '近三年发生较大生产安全事故，暂不予承保');

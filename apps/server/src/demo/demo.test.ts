@@ -256,13 +256,41 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
     expect(co.coinsurers[0]).toMatchObject({ insurerName: DEMO_ORGANISATION, lead: true, shareText: '60' });
   });
 
+  it('carry the documents their products require, uploaded as files the server accepts', async () => {
+    const ent = await as('enterprise');
+    const rows = (await ent('/api/applications?sort=id,asc')).json().content as Row[];
+    const mine = (await ent('/api/customers/mine')).json() as { id: number };
+    const licence = (await ent(`/api/materials?businessType=customer&businessId=${mine.id}`)).json();
+    expect(licence.content.map((m: { docType: string }) => m.docType)).toEqual(['BUSINESS_LICENSE']);
+    const pending = (await ent(`/api/applications/${rows[1]!.id}`)).json();
+    expect(pending.customerDocTypes).toEqual(['BUSINESS_LICENSE']);
+    const files = (await ent(`/api/materials?businessType=application&businessId=${rows[1]!.id}`)).json();
+    expect(files.content).toEqual([
+      expect.objectContaining({
+        docType: 'INSURED_LIST',
+        docTypeName: '被保险人清单',
+        mime: 'application/pdf',
+      }),
+    ]);
+    const pdf = await ent(files.content[0].fileUrl);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // The agent's returned application: the underwriter asked for the signed application form.
+    const agent = await as('agent');
+    const returned = (await agent('/api/applications?status=RETURNED')).json().content[0] as Row;
+    expect((await agent(`/api/applications/${returned.id}`)).json()).toMatchObject({
+      requestedDocTypes: ['SIGNED_APPLICATION'],
+      customerDocTypes: [],
+    });
+  });
+
   it('the underwriter has an application waiting in the queue', async () => {
     const open = (await (await as('underwriter'))('/api/tasks?kind=application')).json();
     expect(open.totalElements).toBe(1);
   });
 
   it('seeding again writes nothing', async () => {
-    expect(await seedDemoApplications(t.database.db)).toBe(0);
+    expect(await seedDemoApplications(t.database.db, t.config)).toBe(0);
   });
 });
 

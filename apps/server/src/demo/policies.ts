@@ -1,14 +1,13 @@
 // Demo policy (PIIBS_DEMO=1): one paid and issued policy of the demo enterprise, co-insured (the issuer leading
 // with 70%), so the policy journey (list, detail, e-policy PDF, verification) can be walked at once. Made
-// through the real services: created, submitted, approved by the demo underwriter, paid at the sandbox
-// gateway, learnt by the active query (as the result page does), issued. Idempotent: nothing is written once
-// the demo enterprise has a policy.
+// through the real services: created, given the documents its product requires, submitted, approved by the demo
+// underwriter, paid at the sandbox gateway, learnt by the active query (as the result page does), issued.
+// Idempotent: nothing is written once the demo enterprise has a policy.
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { customers, policies, products, reviewTasks } from '../db/schema.ts';
-import type { ApplicationActor } from '../modules/applications/changes.ts';
 import { createApplication, replaceCoinsurers } from '../modules/applications/drafts.ts';
 import { submitApplication } from '../modules/applications/transitions.ts';
 import { customerViewerOf } from '../modules/customers/access.ts';
@@ -19,9 +18,10 @@ import { redrawPolicyDocument } from '../modules/policies/issue.ts';
 import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_ENTERPRISE } from './base.ts';
 import { moveIntoPast } from './clock.ts';
+import { type DemoActor, demoMaterials } from './materials.ts';
 import { demoUser } from './user.ts';
 
-async function actorFor(db: Db, username: string): Promise<ApplicationActor | null> {
+async function actorFor(db: Db, username: string): Promise<DemoActor | null> {
   const user = await demoUser(db, username);
   if (!user) return null;
   return { user, ip: '127.0.0.1', viewer: await customerViewerOf(db, user) };
@@ -56,6 +56,7 @@ export async function seedDemoPolicies(db: Db, config: Config): Promise<number> 
       { insurerCode: 'PICC', lead: false, share: '30' },
     ],
   });
+  await demoMaterials(db, config).attachNeeded(ent, draft.id);
   await submitApplication(db, ent, shared.id, shared.version);
   const [task] = await db
     .select({ id: reviewTasks.id, version: reviewTasks.version })

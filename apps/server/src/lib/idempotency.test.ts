@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../test/auth.ts';
+import { attachMaterials } from '../../test/business.ts';
 import {
   applicationEvents,
   applications,
@@ -147,6 +148,7 @@ describe('Idempotency-Key', () => {
 
   it('a retried submit opens one review task; a retried decision answers 200, not 409', async () => {
     const a = (await create()).json();
+    await attachMaterials(w.ent, a.id);
     const key = randomUUID();
     const submits = await Promise.all([
       post(entToken, `/api/applications/${a.id}/submit`, { version: a.version }, key),

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
 import { menus, roleMenus, roles } from '../db/schema.ts';
 import { forbidden, HttpError } from '../lib/errors.ts';
 import { type RequestUser, resolveSession } from '../modules/auth/sessions.ts';
@@ -55,10 +56,18 @@ export function registerAuth(app: FastifyInstance): void {
 type PreHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 /** True when one of the caller's roles is granted a menu/button with this permission code (admin: always). */
-export async function hasPermission(app: FastifyInstance, user: RequestUser, code: string): Promise<boolean> {
+export const hasPermission = (app: FastifyInstance, user: RequestUser, code: string): Promise<boolean> =>
+  userHasPermission(app.deps.database.db, user, code);
+
+/** hasPermission on a database (a seed acting as a user checks what that user may do, as a request would). */
+export async function userHasPermission(
+  db: Db,
+  user: Pick<RequestUser, 'roles'>,
+  code: string,
+): Promise<boolean> {
   if (user.roles.includes('admin')) return true;
   if (user.roles.length === 0) return false;
-  const [row] = await app.deps.database.db
+  const [row] = await db
     .select({ one: sql<number>`1` })
     .from(roleMenus)
     .innerJoin(roles, eq(roles.id, roleMenus.roleId))

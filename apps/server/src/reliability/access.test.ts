@@ -92,6 +92,10 @@ const CASES: Record<string, () => Case[]> = {
     { a: 'uw', b: 'ent2', params: { id: w.entOwn.taskId }, body: { decision: 'approve', version: 1 } },
     { a: 'uw', b: 'ag2', params: { id: w.entOwn.taskId }, body: { decision: 'approve', version: 1 } },
   ],
+  'POST /api/tasks/{id}/request-materials': () => [
+    { a: 'uw', b: 'ent2', params: { id: w.entOwn.taskId }, body: { docTypes: ['OTHER'], version: 1 } },
+    { a: 'uw', b: 'ag2', params: { id: w.entOwn.taskId }, body: { docTypes: ['OTHER'], version: 1 } },
+  ],
   'POST /api/tasks/{id}/claim': () => taskCases({ version: 1 }),
   'POST /api/tasks/{id}/release': () => taskCases({ version: 1 }),
   // Assigning needs task:assign (admin only by default): the underwriter is refused too.

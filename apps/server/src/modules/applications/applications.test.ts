@@ -5,7 +5,13 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, readXlsx } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
-import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
+import {
+  attachMaterials,
+  type Client,
+  createWorld,
+  customerForm,
+  type World,
+} from '../../../test/business.ts';
 import { applicationCoinsurers, auditLog, products, reviewTasks, users } from '../../db/schema.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { applyApplicationReview } from './transitions.ts';
@@ -112,9 +118,10 @@ async function decide(who: Client, a: App, decision: string, opinion?: string) {
     ...(opinion ? { opinion } : {}),
   });
 }
-/** An application of the enterprise, submitted (PENDING_REVIEW). */
+/** An application of the enterprise with the documents its product requires, submitted (PENDING_REVIEW). */
 async function pending(who: Client = w.ent, customerId = entCustomerId): Promise<App> {
   const a = await create(who, customerId);
+  await attachMaterials(who, a.id);
   const res = await submit(who, a);
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json();
@@ -557,6 +564,231 @@ describe('state machine', () => {
   });
 });
 
+describe('the documents each stage needs (影像资料)', () => {
+  type Detail = App & { requestedDocTypes: string[]; customerDocTypes: string[] };
+  const upload = (who: Client, a: { id: number }, docType: string) =>
+    who.upload({ businessType: 'application', businessId: a.id, docType });
+  const openTasks = async (a: App) =>
+    (
+      await w.t.database.db
+        .select()
+        .from(reviewTasks)
+        .where(
+          and(
+            eq(reviewTasks.kind, 'application'),
+            eq(reviewTasks.subjectId, a.id),
+            eq(reviewTasks.status, 'open'),
+          ),
+        )
+    ).length;
+  const requestMaterials = async (a: App, docTypes: string[], opinion?: string, who = w.underwriter) => {
+    const task = (await w.underwriter.get(`/api/tasks/${a.openTaskId}`)).json();
+    return who.post(`/api/tasks/${task.id}/request-materials`, {
+      docTypes,
+      version: task.version,
+      ...(opinion ? { opinion } : {}),
+    });
+  };
+
+  it('submit is refused until the SUBMIT-stage types are there, naming them; nothing changes', async () => {
+    const a = await create(w.ent, entCustomerId);
+    expect(await load(a.id, w.ent)).toMatchObject({
+      requiredMaterials: [
+        { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+        { docType: 'INSURED_LIST', stage: 'APPROVE' },
+      ],
+      requestedDocTypes: [],
+    });
+    const refused = await submit(w.ent, a);
+    expect(refused.json()).toEqual({
+      status: 400,
+      message: '影像资料：请上传 营业执照',
+      errors: [{ field: 'materials', message: '请上传 营业执照' }],
+    });
+    expect(await load(a.id, w.ent)).toMatchObject({
+      status: 'DRAFT',
+      version: a.version,
+      premiumFen: a.premiumFen,
+    });
+    expect(await openTasks(a)).toBe(0);
+    expect(await auditEntry(a.id, 'submit')).toBeUndefined();
+
+    // A construction project needs its licence and its contract, named together.
+    const p = await create(w.agent, agentCustomerId, 'JZSG_AZX_2025');
+    const filled = (
+      await draft(w.agent, p, {
+        projectName: '镇江测试工程',
+        projectAddress: '镇江市京口区',
+        projectCostFen: yuan(5_000_000),
+      })
+    ).json() as App;
+    expect((await submit(w.agent, filled)).json().message).toBe('影像资料：请上传 营业执照、施工合同');
+    expect((await upload(w.agent, p, 'CONSTRUCTION_CONTRACT')).statusCode).toBe(200);
+    expect((await submit(w.agent, filled)).json().message).toBe('影像资料：请上传 营业执照');
+
+    // Uploaded: the same submit passes.
+    expect((await upload(w.ent, a, 'BUSINESS_LICENSE')).statusCode).toBe(200);
+    const sent = await submit(w.ent, a);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ status: 'PENDING_REVIEW' });
+  });
+
+  it("the applicant's licence on file on the customer counts for its applications", async () => {
+    const customerId = await approvedCustomer(w.agent);
+    const a = await create(w.agent, customerId);
+    expect((await submit(w.agent, a)).statusCode).toBe(400);
+    const licence = await w.agent.upload({
+      businessType: 'customer',
+      businessId: customerId,
+      docType: 'BUSINESS_LICENSE',
+    });
+    expect(licence.statusCode, licence.body).toBe(200);
+    expect((await load(a.id, w.agent)) as Detail).toMatchObject({ customerDocTypes: ['BUSINESS_LICENSE'] });
+    expect((await submit(w.agent, a)).statusCode).toBe(200);
+  });
+
+  it('approval is refused without the APPROVE-stage types (400, still pending, no payment order)', async () => {
+    const a = await create(w.ent, entCustomerId);
+    expect(await attachMaterials(w.ent, a.id, 'SUBMIT')).toEqual(['BUSINESS_LICENSE']);
+    const sent = (await submit(w.ent, a)).json() as App;
+    const refused = await decide(w.underwriter, sent, 'approve');
+    expect(refused.json()).toEqual({
+      status: 400,
+      message: '影像资料：请上传 被保险人清单',
+      errors: [{ field: 'materials', message: '请上传 被保险人清单' }],
+    });
+    expect(await load(a.id, w.ent)).toMatchObject({
+      status: 'PENDING_REVIEW',
+      version: sent.version,
+      paymentOrder: null,
+      openTaskId: sent.openTaskId,
+    });
+    expect(await auditEntry(a.id, 'review_approve')).toBeUndefined();
+  });
+
+  it('returned asking for documents: shown to the applicant, needed at the next submit, audited; cleared on approval', async () => {
+    const b = await pending();
+    const task = (await w.underwriter.get(`/api/tasks/${b.openTaskId}`)).json();
+    const unknown = await w.underwriter.post(`/api/tasks/${task.id}/decide`, {
+      decision: 'return',
+      opinion: '请补充',
+      docTypes: ['NOPE'],
+      version: task.version,
+    });
+    expect(unknown.json()).toEqual({
+      status: 400,
+      message: '要求补充的资料：字典中没有代码 NOPE',
+      errors: [{ field: 'docTypes', message: '字典中没有代码 NOPE' }],
+    });
+    const withApproval = await w.underwriter.post(`/api/tasks/${task.id}/decide`, {
+      decision: 'approve',
+      docTypes: ['SIGNED_APPLICATION'],
+      version: task.version,
+    });
+    expect(withApproval.statusCode).toBe(400);
+    expect(withApproval.json().message).toBe('要求补充的资料：仅退回时可要求补充资料');
+    expect((await load(b.id, w.ent)).status).toBe('PENDING_REVIEW');
+
+    const returned = await w.underwriter.post(`/api/tasks/${task.id}/decide`, {
+      decision: 'return',
+      opinion: '请补充加盖公章的投保单',
+      docTypes: ['SIGNED_APPLICATION'],
+      version: task.version,
+    });
+    expect(returned.statusCode, returned.body).toBe(200);
+    const now = (await load(b.id, w.ent)) as Detail;
+    expect(now).toMatchObject({ status: 'RETURNED', requestedDocTypes: ['SIGNED_APPLICATION'] });
+    const events = (await w.ent.get(`/api/applications/${b.id}/events`)).json();
+    expect(events.at(-1)).toMatchObject({
+      action: 'return',
+      opinion: '请补充加盖公章的投保单；要求补充资料：签章投保单',
+    });
+    expect((await auditEntry(b.id, 'review_return'))?.detail).toMatchObject({
+      opinion: '请补充加盖公章的投保单',
+      requestedDocTypes: ['签章投保单'],
+    });
+
+    const again = await submit(w.ent, now);
+    expect(again.json()).toMatchObject({ status: 400, message: '影像资料：请上传 签章投保单' });
+    expect((await upload(w.ent, b, 'SIGNED_APPLICATION')).statusCode).toBe(200);
+    const resent = await submit(w.ent, now);
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect((await decide(w.underwriter, resent.json(), 'approve')).statusCode).toBe(200);
+    expect((await load(b.id, w.ent)) as Detail).toMatchObject({
+      status: 'PENDING_PAYMENT',
+      requestedDocTypes: [],
+    });
+  });
+
+  it('asked for while pending: stays 待审核, only those types may be uploaded, approval waits for them', async () => {
+    const a = await pending();
+    const before = await load(a.id, w.ent);
+    const res = await requestMaterials(a, ['AUTHORIZATION'], '请补充经办人授权委托书');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: a.openTaskId, status: 'open' });
+    const now = (await load(a.id, w.ent)) as Detail;
+    expect(now).toMatchObject({
+      status: 'PENDING_REVIEW',
+      requestedDocTypes: ['AUTHORIZATION'],
+      openTaskId: a.openTaskId,
+    });
+    expect(now.version).toBeGreaterThan(before.version);
+    expect((await w.ent.get(`/api/applications/${a.id}/events`)).json().at(-1)).toMatchObject({
+      action: 'request_materials',
+      fromStatus: 'PENDING_REVIEW',
+      toStatus: 'PENDING_REVIEW',
+      opinion: '请补充经办人授权委托书；要求补充资料：授权委托书',
+      actor: 'uw',
+    });
+    expect((await auditEntry(a.id, 'request_materials'))?.detail).toEqual({
+      taskId: a.openTaskId,
+      opinion: '请补充经办人授权委托书',
+      before: { requestedDocTypes: [] },
+      after: { requestedDocTypes: ['授权委托书'] },
+    });
+
+    // The applicant's list says which types are open; another type stays locked with the read-only reason.
+    const list = (await w.ent.get(`/api/materials?businessType=application&businessId=${a.id}`)).json();
+    expect(list).toMatchObject({
+      editable: false,
+      readOnlyReason: '投保单当前状态为「待审核」，不能修改影像资料',
+      editableDocTypes: ['AUTHORIZATION'],
+    });
+    const other = await upload(w.ent, a, 'OTHER');
+    expect(other.json()).toEqual({ status: 409, message: '投保单当前状态为「待审核」，不能修改影像资料' });
+    // Another enterprise still cannot, nor can the underwriter (not the owner).
+    expect((await upload(w.ent2, a, 'AUTHORIZATION')).statusCode).toBe(404);
+    expect((await upload(w.underwriter, a, 'AUTHORIZATION')).statusCode).toBe(403);
+
+    expect((await decide(w.underwriter, a, 'approve')).json().message).toBe('影像资料：请上传 授权委托书');
+    const up = await upload(w.ent, a, 'AUTHORIZATION');
+    expect(up.statusCode, up.body).toBe(200);
+    expect((await decide(w.underwriter, a, 'approve')).statusCode).toBe(200);
+    const approved = (await load(a.id, w.ent)) as Detail;
+    expect(approved).toMatchObject({ status: 'PENDING_PAYMENT', requestedDocTypes: [] });
+    // Approved: frozen again, whatever was asked for.
+    expect((await upload(w.ent, a, 'AUTHORIZATION')).statusCode).toBe(409);
+  });
+
+  it('a decline clears what was asked for; asking is for an open application task by its reviewer', async () => {
+    const a = await pending();
+    expect((await requestMaterials(a, [])).json()).toMatchObject({
+      status: 400,
+      message: '要求补充的资料：请选择要求补充的资料',
+    });
+    expect((await requestMaterials(a, ['OTHER'], undefined, w.ent)).statusCode).toBe(403);
+    expect((await requestMaterials(a, ['OTHER'])).statusCode).toBe(200);
+    // Held by another reviewer: only the holder may ask.
+    const task = (await w.underwriter.get(`/api/tasks/${a.openTaskId}`)).json();
+    expect((await uw2.post(`/api/tasks/${task.id}/claim`, { version: task.version })).statusCode).toBe(200);
+    expect((await requestMaterials(a, ['OTHER'])).statusCode).toBe(409);
+    expect((await decide(uw2, a, 'reject', '不符合承保条件')).statusCode).toBe(200);
+    expect((await load(a.id, w.ent)) as Detail).toMatchObject({ status: 'DECLINED', requestedDocTypes: [] });
+    // Decided: nothing more to ask.
+    expect((await requestMaterials(a, ['OTHER'], undefined, uw2)).statusCode).toBe(409);
+  });
+});
+
 describe('two underwriters at once', () => {
   it('exactly one decision wins (200), the other gets 409; one payment order', async () => {
     for (let i = 0; i < 3; i++) {
@@ -672,6 +904,7 @@ describe('individual policyholder (policyholderType 2)', () => {
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({ insuredName: '王小明', insuredIdNumber: ID, insuredUscc: null });
 
+    await attachMaterials(w.ent, a.id);
     const done = await submit(w.ent, saved.json());
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json()).toMatchObject({
@@ -719,9 +952,13 @@ describe('transition matrix over the API', () => {
     decide: 'PENDING_PAYMENT',
   };
 
-  /** A fresh application of the enterprise in the state. */
+  /** A fresh application of the enterprise in the state (with the documents its product requires). */
   async function inState(state: State): Promise<App> {
-    if (state === 'DRAFT') return create(w.ent, entCustomerId);
+    if (state === 'DRAFT') {
+      const a = await create(w.ent, entCustomerId);
+      await attachMaterials(w.ent, a.id);
+      return a;
+    }
     const a = await pending();
     if (state === 'PENDING_REVIEW') return a;
     const decision = state === 'RETURNED' ? 'return' : state === 'DECLINED' ? 'reject' : 'approve';
@@ -901,6 +1138,7 @@ describe('re-pricing at submit', () => {
       quote: { rateTableVersion: 1 },
     });
 
+    await attachMaterials(w.agent, a.id);
     const res = await submit(w.agent, before);
     expect(res.statusCode, res.body).toBe(200);
     // 10m × 0.715‰ + 40m × 0.66‰ = 33,550.00 yuan; prevention 15% = 5,032.50

@@ -62,6 +62,7 @@ import type { XlsxColumn } from '../../lib/xlsx.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { insurerName } from '../init/service.ts';
+import { customerDocTypes } from '../materials/requirements.ts';
 import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
 import { APPLICATION_NOT_FOUND, seeAll } from './changes.ts';
 
@@ -76,6 +77,7 @@ const rowColumns = {
   productClass: products.productClass,
   allowsCoinsurance: products.allowsCoinsurance,
   issuerLeads: products.issuerLeads,
+  requiredMaterials: products.requiredMaterials,
   applicantName: customers.name,
   applicantUscc: customers.uscc,
   ownerName: sql<string | null>`coalesce(${owner.nickName}, ${owner.username})`,
@@ -281,6 +283,9 @@ async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise
         }
       : null,
     openTaskId: r.openTaskId == null ? null : Number(r.openTaskId),
+    requiredMaterials: r.requiredMaterials,
+    requestedDocTypes: r.requestedDocTypes,
+    customerDocTypes: await customerDocTypes(db, r.customerId),
   };
 }
 

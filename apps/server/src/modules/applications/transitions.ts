@@ -14,10 +14,11 @@ import { coinsuranceProblem } from '@piibs/shared/coinsurance';
 import type { ReviewStatus } from '@piibs/shared/review';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { applicationCoinsurers, applications, customers, paymentOrders } from '../../db/schema.ts';
+import { applicationCoinsurers, applications, customers, paymentOrders, products } from '../../db/schema.ts';
 import type { Actor } from '../../lib/audit.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
+import { checkApplicationMaterials } from '../materials/requirements.ts';
 import { getProduct } from '../products/service.ts';
 import { DECISION_OF, openReviewTask } from '../tasks/queue.ts';
 import { applicationsVisibleTo } from './access.ts';
@@ -41,8 +42,9 @@ const required = (value: unknown, field: string, label: string) => {
 };
 
 /**
- * DRAFT / RETURNED → PENDING_REVIEW: checks completeness (messages name the field), re-rates on the ACTIVE rate
- * table and stores the snapshot, re-splits the co-insurers, opens an application review task.
+ * DRAFT / RETURNED → PENDING_REVIEW: checks completeness (messages name the field) and the documents (the
+ * product's SUBMIT-stage types and what the underwriter asked for), re-rates on the ACTIVE rate table and stores
+ * the snapshot, re-splits the co-insurers, opens an application review task.
  */
 export async function submitApplication(
   db: Db,
@@ -90,6 +92,7 @@ export async function submitApplication(
       const bad = coinsuranceProblem(shares, { issuerLeads: product.issuerLeads });
       if (bad) throw problemError(bad);
     }
+    await checkApplicationMaterials(tx, a, product, 'SUBMIT');
     const q = await rateApplication(tx, actor.viewer, a);
     await tx
       .update(applications)
@@ -166,24 +169,41 @@ export async function lockApplicationForReview(
   return { status: row.status === 'PENDING_REVIEW' ? 'pending' : 'approved', title: row.number };
 }
 
-/** Approve → PENDING_PAYMENT with a payment order (premium, 24 h); return → RETURNED; reject → DECLINED. */
+/** The timeline's note of a request for documents: the opinion, then what was asked for. */
+const requestNote = (opinion: string | null, labels: readonly string[]): string | null =>
+  [opinion, labels.length ? `要求补充资料：${labels.join('、')}` : null].filter(Boolean).join('；') || null;
+
+/**
+ * Approve → PENDING_PAYMENT with a payment order (premium, 24 h), refused (400, nothing changed) unless every
+ * document approval needs is on file; return → RETURNED, asking for `docTypes` (needed at the next submit);
+ * reject → DECLINED. A decision other than return clears what was asked for.
+ */
 export async function applyApplicationReview(
   tx: Tx,
   id: number,
   decided: ReviewStatus,
   opinion: string | null,
   actor: Actor,
+  request: { docTypes: readonly string[]; labels: readonly string[] } = { docTypes: [], labels: [] },
 ): Promise<void> {
   const [a] = await tx.select().from(applications).where(eq(applications.id, id));
   if (!a) throw notFound(APPLICATION_NOT_FOUND);
   const decision = DECISION_OF[decided];
   const next = reviewNext(a.status as ApplicationStatus, decision);
   if (!next) throw conflict('该投保单当前不是待审核状态');
+  if (decision === 'approve') {
+    const [product] = await tx
+      .select({ requiredMaterials: products.requiredMaterials })
+      .from(products)
+      .where(eq(products.id, a.productId));
+    await checkApplicationMaterials(tx, a, product!, 'APPROVE');
+  }
   await tx
     .update(applications)
     .set({
       status: next,
       reviewOpinion: opinion,
+      requestedDocTypes: decision === 'return' ? [...request.docTypes] : [],
       decidedAt: sql`now()`,
       version: sql`${applications.version} + 1`,
       updatedAt: sql`now()`,
@@ -201,6 +221,39 @@ export async function applyApplicationReview(
     action: decision === 'reject' ? 'decline' : decision,
     from: a.status,
     to: next,
-    opinion,
+    opinion: decision === 'return' ? requestNote(opinion, request.labels) : opinion,
   });
+}
+
+/**
+ * The underwriter asks for documents while the application stays PENDING_REVIEW (409 otherwise): the applicant
+ * may upload those types meanwhile, and approval needs them. Replaces what was asked for before; the timeline
+ * records it. Answers what was asked for before.
+ */
+export async function requestApplicationMaterials(
+  tx: Tx,
+  id: number,
+  request: { docTypes: readonly string[]; labels: readonly string[] },
+  opinion: string | null,
+  actor: Actor,
+): Promise<string[]> {
+  const [a] = await tx.select().from(applications).where(eq(applications.id, id));
+  if (!a) throw notFound(APPLICATION_NOT_FOUND);
+  if (a.status !== 'PENDING_REVIEW') throw conflict('该投保单当前不是待审核状态');
+  await tx
+    .update(applications)
+    .set({
+      requestedDocTypes: [...request.docTypes],
+      version: sql`${applications.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(applications.id, id));
+  await addEvent(tx, actor, {
+    applicationId: id,
+    action: 'request_materials',
+    from: a.status,
+    to: a.status,
+    opinion: requestNote(opinion, request.labels),
+  });
+  return a.requestedDocTypes;
 }

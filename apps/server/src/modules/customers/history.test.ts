@@ -1,7 +1,7 @@
 import { CUSTOMER_HISTORY_LIMIT } from '@piibs/shared/customer-history';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../../test/business.ts';
+import { attachMaterials, type Client } from '../../../test/business.ts';
 import { products } from '../../db/schema.ts';
 import {
   approvedCustomer,
@@ -32,6 +32,8 @@ async function application(who: Client, customerId: number, draft = false): Prom
   if (res.statusCode !== 200) throw new Error(res.body);
   if (draft) return res.json();
   const a = res.json() as App;
+  // The documents the product requires at submission, as a clerk uploads them.
+  await attachMaterials(who, a.id, 'SUBMIT');
   res = await who.post(`/api/applications/${a.id}/submit`, { version: a.version });
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json();

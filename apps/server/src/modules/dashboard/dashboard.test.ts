@@ -7,7 +7,7 @@ import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDept, client, roleWith, rootDept, setDept } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
-import { type Client, customerForm, newUscc } from '../../../test/business.ts';
+import { attachMaterials, type Client, customerForm, newUscc } from '../../../test/business.ts';
 import {
   loginAttempts,
   policies,
@@ -70,6 +70,7 @@ async function draft(who: Client, customerId: number): Promise<AppDetail> {
 
 async function submitted(who: Client, customerId: number): Promise<AppDetail> {
   const a = await draft(who, customerId);
+  await attachMaterials(who, a.id);
   const res = await who.post(`/api/applications/${a.id}/submit`, { version: a.version });
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json();

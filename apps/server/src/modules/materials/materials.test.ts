@@ -3,8 +3,15 @@ import path from 'node:path';
 import { MAX_MATERIAL_BYTES } from '@piibs/shared/material';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipart, PDF } from '../../../test/admin.ts';
 import { bearer, tokenFor } from '../../../test/auth.ts';
-import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
+import {
+  attachMaterials,
+  type Client,
+  createWorld,
+  customerForm,
+  type World,
+} from '../../../test/business.ts';
 import { auditLog, materials, products } from '../../db/schema.ts';
 import { materialsDir } from './storage.ts';
 
@@ -20,7 +27,6 @@ const PNG = Buffer.concat([
   Buffer.from('png body'),
 ]);
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([1, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
-const PDF = Buffer.from('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
 const ELF = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(64, 0)]);
 
 beforeAll(async () => {
@@ -55,27 +61,6 @@ async function newApplication(who: Client, customerId: number): Promise<{ id: nu
   const res = await who.post('/api/applications', { productId: p!.id, customerId });
   if (res.statusCode !== 200) throw new Error(res.body);
   return res.json();
-}
-
-function multipart(
-  fields: Record<string, string | number>,
-  file?: { name: string; type: string; data: Buffer },
-) {
-  const boundary = '----piibsMaterialBoundary3f9a';
-  const chunks: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields))
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { contentType: `multipart/form-data; boundary=${boundary}`, payload: Buffer.concat(chunks) };
 }
 
 type Target = { businessType: string; businessId: number };
@@ -328,7 +313,8 @@ describe('delete while editable', () => {
     // The underwriter may read but not change the applicant's materials.
     expect((await remove('uw', second)).statusCode).toBe(403);
 
-    // Submitted: frozen while under review, and after approval.
+    // Submitted (with the rest of what the product requires): frozen while under review, and after approval.
+    expect(await attachMaterials(w.ent, a.id)).toEqual(['INSURED_LIST']);
     const sub = await w.ent.post(`/api/applications/${a.id}/submit`, { version: a.version });
     expect(sub.statusCode, sub.body).toBe(200);
     const pendingDel = await remove('ent', second);
@@ -345,9 +331,10 @@ describe('delete while editable', () => {
     expect(after.json().message).toMatch(/不能修改影像资料/);
     expect((await upload('ent', target, { name: 'c.jpg', data: JPEG })).statusCode).toBe(409);
     expect((await list('ent', target)).json()).toMatchObject({
-      totalElements: 1,
+      totalElements: 2,
       editable: false,
       readOnlyReason: expect.stringMatching(/不能修改影像资料/),
+      editableDocTypes: [],
     });
     expect((await file('ent', second)).statusCode).toBe(200);
   });

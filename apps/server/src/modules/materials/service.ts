@@ -9,6 +9,8 @@
 //                        the materials are part of what the applicant submits, so they freeze while the
 //                        underwriter reviews (PENDING_REVIEW) and from approval on, and open again when the
 //                        application is returned for corrections — the same states as the draft itself;
+//                        except that while PENDING_REVIEW the document types the underwriter asked for
+//                        (requested_doc_types) stay open: those may be added and deleted, the rest stay frozen;
 //           customer     anyone who may edit the customer; a rejected customer only by a reviewer (409);
 //           service_order (photos of an on-site service; prevention:list / prevention:serve) only the order's
 //                        organisation, while the service is IN_SERVICE (409 otherwise) — see
@@ -40,7 +42,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, materials, users } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
-import { badRequest, conflict, fieldError, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/changes.ts';
 import type { RequestUser } from '../auth/sessions.ts';
@@ -48,6 +50,7 @@ import { type CustomerViewer, customersVisibleTo } from '../customers/access.ts'
 import { CUSTOMER_NOT_FOUND } from '../customers/service.ts';
 import { dictLabel } from '../dicts/codes.ts';
 import { serviceOrderMaterialAccess } from '../risk-control/materials.ts';
+import { checkDocTypes } from './requirements.ts';
 import { type MaterialStorage, newStorageKey } from './storage.ts';
 
 export const MATERIAL_NOT_FOUND = '影像资料不存在';
@@ -71,10 +74,23 @@ export interface MaterialActor extends Actor {
 
 // ---- access ----
 
+/** What the caller may change of a record: everything (refusal null), or nothing but `openDocTypes`. */
+interface Access {
+  refusal: HttpError | null;
+  /** With a refusal: the document types that stay open (what the underwriter asked for while reviewing). */
+  openDocTypes: readonly string[];
+}
+
+const allOrNothing = (refusal: HttpError | null): Access => ({ refusal, openDocTypes: [] });
+
+/** Why the caller may not change a material of type `docType` (null: they may). */
+const refusalFor = (access: Access, docType: string): HttpError | null =>
+  access.openDocTypes.includes(docType) ? null : access.refusal;
+
 /**
  * Checks the caller may read the record (403 without the read permission, 404 when not visible) and answers
- * why they may not change it (null: they may). `lock` takes a share lock on the record, so a change of its
- * state (submission, review) waits for the material change that checked it.
+ * what they may change. `lock` takes a share lock on the record, so a change of its state (submission,
+ * review) waits for the material change that checked it.
  */
 async function recordAccess(
   db: Db | Tx,
@@ -82,25 +98,32 @@ async function recordAccess(
   type: string,
   id: number,
   opts: { lock?: boolean; notFoundMessage?: string } = {},
-): Promise<HttpError | null> {
+): Promise<Access> {
   if (!isMaterialBusinessType(type)) throw notFound(opts.notFoundMessage ?? MATERIAL_NOT_FOUND);
   const perms = MATERIAL_PERMISSIONS[type];
   if (!(await actor.can(perms.read))) throw forbidden();
-  if (type === 'service_order') return serviceOrderMaterialAccess(db, actor, id, opts);
+  if (type === 'service_order') return allOrNothing(await serviceOrderMaterialAccess(db, actor, id, opts));
   if (type === 'application') {
     const query = db
-      .select({ status: applications.status, ownerId: applications.ownerId, agentId: applications.agentId })
+      .select({
+        status: applications.status,
+        ownerId: applications.ownerId,
+        agentId: applications.agentId,
+        requestedDocTypes: applications.requestedDocTypes,
+      })
       .from(applications)
       .where(and(eq(applications.id, id), applicationsVisibleTo(db as Db, actor.viewer)));
     const [a] = opts.lock ? await query.for('share', { of: applications }) : await query;
     if (!a) throw notFound(opts.notFoundMessage ?? APPLICATION_NOT_FOUND);
-    if (!(await actor.can(perms.write))) return forbidden();
-    if (!isApplicationOwner(a, actor.user.id)) return forbidden(NOT_OWNER);
-    if (!EDITABLE_STATUSES.includes(a.status as ApplicationStatus))
-      return conflict(
+    if (!(await actor.can(perms.write))) return allOrNothing(forbidden());
+    if (!isApplicationOwner(a, actor.user.id)) return allOrNothing(forbidden(NOT_OWNER));
+    if (EDITABLE_STATUSES.includes(a.status as ApplicationStatus)) return allOrNothing(null);
+    return {
+      refusal: conflict(
         `投保单当前状态为「${APPLICATION_STATUS_LABELS[a.status as ApplicationStatus] ?? a.status}」，不能修改影像资料`,
-      );
-    return null;
+      ),
+      openDocTypes: a.status === 'PENDING_REVIEW' ? a.requestedDocTypes : [],
+    };
   }
   const query = db
     .select({ reviewStatus: customers.reviewStatus })
@@ -108,17 +131,10 @@ async function recordAccess(
     .where(and(eq(customers.id, id), customersVisibleTo(db, actor.viewer)));
   const [c] = opts.lock ? await query.for('share', { of: customers }) : await query;
   if (!c) throw notFound(opts.notFoundMessage ?? CUSTOMER_NOT_FOUND);
-  if (!(await actor.can(perms.write))) return forbidden();
+  if (!(await actor.can(perms.write))) return allOrNothing(forbidden());
   if (c.reviewStatus === 'rejected' && !(await actor.can(CUSTOMER_REVIEW)))
-    return conflict('投保人已被拒绝，不能修改影像资料');
-  return null;
-}
-
-/** 400 naming the field unless the code is in the document-type dictionary. */
-async function checkDocType(db: Db, docType: string): Promise<void> {
-  const res = await db.execute(sql`select 1 from dict_detail dd join dict d on d.id = dd.dict_id
-    where d.name = ${MATERIAL_DOC_DICT} and dd.value = ${docType} limit 1`);
-  if (res.rows.length === 0) throw fieldError('docType', `字典中没有代码 ${docType}`, '资料类型');
+    return allOrNothing(conflict('投保人已被拒绝，不能修改影像资料'));
+  return allOrNothing(null);
 }
 
 // ---- reading ----
@@ -159,7 +175,7 @@ export async function listMaterials(
   actor: MaterialActor,
   q: MaterialListQuery,
 ): Promise<MaterialList> {
-  const refusal = await recordAccess(db, actor, q.businessType, q.businessId);
+  const { refusal, openDocTypes } = await recordAccess(db, actor, q.businessType, q.businessId);
   const rows = await selectRows(db)
     .where(
       and(
@@ -174,6 +190,7 @@ export async function listMaterials(
     totalElements: rows.length,
     editable: refusal === null,
     readOnlyReason: refusal?.message ?? null,
+    editableDocTypes: refusal ? [...openDocTypes] : [],
   };
 }
 
@@ -219,9 +236,12 @@ export async function uploadMaterial(
   fields: MaterialUploadFields,
   file: UploadedFile,
 ): Promise<MaterialRow> {
-  const refusal = await recordAccess(db, actor, fields.businessType, fields.businessId);
+  const refusal = refusalFor(
+    await recordAccess(db, actor, fields.businessType, fields.businessId),
+    fields.docType,
+  );
   if (refusal) throw refusal;
-  await checkDocType(db, fields.docType);
+  await checkDocTypes(db, [fields.docType], 'docType', '资料类型');
   if (file.bytes.length === 0) throw badRequest(MATERIAL_MESSAGES.empty);
   const mime = sniffMaterialMime(file.bytes);
   if (!mime) throw badRequest(MATERIAL_MESSAGES.type);
@@ -230,7 +250,10 @@ export async function uploadMaterial(
   await storage.put(key, file.bytes);
   try {
     return await db.transaction(async (tx) => {
-      const again = await recordAccess(tx, actor, fields.businessType, fields.businessId, { lock: true });
+      const again = refusalFor(
+        await recordAccess(tx, actor, fields.businessType, fields.businessId, { lock: true }),
+        fields.docType,
+      );
       if (again) throw again;
       const [row] = await tx
         .insert(materials)
@@ -274,10 +297,13 @@ export async function uploadMaterial(
 export async function deleteMaterial(db: Db, actor: MaterialActor, id: number): Promise<void> {
   const m = await readableMaterial(db, actor, id);
   await db.transaction(async (tx) => {
-    const refusal = await recordAccess(tx, actor, m.businessType, m.businessId, {
-      lock: true,
-      notFoundMessage: MATERIAL_NOT_FOUND,
-    });
+    const refusal = refusalFor(
+      await recordAccess(tx, actor, m.businessType, m.businessId, {
+        lock: true,
+        notFoundMessage: MATERIAL_NOT_FOUND,
+      }),
+      m.docType,
+    );
     if (refusal) throw refusal;
     const done = await tx
       .update(materials)

@@ -128,6 +128,10 @@ export async function notifyTaskReassigned(
   });
 }
 
+/** A reviewer's opinion as a sentence of a notification (empty without one). */
+const opinionText = (opinion: string | null) =>
+  opinion ? `审核意见：${opinion.replace(/[。.!！]+$/, '')}。` : '';
+
 const DECIDED: Record<ReviewDecision, { key: string; word: string }> = {
   approve: { key: 'approved', word: '已审核通过' },
   return: { key: 'returned', word: '已被退回' },
@@ -143,6 +147,8 @@ export async function notifyReviewDecision(
     subjectId: number;
     decision: ReviewDecision;
     opinion: string | null;
+    /** The labels of the documents a return asks for (applications). */
+    requested?: readonly string[];
     submittedBy: number | null;
     deciderId: number;
   },
@@ -150,7 +156,7 @@ export async function notifyReviewDecision(
   const { key, word } = DECIDED[d.decision];
   const eventKey = `${d.kind}:${d.subjectId}:${key}:${d.taskId}`;
   const kind = `${d.kind}.${key}` as NotificationKind;
-  const opinion = d.opinion ? `审核意见：${d.opinion.replace(/[。.!！]+$/, '')}。` : '';
+  const opinion = opinionText(d.opinion);
   if (d.kind === 'customer') {
     const [c] = await tx.select().from(customers).where(eq(customers.id, d.subjectId));
     if (!c) return;
@@ -197,7 +203,12 @@ export async function notifyReviewDecision(
       .innerJoin(customers, eq(customers.id, applications.customerId))
       .where(eq(applications.id, d.subjectId));
     if (!a) return;
-    const next = d.decision === 'approve' ? '请在支付期限内完成支付。' : '';
+    const next =
+      d.decision === 'approve'
+        ? '请在支付期限内完成支付。'
+        : d.requested?.length
+          ? `请补充影像资料：${d.requested.join('、')}。`
+          : '';
     await notify(tx, {
       userIds: except(await applicantUsers(tx, a.id), d.deciderId),
       kind,
@@ -220,6 +231,43 @@ export async function notifyReviewDecision(
     body: `二次下单 ${s.number}（${s.projectName}）${word}。${opinion}`,
     link: applyPath(s.id, { detail: true, view: '1' }),
     eventKey,
+  });
+}
+
+/**
+ * The underwriter asked for documents while reviewing an application: its applicant side is told what to upload
+ * (once per request: the application's version after it).
+ */
+export async function notifyMaterialsRequested(
+  tx: Tx,
+  r: {
+    taskId: number;
+    applicationId: number;
+    requested: readonly string[];
+    opinion: string | null;
+    requesterId: number;
+  },
+): Promise<void> {
+  const [a] = await tx
+    .select({
+      id: applications.id,
+      number: applications.number,
+      version: applications.version,
+      policyholderType: applications.policyholderType,
+      customerName: customers.name,
+    })
+    .from(applications)
+    .innerJoin(customers, eq(customers.id, applications.customerId))
+    .where(eq(applications.id, r.applicationId));
+  if (!a) return;
+  const opinion = opinionText(r.opinion);
+  await notify(tx, {
+    userIds: except(await applicantUsers(tx, a.id), r.requesterId),
+    kind: 'application.materials_requested',
+    title: '投保单需补充资料',
+    body: `投保单 ${a.number}（${a.customerName}）审核中，请补充影像资料：${r.requested.join('、')}。${opinion}`,
+    link: applicationPath(a),
+    eventKey: `application:${a.id}:materials:${r.taskId}:${a.version}`,
   });
 }
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { client, giveRole, roleWith } from '../../../test/admin.ts';
 import { bearer, createUser, tokenFor, userId } from '../../../test/auth.ts';
-import { customerForm, newUscc } from '../../../test/business.ts';
+import { attachMaterials, customerForm, newUscc } from '../../../test/business.ts';
 import type { IssueQueue } from '../../app-types.ts';
 import { notifications, policies, products, reviewTasks, users } from '../../db/schema.ts';
 import {
@@ -151,12 +151,18 @@ const storedAfter = async (userId: number, after: number) =>
 
 // ---- business events ----
 
-async function decide(taskId: number, decision: 'approve' | 'return' | 'reject', opinion?: string) {
+async function decide(
+  taskId: number,
+  decision: 'approve' | 'return' | 'reject',
+  opinion?: string,
+  docTypes?: string[],
+) {
   const task = (await w.underwriter.get(`/api/tasks/${taskId}`)).json();
   const res = await w.underwriter.post(`/api/tasks/${taskId}/decide`, {
     decision,
     version: task.version,
     ...(opinion ? { opinion } : {}),
+    ...(docTypes ? { docTypes } : {}),
   });
   expect(res.statusCode, res.body).toBe(200);
 }
@@ -223,7 +229,7 @@ describe('each event reaches exactly the right users, once', () => {
     await db().update(users).set({ enabled: false }).where(eq(users.id, wide));
   });
 
-  it('application: task → returned → approved → paid → issued, to the applicant only; a replayed payment adds nothing', async () => {
+  it('application: task → returned → documents asked for → approved → paid → issued, to the applicant only; a replayed payment adds nothing', async () => {
     const live = await ready(await tokenFor(w.t, 'ent'), await latestId());
     const other = await ready(await tokenFor(w.t, 'ent2'), await latestId());
     let res = await w.ent.post('/api/applications', {
@@ -231,6 +237,7 @@ describe('each event reaches exactly the right users, once', () => {
       customerId: w.entCustomerId,
     });
     let a = res.json() as { id: number; number: string; version: number; openTaskId: number | null };
+    await attachMaterials(w.ent, a.id);
     res = await w.ent.post(`/api/applications/${a.id}/submit`, { version: a.version });
     expect(res.statusCode, res.body).toBe(200);
     a = res.json();
@@ -238,7 +245,7 @@ describe('each event reaches exactly the right users, once', () => {
       sorted(w.ids.underwriter, await adminId()),
     );
     const firstTask = a.openTaskId!;
-    await decide(firstTask, 'return', '请核实参保人数');
+    await decide(firstTask, 'return', '请核实参保人数', ['SIGNED_APPLICATION']);
     const returned = await event(`application:${a.id}:returned:${firstTask}`);
     expect(returned.users).toEqual([w.ids.ent]);
     expect(returned.rows[0]).toMatchObject({
@@ -246,11 +253,34 @@ describe('each event reaches exactly the right users, once', () => {
       link: `/piibs/insured/viewInsurance/${a.id}/1`,
     });
     expect(returned.rows[0]!.body).toContain(a.number);
+    expect(returned.rows[0]!.body).toContain('请补充影像资料：签章投保单。');
 
+    expect(await attachMaterials(w.ent, a.id)).toEqual(['SIGNED_APPLICATION']);
     a = (await w.ent.get(`/api/applications/${a.id}`)).json();
     res = await w.ent.post(`/api/applications/${a.id}/submit`, { version: a.version });
     expect(res.statusCode, res.body).toBe(200);
     const secondTask = (res.json() as { openTaskId: number }).openTaskId;
+    // Asked for more while it stays under review: the applicant side is told what to upload, once.
+    const task = (await w.underwriter.get(`/api/tasks/${secondTask}`)).json();
+    res = await w.underwriter.post(`/api/tasks/${secondTask}/request-materials`, {
+      docTypes: ['AUTHORIZATION'],
+      opinion: '请补充经办人授权委托书',
+      version: task.version,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    a = (await w.ent.get(`/api/applications/${a.id}`)).json();
+    const asked = await event(`application:${a.id}:materials:${secondTask}:${a.version}`);
+    expect(asked.users).toEqual([w.ids.ent]);
+    expect(asked.rows[0]).toMatchObject({
+      kind: 'application.materials_requested',
+      title: '投保单需补充资料',
+      link: `/piibs/insured/viewInsurance/${a.id}/1`,
+    });
+    expect(asked.rows[0]!.body).toBe(
+      `投保单 ${a.number}（${(await w.ent.get(`/api/applications/${a.id}`)).json().applicantName}）审核中，` +
+        '请补充影像资料：授权委托书。审核意见：请补充经办人授权委托书。',
+    );
+    expect(await attachMaterials(w.ent, a.id)).toEqual(['AUTHORIZATION']);
     await decide(secondTask, 'approve');
     expect((await event(`application:${a.id}:approved:${secondTask}`)).users).toEqual([w.ids.ent]);
 

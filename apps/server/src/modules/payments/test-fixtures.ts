@@ -1,7 +1,13 @@
 // Test fixtures of the payment and policy tests (not a test file): a world with approved customers, applications
 // brought to PENDING_PAYMENT through the real API, and the sandbox cashier driven as a browser would.
 import { eq } from 'drizzle-orm';
-import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
+import {
+  attachMaterials,
+  type Client,
+  createWorld,
+  customerForm,
+  type World,
+} from '../../../test/business.ts';
 import type { BusinessContext } from '../../app-types.ts';
 import { products } from '../../db/schema.ts';
 import { businessContext } from './context.ts';
@@ -110,6 +116,7 @@ export async function pendingPayment(
     if (res.statusCode !== 200) throw new Error(res.body);
     a = res.json();
   }
+  await attachMaterials(who, a.id);
   res = await who.post(`/api/applications/${a.id}/submit`, { version: a.version });
   if (res.statusCode !== 200) throw new Error(res.body);
   a = res.json();

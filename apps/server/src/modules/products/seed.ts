@@ -18,6 +18,10 @@
 //   6,500 + 24,000 = 30,500 yuan (39,650 high-risk).
 // - 工程履约保证保险: guaranteed amount × 1.5% (construction, E: 1.2%), up to 50 million yuan per contract;
 //   no prevention fund (ratio 0), commission cap 5%.
+// Documents (影像资料) each application must carry: the applicant's 营业执照 at submission (a licence scan already
+// on the customer counts); 安责险 also the 被保险人清单 (the insured employees) before approval — the headcount
+// may still change while under review; 建筑施工 and 履约保证 also the 施工合同 at submission (the project's cost
+// and the guaranteed obligation are read from it).
 // Floating factors (bounded): accident history ×0.9–×1.3, safety standardisation ×0.85–×1 (only down),
 // credit blacklist ×1–×1.5 (only up).
 import { yuan } from '@piibs/shared/money';
@@ -140,6 +144,10 @@ export const SEED_PRODUCTS: SeedProduct[] = [
       commissionCap: 5_000_000,
       enabled: true,
       description: '工贸行业生产经营单位；按人计费，全体从业人员同一保险金额（应急〔2025〕27号）',
+      requiredMaterials: [
+        { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+        { docType: 'INSURED_LIST', stage: 'APPROVE' },
+      ],
       coverages: [
         coverage('EMPLOYEE_DEATH_DISABILITY', { perPerson: 500_000 }, true, 1),
         coverage('EMPLOYEE_MEDICAL', { perPerson: 50_000 }, true, 2),
@@ -200,6 +208,10 @@ export const SEED_PRODUCTS: SeedProduct[] = [
       commissionCap: 5_000_000,
       enabled: true,
       description: '按工程造价分档计费；危大工程上浮',
+      requiredMaterials: [
+        { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+        { docType: 'CONSTRUCTION_CONTRACT', stage: 'SUBMIT' },
+      ],
       coverages: [
         coverage('EMPLOYEE_DEATH_DISABILITY', { perPerson: 500_000 }, true, 1),
         coverage('EMPLOYEE_MEDICAL', { perPerson: 50_000 }, true, 2),
@@ -237,6 +249,10 @@ export const SEED_PRODUCTS: SeedProduct[] = [
       commissionCap: 5_000_000,
       enabled: true,
       description: '承包人未按合同履约时向发包人赔偿，保证金额按合同约定',
+      requiredMaterials: [
+        { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+        { docType: 'CONSTRUCTION_CONTRACT', stage: 'SUBMIT' },
+      ],
       coverages: [
         coverage('PERFORMANCE_GUARANTEE', { perAccident: 50_000_000, aggregate: 50_000_000 }, true, 1),
       ],

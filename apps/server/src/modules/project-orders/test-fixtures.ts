@@ -7,7 +7,7 @@ import type { AnnualOrderDetail, DeclarationDetail } from '@piibs/shared/project
 import { eq } from 'drizzle-orm';
 import { client } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
-import { type Client, customerForm, newUscc } from '../../../test/business.ts';
+import { attachMaterials, type Client, customerForm, newUscc } from '../../../test/business.ts';
 import { products } from '../../db/schema.ts';
 import { cashier, createPayWorld, type PayWorld, startPay } from '../payments/test-fixtures.ts';
 
@@ -164,6 +164,7 @@ export async function epinsureApplication(
     }),
   );
   if (upTo === 'DRAFT') return a;
+  await attachMaterials(own, a.id);
   a = await ok<AppState>(own.post(`/api/applications/${a.id}/submit`, { version: a.version }));
   const task = (await uw.get(`/api/tasks/${a.openTaskId}`)).json();
   await ok(uw.post(`/api/tasks/${task.id}/decide`, { decision: 'approve', version: task.version }));

@@ -10,6 +10,7 @@ import {
   assigneeOption,
   assignForm,
   decideForm,
+  requestMaterialsForm,
   TASK_SORT_FIELDS,
   taskAssigneeParam,
   taskDetail,
@@ -36,6 +37,7 @@ import {
   getTask,
   type Reviewer,
   releaseTask,
+  requestTaskMaterials,
   reviewKinds,
   taskListSpec,
 } from './service.ts';
@@ -109,7 +111,7 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: anyReviewer,
       schema: {
         tags: ['tasks'],
-        summary: `审核：通过 / 退回 / 拒绝（退回、拒绝须填写意见；已处理或 version 过期答 409）${IDEMPOTENT_NOTE}`,
+        summary: `审核：通过 / 退回 / 拒绝（退回、拒绝须填写意见；投保单退回时可要求补充资料 docTypes；投保单缺少核保通过前必备的影像资料时不能通过；已处理或 version 过期答 409）${IDEMPOTENT_NOTE}`,
         params: idParams,
         body: decideForm,
         response: { 200: taskRow, ...idempotentErrors },
@@ -123,6 +125,23 @@ export const taskRoutes: FastifyPluginAsyncZod = async (app) => {
       await afterDecision(businessContext(app), task, req.body.decision);
       return task;
     },
+  );
+
+  app.post(
+    '/tasks/:id/request-materials',
+    {
+      preHandler: requirePermission(app, TASK_KIND_PERMISSIONS.application),
+      schema: {
+        tags: ['tasks'],
+        summary:
+          '要求补充资料（投保单审核）：投保单保持待审核，投保人可上传所要求类型的影像资料，补齐前不能通过；' +
+          '通知投保人一方（已处理、被他人领取或 version 过期答 409）',
+        params: idParams,
+        body: requestMaterialsForm,
+        response: { 200: taskRow, ...adminErrors },
+      },
+    },
+    async (req) => requestTaskMaterials(db(), await reviewerOf(app, req), req.params.id, req.body),
   );
 
   app.post(

@@ -25,6 +25,7 @@ import type {
   AssigneeOption,
   AssignForm,
   decideForm,
+  requestMaterialsForm,
   TASK_SORT_FIELDS,
   TaskDetail,
   TaskRow,
@@ -40,10 +41,20 @@ import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { applicationTasksVisibleTo } from '../applications/access.ts';
 import { applicationEventsOf, changesSinceReturn, getApplication } from '../applications/queries.ts';
-import { applyApplicationReview, lockApplicationForReview } from '../applications/transitions.ts';
+import {
+  applyApplicationReview,
+  lockApplicationForReview,
+  requestApplicationMaterials,
+} from '../applications/transitions.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { applyReview, customerTasksVisibleTo, getCustomer, lockForReview } from '../customers/service.ts';
-import { notifyReviewDecision, notifyTaskAssigned, notifyTaskReassigned } from '../notifications/events.ts';
+import { checkDocTypes, docTypeLabels } from '../materials/requirements.ts';
+import {
+  notifyMaterialsRequested,
+  notifyReviewDecision,
+  notifyTaskAssigned,
+  notifyTaskReassigned,
+} from '../notifications/events.ts';
 import { tenderTasksVisibleTo } from '../project-orders/access.ts';
 import {
   applyTenderReview,
@@ -68,7 +79,15 @@ const NOT_AN_ASSIGNEE = '该用户不能审核此任务';
 interface ReviewSubject {
   /** Locks the record; null when the reviewer may not see it. */
   lock(tx: Tx, viewer: CustomerViewer, id: number): Promise<{ status: ReviewStatus; title: string } | null>;
-  apply(tx: Tx, id: number, next: ReviewStatus, opinion: string | null, actor: Actor): Promise<void>;
+  /** Records the decision on the record; `request`: the documents a return asks for (applications only). */
+  apply(
+    tx: Tx,
+    id: number,
+    next: ReviewStatus,
+    opinion: string | null,
+    actor: Actor,
+    request?: { docTypes: readonly string[]; labels: readonly string[] },
+  ): Promise<void>;
   /** The condition limiting the kind's tasks to records the viewer may see (undefined: all). */
   visible(db: Db, viewer: CustomerViewer): SQL | undefined;
   /** The audit entity the record's changes are written under. */
@@ -217,9 +236,53 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
   };
 }
 
+/** The documents asked for (checked against the dictionary, 400 at `docTypes`) with their labels. */
+async function docRequest(
+  tx: Tx,
+  docTypes: readonly string[],
+): Promise<{ docTypes: readonly string[]; labels: string[] }> {
+  await checkDocTypes(tx, docTypes, 'docTypes', '要求补充的资料');
+  return { docTypes, labels: await docTypeLabels(tx, docTypes) };
+}
+
+/**
+ * Locks the task's record, then the task (the order of a change to the record), and checks the task is open,
+ * not held by another reviewer and at `version`: what deciding and asking for documents both need.
+ */
+async function lockOpenTask(
+  tx: Tx,
+  reviewer: Reviewer,
+  id: number,
+  version: number,
+  peek: { subjectId: number },
+  subject: ReviewSubject,
+) {
+  const record = await subject.lock(tx, reviewer.viewer, peek.subjectId);
+  if (!record) throw notFound(TASK_NOT_FOUND);
+  const [task] = await tx.select().from(reviewTasks).where(eq(reviewTasks.id, id)).for('update');
+  if (!task) throw notFound(TASK_NOT_FOUND);
+  if (task.status !== 'open') throw conflict(TASK_DONE);
+  if (!mayDecideHeldTask(task.assigneeId, reviewer.user.id))
+    throw conflict(taskDecidedByHolder(await userName(tx, task.assigneeId!)));
+  if (task.version !== version) throw conflict(STALE_VERSION);
+  return { record, task };
+}
+
+/** The kind and record of a task of a kind the reviewer reviews (404 otherwise). */
+async function peekTask(db: Db, reviewer: Reviewer, id: number) {
+  const [peek] = await db
+    .select({ kind: reviewTasks.kind, subjectId: reviewTasks.subjectId })
+    .from(reviewTasks)
+    .where(and(eq(reviewTasks.id, id), inArray(reviewTasks.kind, reviewer.kinds)));
+  const subject = peek ? SUBJECTS[peek.kind as TaskKind] : undefined;
+  if (!peek || !subject) throw notFound(TASK_NOT_FOUND);
+  return { peek: { kind: peek.kind as TaskKind, subjectId: peek.subjectId }, subject };
+}
+
 /**
  * A reviewer's decision: exactly one of two concurrent deciders succeeds, the other gets 409. With `ctx`, what
- * follows an approval (issuing a secondary order's policy) runs once the decision is committed.
+ * follows an approval (issuing a secondary order's policy) runs once the decision is committed. An application's
+ * return may ask for documents (`docTypes`).
  */
 export async function decideTask(
   db: Db,
@@ -228,25 +291,17 @@ export async function decideTask(
   form: z.infer<typeof decideForm>,
   ctx?: BusinessContext,
 ): Promise<TaskRow> {
-  const [peek] = await db
-    .select({ kind: reviewTasks.kind, subjectId: reviewTasks.subjectId })
-    .from(reviewTasks)
-    .where(and(eq(reviewTasks.id, id), inArray(reviewTasks.kind, reviewer.kinds)));
-  const subject = peek ? SUBJECTS[peek.kind as TaskKind] : undefined;
-  if (!peek || !subject) throw notFound(TASK_NOT_FOUND);
+  const { peek, subject } = await peekTask(db, reviewer, id);
+  const docTypes = form.docTypes ?? [];
+  if (docTypes.length && peek.kind !== 'application')
+    throw fieldError('docTypes', '仅投保单审核可要求补充资料', '要求补充的资料');
   const decided = await db.transaction(async (tx) => {
-    const record = await subject.lock(tx, reviewer.viewer, peek.subjectId);
-    if (!record) throw notFound(TASK_NOT_FOUND);
-    const [task] = await tx.select().from(reviewTasks).where(eq(reviewTasks.id, id)).for('update');
-    if (!task) throw notFound(TASK_NOT_FOUND);
-    if (task.status !== 'open') throw conflict(TASK_DONE);
-    if (!mayDecideHeldTask(task.assigneeId, reviewer.user.id))
-      throw conflict(taskDecidedByHolder(await userName(tx, task.assigneeId!)));
-    if (task.version !== form.version) throw conflict(STALE_VERSION);
+    const { record, task } = await lockOpenTask(tx, reviewer, id, form.version, peek, subject);
     const next = statusAfterDecision(record.status, form.decision);
     if (!next) throw conflict('该记录当前不是待审核状态');
     const opinion = form.opinion ?? null;
-    await subject.apply(tx, peek.subjectId, next, opinion, reviewer);
+    const request = await docRequest(tx, docTypes);
+    await subject.apply(tx, peek.subjectId, next, opinion, reviewer, request);
     await tx
       .update(reviewTasks)
       .set({
@@ -261,10 +316,11 @@ export async function decideTask(
       .where(eq(reviewTasks.id, id));
     await notifyReviewDecision(tx, {
       taskId: id,
-      kind: peek.kind as TaskKind,
+      kind: peek.kind,
       subjectId: peek.subjectId,
       decision: form.decision,
       opinion,
+      requested: request.labels,
       submittedBy: task.submittedBy,
       deciderId: reviewer.user.id,
     });
@@ -276,6 +332,7 @@ export async function decideTask(
         taskId: id,
         decision: form.decision,
         opinion,
+        ...(request.labels.length ? { requestedDocTypes: request.labels } : {}),
         before: { reviewStatus: record.status },
         after: { reviewStatus: next },
       },
@@ -284,6 +341,46 @@ export async function decideTask(
   });
   if (ctx) await afterDecision(ctx, decided, form.decision);
   return decided;
+}
+
+/**
+ * 要求补充资料: on an open application task, the reviewer asks for documents and the application stays under
+ * review (the task stays open, its version unchanged). The applicant side is told; the request is audited.
+ */
+export async function requestTaskMaterials(
+  db: Db,
+  reviewer: Reviewer,
+  id: number,
+  form: z.infer<typeof requestMaterialsForm>,
+): Promise<TaskRow> {
+  const { peek, subject } = await peekTask(db, reviewer, id);
+  if (peek.kind !== 'application')
+    throw fieldError('docTypes', '仅投保单审核可要求补充资料', '要求补充的资料');
+  return db.transaction(async (tx) => {
+    await lockOpenTask(tx, reviewer, id, form.version, peek, subject);
+    const opinion = form.opinion ?? null;
+    const request = await docRequest(tx, form.docTypes);
+    const before = await requestApplicationMaterials(tx, peek.subjectId, request, opinion, reviewer);
+    await notifyMaterialsRequested(tx, {
+      taskId: id,
+      applicationId: peek.subjectId,
+      requested: request.labels,
+      opinion,
+      requesterId: reviewer.user.id,
+    });
+    await auditAction(tx, reviewer, {
+      action: 'request_materials',
+      entity: subject.entity,
+      entityId: peek.subjectId,
+      detail: {
+        taskId: id,
+        opinion,
+        before: { requestedDocTypes: await docTypeLabels(tx, before) },
+        after: { requestedDocTypes: request.labels },
+      },
+    });
+    return loadTask(tx, { ...reviewer, viewer: { ...reviewer.viewer, staffScope: { all: true } } }, id);
+  });
 }
 
 /**

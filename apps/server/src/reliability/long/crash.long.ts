@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   childrenOf,
+  customerDocuments,
   DEMO_PASSWORD,
   embeddedUrl,
   envNumber,
@@ -78,6 +79,7 @@ beforeAll(async () => {
     );
     baselineId = await scalar(db, 'select coalesce(max(id), 0) from application');
   });
+  await customerDocuments(server.base, token, customerId);
   say(
     `crash: server up in ${server.startMs} ms (seed ${SEED}, ${ITERATIONS} iterations, ${WRITERS} writers)`,
   );

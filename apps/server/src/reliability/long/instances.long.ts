@@ -19,6 +19,7 @@ import { signFields } from '../../modules/payments/provider.ts';
 import {
   type CallOptions,
   call,
+  customerDocuments,
   DEMO_PASSWORD,
   embeddedUrl,
   envNumber,
@@ -188,6 +189,9 @@ describe('two instances behind a proxy', () => {
     };
     const setup = new Tally();
     const as = (token: string, o: CallOptions = {}) => ({ ...o, token });
+    // The demo enterprise's 营业执照 is on file already; the rest of what the product requires, once per customer.
+    await customerDocuments(base, tokens.enterprise, customerOf.enterprise, ['INSURED_LIST']);
+    await customerDocuments(base, tokens.agent, customerOf.agent);
 
     // Applications to PENDING_PAYMENT through the proxy, their charges opened and paid at the sandbox
     // cashier with the callback held back (the replays below are then the only way the payment arrives).

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
+  customerDocuments,
   DEMO_PASSWORD,
   embeddedUrl,
   envNumber,
@@ -159,6 +160,7 @@ beforeAll(async () => {
           'approve customer',
         );
         customerId = c.id;
+        await customerDocuments(base, token, customerId, undefined, ip);
       }
       return { role, username, id: made.id as number, token, ip, customerId };
     })),

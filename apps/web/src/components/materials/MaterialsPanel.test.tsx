@@ -40,6 +40,7 @@ const listOf = (content: MaterialRow[], editable = true): MaterialList => ({
   totalElements: content.length,
   editable,
   readOnlyReason: editable ? null : '投保单当前状态为「待审核」，不能修改影像资料',
+  editableDocTypes: [],
 });
 
 let api: MockApi;
@@ -197,6 +198,41 @@ describe('MaterialsPanel', { timeout: 30_000 }, () => {
     finish();
     expect(await within(licence).findByRole('img', { name: '现场.png' })).toBeInTheDocument();
     await waitFor(() => expect(within(licence).queryByRole('progressbar')).toBeNull());
+  });
+
+  it('under review with documents asked for: only those types take uploads, and the headings say why', async () => {
+    api = mockApi({
+      'GET api/dictDetail': dictAnswer,
+      'GET api/materials': {
+        data: { ...listOf([row()], false), editableDocTypes: ['APPLICATION_FORM'] },
+      },
+      'GET api/materials/1/file': { data: new Blob(['png'], { type: 'image/png' }) },
+    });
+    renderWithProviders(
+      <MaterialsPanel
+        businessType="application"
+        businessId={42}
+        needs={{
+          requiredMaterials: [{ docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' }],
+          requestedDocTypes: ['APPLICATION_FORM'],
+        }}
+      />,
+    );
+    const asked = await section('投保单');
+    expect(within(asked).getByRole('heading')).toHaveTextContent('投保单（核保要求补充）');
+    expect(within(asked).getByText('点击或将文件拖拽到此处上传')).toBeInTheDocument();
+    const licence = await section('营业执照');
+    expect(within(licence).getByRole('heading')).toHaveTextContent('营业执照（提交投保时必备）');
+    expect(licence.querySelector('input[type=file]')).toBeNull();
+    expect(within(licence).queryByRole('button', { name: /删除/ })).toBeNull();
+    expect(
+      screen.getByText('投保单当前状态为「待审核」，不能修改影像资料；核保要求补充的资料仍可上传'),
+    ).toBeInTheDocument();
+    // What was asked for comes first.
+    expect(screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'))).toEqual([
+      '投保单',
+      '营业执照',
+    ]);
   });
 
   it('uploads a file dropped on the drag area; a dropped file of another type is not sent', async () => {

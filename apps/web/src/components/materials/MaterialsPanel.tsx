@@ -1,8 +1,10 @@
 // The image materials (影像资料) of one business record, by document type (the `document_type` dictionary):
 // a drag-and-drop upload with progress per type, a thumbnail grid (images open in a zoomable preview, PDFs
 // open in a new tab or download), and delete with a confirmation while the record is editable. The server
-// decides what is editable (the list answers `editable`); the `editable` prop can only take it away (a
-// read-only view). Used by insured/ImageData and the customer page (licence scans).
+// decides what is editable (the list answers `editable`, or the types still open: `editableDocTypes`, what an
+// underwriter asked for while reviewing); the `editable` prop can only take it away (a read-only view). With
+// `needs` (an application's required and requested types) those come first, their headings saying why
+// (营业执照（核保要求补充）). Used by insured/ImageData, the application pages and the customer page.
 import {
   DeleteOutlined,
   DownloadOutlined,
@@ -11,13 +13,16 @@ import {
   InboxOutlined,
 } from '@ant-design/icons';
 import {
+  docTypeNeedNote,
   isImageMime,
   MATERIAL_ACCEPT,
   MATERIAL_DOC_DICT,
   MATERIAL_MESSAGES,
   MAX_MATERIAL_BYTES,
   type MaterialBusinessType,
+  type MaterialNeeds,
   type MaterialRow,
+  neededDocTypes,
 } from '@piibs/shared/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -54,6 +59,7 @@ export const MATERIAL_TEXTS = Object.freeze({
   loadFailed: '加载失败',
   licences: '证照影像资料',
   noTypes: '影像资料类型字典为空，请先在字典管理中维护 document_type',
+  stillOpen: '；核保要求补充的资料仍可上传',
 });
 
 export interface MaterialsPanelProps {
@@ -65,6 +71,8 @@ export interface MaterialsPanelProps {
   docTypes?: readonly string[];
   /** A heading above the sections. */
   title?: ReactNode;
+  /** An application's required and requested types: shown first, each heading saying why it is needed. */
+  needs?: MaterialNeeds;
 }
 
 const TILE = 120;
@@ -209,6 +217,7 @@ function DocTypeSection({
   materials,
   canChange,
   onDelete,
+  note,
 }: {
   businessType: MaterialBusinessType;
   businessId: number;
@@ -216,6 +225,8 @@ function DocTypeSection({
   materials: MaterialRow[];
   canChange: boolean;
   onDelete: (m: MaterialRow) => Promise<void>;
+  /** Why the type is needed (核保要求补充, 提交投保时必备 …). */
+  note: string | null;
 }) {
   const client = useQueryClient();
   const { message } = App.useApp();
@@ -256,6 +267,7 @@ function DocTypeSection({
     <section aria-label={docType.label} style={{ marginBottom: 24 }}>
       <Typography.Title level={5} style={{ marginTop: 0 }}>
         {docType.label}
+        {note ? `（${note}）` : null}
         <Typography.Text type="secondary" style={{ fontSize: 12, fontWeight: 'normal', marginLeft: 8 }}>
           {materials.length}
         </Typography.Text>
@@ -299,6 +311,7 @@ export function MaterialsPanel({
   editable = true,
   docTypes,
   title,
+  needs,
 }: MaterialsPanelProps) {
   const client = useQueryClient();
   const { message } = App.useApp();
@@ -322,7 +335,8 @@ export function MaterialsPanel({
   }
 
   const list = query.data;
-  const canChange = editable && list.editable;
+  const canChange = (docType: string) =>
+    editable && (list.editable || list.editableDocTypes.includes(docType));
   const byType = new Map<string, MaterialRow[]>();
   for (const m of list.content) byType.set(m.docType, [...(byType.get(m.docType) ?? []), m]);
   const sections: DictOption[] = dict.options.filter((o) => !docTypes || docTypes.includes(o.value));
@@ -330,9 +344,15 @@ export function MaterialsPanel({
     if (!sections.some((s) => s.value === m.docType))
       sections.push({ value: m.docType, label: m.docTypeName ?? m.docType });
   }
+  // What the application needs first, in the order it is needed (asked for, at submission, before approval).
+  if (needs) {
+    const order = [...needs.requestedDocTypes, ...neededDocTypes(needs, 'APPROVE')];
+    const rank = (value: string) => (order.includes(value) ? order.indexOf(value) : order.length);
+    sections.sort((a, b) => rank(a.value) - rank(b.value));
+  }
 
-  // Read-only, only the kinds that hold something: a reviewer does not scroll past empty boxes.
-  const shown = canChange ? sections : sections.filter((s) => byType.has(s.value));
+  // Where nothing may be added, only the kinds that hold something: a reviewer does not scroll past empty boxes.
+  const shown = sections.filter((s) => canChange(s.value) || byType.has(s.value));
 
   const onDelete = async (m: MaterialRow) => {
     try {
@@ -353,14 +373,17 @@ export function MaterialsPanel({
         </Typography.Title>
       ) : null}
       {editable && !list.editable && list.readOnlyReason ? (
-        <Typography.Paragraph type="secondary">{list.readOnlyReason}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          {list.readOnlyReason}
+          {list.editableDocTypes.length ? MATERIAL_TEXTS.stillOpen : ''}
+        </Typography.Paragraph>
       ) : null}
       {sections.length === 0 ? (
         <Typography.Paragraph type="warning">
           {dict.error ? errorMessage(dict.error) : MATERIAL_TEXTS.noTypes}
         </Typography.Paragraph>
       ) : null}
-      {!canChange && sections.length > 0 && shown.length === 0 ? (
+      {sections.length > 0 && shown.length === 0 ? (
         <Typography.Paragraph type="secondary">{MATERIAL_TEXTS.none}</Typography.Paragraph>
       ) : null}
       {shown.map((s) => (
@@ -370,8 +393,9 @@ export function MaterialsPanel({
           businessId={businessId}
           docType={s}
           materials={byType.get(s.value) ?? []}
-          canChange={canChange}
+          canChange={canChange(s.value)}
           onDelete={onDelete}
+          note={needs ? docTypeNeedNote(needs, s.value) : null}
         />
       ))}
     </div>

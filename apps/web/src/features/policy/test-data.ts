@@ -78,6 +78,12 @@ export function applicationDetail(over: Partial<ApplicationDetail> = {}): Applic
       createdAt: '2026-11-21T08:00:00.000Z',
     },
     openTaskId: null,
+    requiredMaterials: [
+      { docType: 'BUSINESS_LICENSE', stage: 'SUBMIT' },
+      { docType: 'INSURED_LIST', stage: 'APPROVE' },
+    ],
+    requestedDocTypes: [],
+    customerDocTypes: [],
     ...over,
   };
 }

@@ -1,6 +1,13 @@
 // Review task (审核任务) calls: the queue as a CRUD-kit resource, one task, the decision and who holds it
 // (领取 / 释放 / 指派).
-import type { AssigneeOption, AssignForm, DecideForm, TaskDetail, TaskRow } from '@piibs/shared/task';
+import type {
+  AssigneeOption,
+  AssignForm,
+  DecideForm,
+  RequestMaterialsForm,
+  TaskDetail,
+  TaskRow,
+} from '@piibs/shared/task';
 import { queryOptions } from '@tanstack/react-query';
 import { defineResource, postInline } from '@/components/crud/resource.ts';
 import { request } from '@/lib/http.ts';
@@ -22,6 +29,10 @@ export const taskQuery = (id: number) =>
 
 export const decideTask = (id: number, form: DecideForm) =>
   postInline<TaskRow>(`api/tasks/${id}/decide`, form);
+
+/** 要求补充资料: asks the applicant for documents; the application stays under review, the task open. */
+export const requestTaskMaterials = (id: number, form: RequestMaterialsForm) =>
+  postInline<TaskRow>(`api/tasks/${id}/request-materials`, form);
 
 /** 领取: the caller takes the open task (409 when another reviewer holds it or the version is stale). */
 export const claimTask = (task: Pick<TaskRow, 'id' | 'version'>) =>

@@ -137,6 +137,7 @@ const EVENT_LABELS: Record<ApplicationEventAction, string> = {
   submit: '提交审核',
   approve: '审核通过',
   return: '审核退回',
+  request_materials: '要求补充资料',
   decline: '拒保',
   cancel: '撤销',
   pay: '支付成功',
@@ -151,7 +152,12 @@ export function ApplicationTimeline({ events }: { events: ApplicationEventRow[] 
     <Timeline
       items={events.map((e) => ({
         key: e.id,
-        color: e.toStatus === 'DECLINED' || e.toStatus === 'RETURNED' ? 'red' : 'blue',
+        color:
+          e.toStatus === 'DECLINED' || e.toStatus === 'RETURNED'
+            ? 'red'
+            : e.action === 'request_materials'
+              ? 'orange'
+              : 'blue',
         content: (
           <>
             <div>

@@ -5,10 +5,14 @@ import { serverError } from '@/components/crud/resource.ts';
 import { ApplicationAnnualOrder } from '@/features/project/components/ApplicationAnnualOrder.tsx';
 import { applicationEventsQuery, applicationQuery } from '../api.ts';
 import { ApplicationActions } from '../components/ApplicationActions.tsx';
+import { ApplicationMaterials } from '../components/ApplicationMaterials.tsx';
 import { ApplicationCards } from '../components/ApplicationSummary.tsx';
 import { INSURE_LIST_PATH } from '../flows.ts';
 
-/** 查看投保单 (insured/viewInsurance, agent/viewInsurance): read-only, with its history timeline. */
+/**
+ * 查看投保单 (insured/viewInsurance, agent/viewInsurance): read-only, with its history timeline; while the
+ * underwriter asks for documents, the materials to upload them in the same screen.
+ */
 export default function ApplicationViewPage() {
   const params = useParams();
   const id = Number(params.id ?? 0) || 0;
@@ -47,6 +51,11 @@ export default function ApplicationViewPage() {
             <Button onClick={() => navigate(INSURE_LIST_PATH)}>返回投保单列表</Button>
           </Space>
         </Card>
+        {app.status === 'PENDING_REVIEW' && app.requestedDocTypes.length ? (
+          <Card variant="borderless" title="影像资料">
+            <ApplicationMaterials app={app} reader="requested" />
+          </Card>
+        ) : null}
         <ApplicationCards app={app} events={events.data ?? []} />
       </Space>
     </div>

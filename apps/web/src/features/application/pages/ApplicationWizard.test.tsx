@@ -1,6 +1,7 @@
 import type { ApplicationDetail } from '@piibs/shared/application';
 import { ROLE_CODES } from '@piibs/shared/auth';
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
+import type { MaterialRow } from '@piibs/shared/material';
 import { yuan } from '@piibs/shared/money';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -20,6 +21,7 @@ const ROUTES: [FlowName, string][] = [
   ['insured', 'stepOne'],
   ['insured', 'stepSecond'],
   ['insured', 'stepThird'],
+  ['insured', 'stepForth'],
   ['epinsure', 'stepOne'],
   ['epinsure', 'stepSecond'],
 ];
@@ -396,5 +398,109 @@ describe('填写投保信息 (stepOne): the optional covers', { timeout: 40_000 
     const quote = screen.getByTestId('live-quote');
     expect(await within(quote).findByText('第三者财产损失 累计限额 100万元 × 0.2‰')).toBeInTheDocument();
     expect(within(quote).getByTestId('premium')).toHaveTextContent('¥24,200.00');
+  });
+});
+
+describe('the documents, on the last step', { timeout: 40_000 }, () => {
+  let api: MockApi;
+  afterEach(() => {
+    api?.restore();
+    resetKitState();
+  });
+
+  it('a returned application asking for a document: highlighted, uploaded in the same screen, then 提交审核', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    // Its licence is on the customer already; the underwriter asked for the signed application form.
+    const app = draft({
+      status: 'RETURNED',
+      statusLabel: '已退回',
+      reviewOpinion: '请补充加盖公章的投保单',
+      requestedDocTypes: ['SIGNED_APPLICATION'],
+      customerDocTypes: ['BUSINESS_LICENSE'],
+    });
+    let stored: MaterialRow[] = [];
+    api = mockApi({
+      'GET api/applications/5': { data: app },
+      'GET api/products/available': { data: [] },
+      'GET api/dictDetail': dictAnswers({
+        document_type: [
+          ['BUSINESS_LICENSE', '营业执照'],
+          ['INSURED_LIST', '被保险人清单'],
+          ['SIGNED_APPLICATION', '签章投保单'],
+          ['OTHER', '其他'],
+        ],
+      }),
+      'GET api/materials': () => ({
+        data: {
+          content: stored,
+          totalElements: stored.length,
+          editable: true,
+          readOnlyReason: null,
+          editableDocTypes: [],
+        },
+      }),
+      'POST api/materials': (config) => {
+        const form = config.data as FormData;
+        const file = form.get('file') as File;
+        const created: MaterialRow = {
+          id: 31,
+          businessType: 'application',
+          businessId: 5,
+          docType: String(form.get('docType')),
+          docTypeName: '签章投保单',
+          originalName: file.name,
+          mime: 'application/pdf',
+          sizeBytes: file.size,
+          sha256: 'b'.repeat(64),
+          uploadedBy: 1,
+          uploaderName: '企业用户',
+          createdAt: '2026-11-21T08:00:00.000Z',
+          fileUrl: '/api/materials/31/file',
+          thumbnailUrl: null,
+        };
+        stored = [created];
+        return { data: created };
+      },
+      'POST api/applications/5/submit': {
+        data: { ...app, status: 'PENDING_REVIEW', statusLabel: '待审核', version: app.version + 1 },
+      },
+    });
+    const path = renderAt('/piibs/insured/stepForth/5/1');
+    expect(
+      await screen.findByText('需补充影像资料：签章投保单（在「确认保费信息」一步上传）'),
+    ).toBeInTheDocument();
+    const asked = await screen.findByRole('region', { name: '签章投保单' });
+    expect(within(asked).getByRole('heading')).toHaveTextContent('签章投保单（核保要求补充）');
+    expect(screen.getByRole('region', { name: '被保险人清单' })).toHaveTextContent(
+      '被保险人清单（核保通过前必备）',
+    );
+    // The first sections are the needed ones, in the order they are needed.
+    const headings = screen.getAllByRole('region').map((r) => r.getAttribute('aria-label'));
+    expect(headings.slice(0, 3)).toEqual(['签章投保单', '营业执照', '被保险人清单']);
+    expect(await screen.findByText('提交审核前请上传：签章投保单')).toBeInTheDocument();
+
+    // Submitting without it: refused here with the server's words, nothing sent.
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    expect(await screen.findByText('影像资料：请上传 签章投保单')).toBeInTheDocument();
+    expect(api.callsTo('POST api/applications/5/submit')).toHaveLength(0);
+
+    await user.upload(
+      asked.querySelector('input[type=file]') as HTMLInputElement,
+      new File(['%PDF-1.7'], '签章投保单.pdf', { type: 'application/pdf' }),
+    );
+    expect(await within(asked).findByText('签章投保单.pdf')).toBeInTheDocument();
+    expect(
+      Object.fromEntries((api.callsTo('POST api/materials')[0]!.data as FormData).entries()),
+    ).toMatchObject({
+      businessType: 'application',
+      businessId: '5',
+      docType: 'SIGNED_APPLICATION',
+    });
+    expect(await screen.findByText('核保通过前还需：被保险人清单，可现在一并上传')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: '提交审核' }));
+    await waitFor(() => expect(api.callsTo('POST api/applications/5/submit')).toHaveLength(1));
+    await waitFor(() => expect(path()).toBe('/piibs/insured/stepSuccess/5/1'));
   });
 });

@@ -8,6 +8,8 @@ import {
   type PolicyholderType,
 } from '@piibs/shared/application-status';
 import type { CustomerRow } from '@piibs/shared/customer';
+import { MATERIAL_DOC_DICT, materialsProblem } from '@piibs/shared/material';
+import { problemText } from '@piibs/shared/problem';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin, Steps } from 'antd';
@@ -15,6 +17,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { dictLabel, useDictState } from '@/lib/dict.tsx';
 import {
   applicationQuery,
   applicationsResource,
@@ -25,6 +28,7 @@ import {
   saveDraft,
   submitApplication,
 } from '../api.ts';
+import { ApplicationMaterials, useMissingMaterials } from '../components/ApplicationMaterials.tsx';
 import {
   ApplicationCards,
   ApplicationPremium,
@@ -180,6 +184,9 @@ function StepForm({
   const customer = app?.customer ?? pickedCustomer;
   const latest = useRef(app);
   latest.current = app;
+  const docTypes = useDictState(app?.requestedDocTypes.length ? MATERIAL_DOC_DICT : undefined).options;
+  const materials = useMissingMaterials(kinds.includes('confirm') ? app : undefined);
+  const confirmStep = steps.find((s) => s.kinds.includes('confirm'));
 
   const initial = useMemo<WizardValues>(
     () => ({
@@ -270,6 +277,12 @@ function StepForm({
       let saved = await save(values);
       unsaved.delete(cacheKey);
       const submit = kinds.includes('confirm');
+      // The documents the submission needs, named as the server would refuse them.
+      const lacking = submit && materials.loaded ? materialsProblem(materials.missing('SUBMIT')) : null;
+      if (lacking) {
+        setError(problemText(lacking));
+        return;
+      }
       if (submit) {
         saved = await submitApplication(saved.id, saved.version);
         client.setQueryData(applicationQuery(saved.id).queryKey, saved);
@@ -324,7 +337,17 @@ function StepForm({
             type="warning"
             showIcon
             title="投保单已被退回，请按审核意见修改后重新提交"
-            description={`审核意见：${app.reviewOpinion}`}
+            description={
+              <>
+                <div>审核意见：{app.reviewOpinion}</div>
+                {app.requestedDocTypes.length ? (
+                  <div>
+                    需补充影像资料：{app.requestedDocTypes.map((t) => dictLabel(docTypes, t) || t).join('、')}
+                    （在「{confirmStep?.title}」一步上传）
+                  </div>
+                ) : null}
+              </>
+            }
           />
         ) : null}
         {error ? <Alert type="error" showIcon role="alert" title={error} /> : null}
@@ -384,12 +407,17 @@ function StepForm({
           </Card>
         ) : null}
         {kinds.includes('confirm') && app ? (
-          <Card variant="borderless" title="确认保费信息">
-            {app.quoteProblem ? (
-              <Alert type="warning" showIcon title={app.quoteProblem} style={{ marginBottom: 16 }} />
-            ) : null}
-            <ApplicationPremium app={app} coinsurers={!kinds.includes('coinsurance')} />
-          </Card>
+          <>
+            <Card variant="borderless" title="确认保费信息">
+              {app.quoteProblem ? (
+                <Alert type="warning" showIcon title={app.quoteProblem} style={{ marginBottom: 16 }} />
+              ) : null}
+              <ApplicationPremium app={app} coinsurers={!kinds.includes('coinsurance')} />
+            </Card>
+            <Card variant="borderless" title="影像资料">
+              <ApplicationMaterials app={app} reader="submit" />
+            </Card>
+          </>
         ) : null}
         <Space>
           {stepIndex > 0 ? (

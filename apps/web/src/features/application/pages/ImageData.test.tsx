@@ -34,7 +34,13 @@ beforeEach(() => {
   api = mockApi({
     'GET api/dictDetail': dictAnswer,
     'GET api/materials': {
-      data: { content: [licence], totalElements: 1, editable: true, readOnlyReason: null },
+      data: {
+        content: [licence],
+        totalElements: 1,
+        editable: true,
+        readOnlyReason: null,
+        editableDocTypes: [],
+      },
     },
   });
 });

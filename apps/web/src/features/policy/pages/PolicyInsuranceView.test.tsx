@@ -27,7 +27,7 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
       'GET api/policies/9': { data: policyDetail() },
       'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
       'GET api/materials': {
-        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null, editableDocTypes: [] },
       },
     });
     render();
@@ -123,7 +123,7 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
       'GET api/policies/9': { data: policyDetail({ coinsurers: [] }) },
       'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
       'GET api/materials': {
-        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null, editableDocTypes: [] },
       },
     });
     render();
@@ -142,7 +142,7 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
       },
       'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
       'GET api/materials': {
-        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null, editableDocTypes: [] },
       },
     });
     render();
@@ -156,7 +156,7 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
       'GET api/policies/9': { data: policyDetail() },
       'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
       'GET api/materials': {
-        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null, editableDocTypes: [] },
       },
       'GET api/policies/9/endorsements': {
         data: [
@@ -199,7 +199,7 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
       'GET api/policies/9': { data: policyDetail() },
       'GET api/dictDetail': { data: { content: [], totalElements: 0 } },
       'GET api/materials': {
-        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null },
+        data: { content: [], totalElements: 0, editable: false, readOnlyReason: null, editableDocTypes: [] },
       },
       'GET api/policies/9/sales': {
         data: {

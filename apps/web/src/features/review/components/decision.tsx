@@ -1,7 +1,9 @@
 // The underwriter's decision, shared by the audit pages: 通过 / 退回 / 拒绝 with an opinion (required for 退回 and
 // 拒绝), sent with the task's version; a 409 (another reviewer was first, or the record moved) reloads. 通过 and
-// 拒绝 cannot be undone: each asks first, stating what follows.
+// 拒绝 cannot be undone: each asks first, stating what follows. On an application, the underwriter may ask for
+// documents (the `document_type` dictionary): with 退回, or by 要求补充资料, which keeps it under review.
 import { formatTime } from '@piibs/shared/constants';
+import { MATERIAL_DOC_DICT } from '@piibs/shared/material';
 import {
   OPINION_REQUIRED,
   REVIEW_DECISION_LABELS,
@@ -15,14 +17,18 @@ import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
-import { decideTask, TASK_LIST_PATH, tasksResource } from '../api.ts';
+import { DictSelect } from '@/lib/dict.tsx';
+import { decideTask, requestTaskMaterials, TASK_LIST_PATH, tasksResource } from '../api.ts';
 import { AuditSection } from './AuditSection.tsx';
 
 export const OPINION_MESSAGE = '退回或拒绝时必须填写审核意见';
+export const DOC_TYPES_MESSAGE = '请选择要求补充的资料';
 const DECISIONS: readonly ReviewDecision[] = ['approve', 'return', 'reject'];
 
 export interface DecisionValues {
   opinion?: string;
+  /** Application tasks: the document types asked for (with 退回, or by 要求补充资料). */
+  docTypes?: string[];
 }
 
 /** What each decision leads to: shown on its button and, for the two that cannot be undone, in its confirmation. */
@@ -39,7 +45,7 @@ export function useTaskDecision(opts: {
   task: Pick<TaskRow, 'id' | 'version'> | undefined;
   /** Reloads what the page shows after a 409. */
   reload: () => Promise<unknown>;
-  /** More caches to refresh after a decision. */
+  /** More caches to refresh after a decision (or a request for documents). */
   afterDecision?: () => Promise<unknown>;
   /** What each decision leads to (the confirmation of 通过 and 拒绝 states it). */
   hints: DecisionHints;
@@ -49,13 +55,24 @@ export function useTaskDecision(opts: {
   const { message, modal } = App.useApp();
   const [form] = Form.useForm<DecisionValues>();
   const [error, setError] = useState<string | null>(null);
-  const [deciding, setDeciding] = useState<ReviewDecision | null>(null);
+  const [deciding, setDeciding] = useState<ReviewDecision | 'request' | null>(null);
+
+  /** A refusal: at its field, else above the page (a 409 reloads what the page shows). */
+  const refused = async (err: unknown) => {
+    const refusal = serverError(err);
+    if (!refusal || refusal.status === 401) return;
+    if (!applyServerErrors(form, err)) {
+      setError(refusal.message);
+      if (refusal.status === 409) await opts.reload();
+    }
+  };
 
   const decide = async (decision: ReviewDecision) => {
     const { task } = opts;
     if (!task) return;
     setError(null);
     const opinion = (form.getFieldValue('opinion') as string | undefined)?.trim() ?? '';
+    const docTypes = (form.getFieldValue('docTypes') as string[] | undefined) ?? [];
     if (OPINION_REQUIRED.includes(decision) && !opinion) {
       form.setFields([{ name: 'opinion', errors: [OPINION_MESSAGE] }]);
       return;
@@ -74,35 +91,79 @@ export function useTaskDecision(opts: {
     }
     setDeciding(decision);
     try {
-      await decideTask(task.id, { decision, opinion: opinion || null, version: task.version });
+      await decideTask(task.id, {
+        decision,
+        opinion: opinion || null,
+        // Only a return carries what it asks for.
+        ...(decision === 'return' && docTypes.length ? { docTypes } : {}),
+        version: task.version,
+      });
       void message.success(`审核完成：${REVIEW_DECISION_LABELS[decision]}`);
       await Promise.all([invalidateResource(client, tasksResource), opts.afterDecision?.()]);
       navigate(TASK_LIST_PATH);
     } catch (err) {
-      const refusal = serverError(err);
-      if (!refusal || refusal.status === 401) return;
-      if (!applyServerErrors(form, err)) {
-        setError(refusal.message);
-        if (refusal.status === 409) await opts.reload();
-      }
+      await refused(err);
     } finally {
       setDeciding(null);
     }
   };
 
-  return { form, error, deciding, decide, hints: opts.hints };
+  /** 要求补充资料: the chosen types, with the opinion if any; the application stays under review. */
+  const requestMaterials = async () => {
+    const { task } = opts;
+    if (!task) return;
+    setError(null);
+    const docTypes = (form.getFieldValue('docTypes') as string[] | undefined) ?? [];
+    if (docTypes.length === 0) {
+      form.setFields([{ name: 'docTypes', errors: [DOC_TYPES_MESSAGE] }]);
+      return;
+    }
+    form.setFields([{ name: 'docTypes', errors: [] }]);
+    const opinion = (form.getFieldValue('opinion') as string | undefined)?.trim() ?? '';
+    setDeciding('request');
+    try {
+      await requestTaskMaterials(task.id, { docTypes, opinion: opinion || null, version: task.version });
+      void message.success('已要求补充资料，投保单保持待审核');
+      form.setFieldsValue({ docTypes: [], opinion: '' });
+      await Promise.all([opts.reload(), opts.afterDecision?.()]);
+    } catch (err) {
+      await refused(err);
+    } finally {
+      setDeciding(null);
+    }
+  };
+
+  return { form, error, deciding, decide, requestMaterials, hints: opts.hints };
 }
 
-/** 审核: the opinion and the three decisions (their hints explain each on hover). */
-export function DecisionCard({ decision }: { decision: ReturnType<typeof useTaskDecision> }) {
+/**
+ * 审核: the opinion and the three decisions (their hints explain each on hover); with `materials` (an
+ * application) the documents to ask for and 要求补充资料.
+ */
+export function DecisionCard({
+  decision,
+  materials = false,
+}: {
+  decision: ReturnType<typeof useTaskDecision>;
+  materials?: boolean;
+}) {
   const navigate = useNavigate();
-  const { form, deciding, decide, hints } = decision;
+  const { form, deciding, decide, requestMaterials, hints } = decision;
   return (
     <Card variant="borderless" title="审核">
       <Form<DecisionValues> form={form as FormInstance<DecisionValues>} layout="vertical" name="decision">
         <Form.Item name="opinion" label="审核意见" extra="退回或拒绝时必填">
           <Input.TextArea rows={3} maxLength={500} showCount />
         </Form.Item>
+        {materials ? (
+          <Form.Item
+            name="docTypes"
+            label="要求补充的资料"
+            extra="退回时随审核意见一并要求；也可不退回，点「要求补充资料」，投保单保持待审核，投保人补传后再审核"
+          >
+            <DictSelect dict={MATERIAL_DOC_DICT} mode="multiple" placeholder="选择资料类型" />
+          </Form.Item>
+        ) : null}
         <Space wrap>
           {DECISIONS.map((d) => (
             <Button
@@ -117,6 +178,16 @@ export function DecisionCard({ decision }: { decision: ReturnType<typeof useTask
               {REVIEW_DECISION_LABELS[d]}
             </Button>
           ))}
+          {materials ? (
+            <Button
+              title="投保单保持待审核，投保人可上传所要求的资料"
+              loading={deciding === 'request'}
+              disabled={deciding !== null && deciding !== 'request'}
+              onClick={() => void requestMaterials()}
+            >
+              要求补充资料
+            </Button>
+          ) : null}
           <Button onClick={() => navigate(TASK_LIST_PATH)}>返回</Button>
         </Space>
       </Form>

@@ -5,7 +5,7 @@ import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { applicationDetail } from '@/features/policy/test-data.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
-import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { dictAnswers, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { customerHistory, taskDetail, taskRow } from '../test-data.ts';
 import CustomerAudit from './CustomerAudit.tsx';
 
@@ -193,6 +193,7 @@ describe('审核客户信息', { timeout: 40_000 }, () => {
           totalElements: 1,
           editable: true,
           readOnlyReason: null,
+          editableDocTypes: [],
         },
       },
     });
@@ -320,5 +321,121 @@ describe('审核客户信息', { timeout: 40_000 }, () => {
     expect(sectionTitles()).toEqual(['客户历史', '历次审核', '变更记录']);
     expect(toggle('变更记录')).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByText(/修改投保人/)).toBeVisible();
+  });
+
+  describe('asking the applicant for documents', () => {
+    const DOC_TYPES: [string, string][] = [
+      ['BUSINESS_LICENSE', '营业执照'],
+      ['INSURED_LIST', '被保险人清单'],
+      ['SIGNED_APPLICATION', '签章投保单'],
+    ];
+    const licence = {
+      id: 5,
+      businessType: 'application' as const,
+      businessId: 12,
+      docType: 'BUSINESS_LICENSE',
+      docTypeName: '营业执照',
+      originalName: '营业执照正本.pdf',
+      mime: 'application/pdf' as const,
+      sizeBytes: 2048,
+      sha256: 'a'.repeat(64),
+      uploadedBy: 5,
+      uploaderName: '企业用户',
+      createdAt: '2026-11-20T08:00:00.000Z',
+      fileUrl: '/api/materials/5/file',
+      thumbnailUrl: null,
+    };
+    /** An application task whose application carries its licence and what has been asked for. */
+    const applicationTask = (requestedDocTypes: string[]) =>
+      taskDetail({
+        kind: 'application',
+        subjectId: 12,
+        title: 'AZX2026000012 镇江示范机械有限公司',
+        application: applicationDetail({
+          status: 'PENDING_REVIEW',
+          statusLabel: '待审核',
+          requestedDocTypes,
+        }),
+        events: [],
+      });
+    const routes = (task: () => ReturnType<typeof taskDetail>) => ({
+      'GET api/tasks/11': () => ({ data: task() }),
+      'GET api/dictDetail': dictAnswers({ document_type: DOC_TYPES }),
+      'GET api/materials': {
+        data: {
+          content: [licence],
+          totalElements: 1,
+          editable: false,
+          readOnlyReason: null,
+          editableDocTypes: [],
+        },
+      },
+    });
+    const pick = async (user: ReturnType<typeof userEvent.setup>, label: string) => {
+      await user.click(screen.getByRole('combobox', { name: '要求补充的资料' }));
+      await user.click(await screen.findByTitle(label));
+    };
+
+    beforeEach(() => signInAs(['underwriter'], ['application:review']));
+
+    it('names what approval still lacks; 要求补充资料 asks for the chosen types and keeps the task open', async () => {
+      let asked: string[] = [];
+      api = mockApi({
+        ...routes(() => applicationTask(asked)),
+        'POST api/tasks/11/request-materials': (config) => {
+          asked = JSON.parse(String(config.data)).docTypes;
+          return { data: taskRow({ kind: 'application', subjectId: 12 }) };
+        },
+      });
+      const { router } = renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+      expect(await screen.findByText('核保通过前还缺：被保险人清单')).toBeInTheDocument();
+      const user = userEvent.setup();
+      await user.click(screen.getByRole('button', { name: '要求补充资料' }));
+      expect(await screen.findByText('请选择要求补充的资料')).toBeInTheDocument();
+      expect(api.callsTo('POST api/tasks/11/request-materials')).toHaveLength(0);
+
+      await pick(user, '签章投保单');
+      await user.type(screen.getByLabelText('审核意见'), '请补充加盖公章的投保单');
+      await user.click(screen.getByRole('button', { name: '要求补充资料' }));
+      expect(await screen.findByText('已要求补充资料，投保单保持待审核')).toBeInTheDocument();
+      expect(JSON.parse(String(api.callsTo('POST api/tasks/11/request-materials')[0]?.data))).toEqual({
+        docTypes: ['SIGNED_APPLICATION'],
+        opinion: '请补充加盖公章的投保单',
+        version: 2,
+      });
+      // Reloaded, still here: what was asked for is now needed for approval too.
+      expect(await screen.findByText('核保通过前还缺：被保险人清单、签章投保单')).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/piibs/task/audit/11/true');
+      expect(screen.getByRole('button', { name: /通\s*过/ })).toBeInTheDocument();
+    });
+
+    it('退回 carries the chosen types with the opinion', async () => {
+      api = mockApi({
+        ...routes(() => applicationTask([])),
+        'POST api/tasks/11/decide': { data: taskRow({ status: 'done', decision: 'return' }) },
+      });
+      renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+      await screen.findByText('核保通过前还缺：被保险人清单');
+      const user = userEvent.setup();
+      await pick(user, '被保险人清单');
+      await user.type(screen.getByLabelText('审核意见'), '请补充被保险人清单');
+      await user.click(screen.getByRole('button', { name: /退\s*回/ }));
+      await waitFor(() => expect(api.callsTo('POST api/tasks/11/decide')).toHaveLength(1));
+      expect(decideBody()).toEqual({
+        decision: 'return',
+        opinion: '请补充被保险人清单',
+        docTypes: ['INSURED_LIST'],
+        version: 2,
+      });
+    });
+
+    it('a customer task offers no document request', async () => {
+      signInAs(['underwriter'], ['customer:review']);
+      api = mockApi({ 'GET api/tasks/11': { data: taskDetail() } });
+      renderRoute(<CustomerAudit />, PATTERN, '/piibs/task/audit/11/true');
+      await screen.findByText('镇江示范机械有限公司');
+      expect(screen.queryByRole('combobox', { name: '要求补充的资料' })).toBeNull();
+      expect(screen.queryByRole('button', { name: '要求补充资料' })).toBeNull();
+    });
   });
 });

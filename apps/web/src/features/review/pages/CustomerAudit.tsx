@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Result, Spin, Timeline, Typography } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
-import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { ApplicationMaterials } from '@/features/application/components/ApplicationMaterials.tsx';
 import {
   ApplicationFacts,
   ApplicationPremium,
@@ -58,7 +58,9 @@ function ResubmittedChanges({ changes }: { changes: NonNullable<TaskDetail['resu
  * with its co-insurers; the applicant and their history (客户历史); the image materials (inline, read-only) and
  * the timeline — read-only, then earlier decisions and the change history, each section foldable; who holds
  * the task (领取 / 释放 / 指派); with `audit` 'true' and the task open and not held by another reviewer,
- * 通过 / 退回 / 拒绝 with an opinion (required for 退回 and 拒绝), sent with the task's version.
+ * 通过 / 退回 / 拒绝 with an opinion (required for 退回 and 拒绝), sent with the task's version; on an
+ * application also the documents still missing for approval and 要求补充资料 (with 退回, or keeping it under
+ * review).
  */
 export default function CustomerAudit() {
   const params = useParams();
@@ -99,7 +101,9 @@ export default function CustomerAudit() {
   const entity = task.application ? 'application' : 'customer';
 
   return (
-    <AuditLayout decision={canDecide ? <DecisionCard decision={decision} /> : null}>
+    <AuditLayout
+      decision={canDecide ? <DecisionCard decision={decision} materials={!!task.application} /> : null}
+    >
       <TaskCard task={task} error={error} heldByOther={auditing && othersTask}>
         {task.application ? (
           <ApplicationFacts app={task.application} />
@@ -131,7 +135,7 @@ export default function CustomerAudit() {
       {task.application ? (
         <>
           <AuditSection title="影像资料">
-            <MaterialsPanel businessType="application" businessId={task.application.id} editable={false} />
+            <ApplicationMaterials app={task.application} reader="review" />
           </AuditSection>
           <AuditSection title="投保单历史">
             <ApplicationTimeline events={task.events ?? []} />

@@ -53,7 +53,9 @@ const inService = orderDetail({
 function answers(over: Record<string, unknown> = {}) {
   return {
     [`GET api/prevention/orders/${NUMBER}`]: { data: inService },
-    'GET api/materials': { data: { content: [], totalElements: 0, editable: true, readOnlyReason: null } },
+    'GET api/materials': {
+      data: { content: [], totalElements: 0, editable: true, readOnlyReason: null, editableDocTypes: [] },
+    },
     'GET api/dictDetail': dictAnswer,
     [`POST api/prevention/orders/${NUMBER}/record`]: { data: { ...inService, version: 3 } },
     ...over,

@@ -36,7 +36,9 @@ const submitted = orderDetail({
 function answers(over: Record<string, unknown> = {}) {
   return {
     [`GET api/prevention/orders/${NUMBER}`]: { data: submitted },
-    'GET api/materials': { data: { content: [], totalElements: 0, editable: false, readOnlyReason: null } },
+    'GET api/materials': {
+      data: { content: [], totalElements: 0, editable: false, readOnlyReason: null, editableDocTypes: [] },
+    },
     'GET api/dictDetail': dictAnswer,
     ...over,
   };
