@@ -11,6 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import type { AppDeps } from './app-types.ts';
 import { jobsPlugin } from './jobs/boss.ts';
 import { HttpError } from './lib/errors.ts';
+import { logOptions } from './lib/logging.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { validatorCompiler } from './lib/validation.ts';
 import { applicationRoutes } from './modules/applications/routes.ts';
@@ -42,11 +43,20 @@ import { registerAuth } from './plugins/auth.ts';
 
 export type App = FastifyInstance;
 
-const redactions = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'];
-
+/**
+ * `opts.logger`: false for none; an object adds to the app's own settings (tests give a `stream` to read the log).
+ */
 export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<App> {
+  const { logger, ...rest } = opts;
   const app = Fastify({
-    logger: { level: process.env.LOG_LEVEL ?? 'info', redact: redactions },
+    logger:
+      logger === false
+        ? false
+        : {
+            level: process.env.LOG_LEVEL ?? 'info',
+            ...logOptions,
+            ...(typeof logger === 'object' ? logger : {}),
+          },
     trustProxy: process.env.TRUST_PROXY === '1',
     bodyLimit: 2 * 1024 * 1024,
     // The router's own refusals (a path parameter over 100 characters, a malformed %-escape) in the one envelope.
@@ -56,7 +66,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       const message = status === 500 ? '服务器内部错误，请稍后重试' : '请求地址不正确';
       (reply as unknown as FastifyReply).code(status).send({ status, message });
     },
-    ...opts,
+    ...rest,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);
