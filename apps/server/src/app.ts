@@ -9,6 +9,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-types.ts';
+import type { Config } from './config.ts';
 import { jobsPlugin } from './jobs/boss.ts';
 import { HttpError } from './lib/errors.ts';
 import { logOptions } from './lib/logging.ts';
@@ -44,6 +45,15 @@ import { registerAuth } from './plugins/auth.ts';
 export type App = FastifyInstance;
 
 /**
+ * Fastify's `trustProxy` for TRUST_PROXY. A hop count is given as a function: Fastify itself now trusts no hop
+ * for a bare number (it cannot tell a proxy from a direct client); with `1` the address the one proxy appended
+ * is the client's, which holds as long as clients reach PIIBS only through that proxy (see docs/scaling.md).
+ */
+function proxyTrust(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
+/**
  * `opts.logger`: false for none; an object adds to the app's own settings (tests give a `stream` to read the log).
  */
 export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<App> {
@@ -57,7 +67,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
             ...logOptions,
             ...(typeof logger === 'object' ? logger : {}),
           },
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: proxyTrust(deps.config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
     // The router's own refusals (a path parameter over 100 characters, a malformed %-escape) in the one envelope.
     frameworkErrors: (err, _req, reply) => {

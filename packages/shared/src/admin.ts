@@ -405,7 +405,10 @@ export const loginLogRow = z.object({
   /** password | ca | handoff */
   method: z.string(),
   success: z.boolean(),
-  /** Why it failed: bad_password, unknown_user, captcha, locked, disabled, ip_limited, one_time_used … */
+  /**
+   * Why it failed: bad_password, locking (the wrong password that locked the account), locked, unknown_user,
+   * captcha, disabled, one_time_used, ip_limited (refused by the per-IP budget before issue #21) …
+   */
   reason: z.string().nullable(),
   createdAt: z.string(),
 });

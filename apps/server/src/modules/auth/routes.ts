@@ -74,7 +74,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: '账号密码登录（application/x-www-form-urlencoded，也接受 JSON）',
         description:
           'psPower 以服务端重新计算的密码强度为准；为 0（或账号被要求改密）时令牌只能调用 info、logout 与 /api/users/updatePass。' +
-          '连续 5 次密码错误锁定账号 15 分钟（429）。',
+          '连续 5 次密码错误锁定账号 15 分钟。用户名不存在、账号锁定中与密码错误答同样的 401 用户名或密码错误（耗时相同），' +
+          '原因只记入登录日志。同一 IP 15 分钟内失败 50 次后，该 IP 的登录必须通过验证码且每次至少 2 秒后才答复。',
         security: [],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: loginForm,

@@ -9,7 +9,7 @@ import {
   useState,
 } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { errorText } from '@/lib/request-inline.ts';
+import { ApiError, errorText } from '@/lib/request-inline.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { useCaptcha } from '../captcha.ts';
 import { rememberedUsername, rememberUsername } from '../remember.ts';
@@ -120,6 +120,8 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
   const [rememberMe, setRememberMe] = useState(remembered !== null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
+  /** A refused password: the server says only 用户名或密码错误 (a lock included), so the rule is told here. */
+  const [refused, setRefused] = useState(false);
   // A page that sends the user here may leave a note (e.g. first-run setup: 初始化完成…).
   const { state } = useLocation();
   const [notice, setNotice] = useState<string | null>(
@@ -167,6 +169,7 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
       navigate(safeRedirect(params.get('redirect')) ?? landing, { replace: true });
     } catch (err) {
       setError(errorText(err) ?? T.signInFailed);
+      setRefused(err instanceof ApiError && err.status === 401);
       refreshCaptcha();
     } finally {
       setSubmitting(false);
@@ -268,6 +271,7 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
       {error ? (
         <div className={styles.error} role="alert">
           {error}
+          {refused ? <div className={styles.errorHint}>{T.lockHint}</div> : null}
         </div>
       ) : null}
       <button type="submit" className={styles.submit} aria-busy={submitting}>
