@@ -13,7 +13,7 @@ import {
   userRoleResult,
 } from '@piibs/shared';
 import { blurryParam, onlineRow, pageOf, SORT_FIELDS } from '@piibs/shared/admin';
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -28,7 +28,7 @@ import { issueChallenge } from './ca.ts';
 import { createCaptcha } from './captcha.ts';
 import { asChannel, loadAuthUser, visibleRoles } from './repository.ts';
 import { type ClientInfo, caLogin, exchangeHandoff, issueHandoff, passwordLogin } from './service.ts';
-import { revokeSession, revokeUserSessions } from './sessions.ts';
+import { revokeSession, revokeSessions, revokeUserSessions } from './sessions.ts';
 
 /** Captchas and challenges write a row each: 60 a minute per IP. */
 const ISSUE_RATE = { max: 60, timeWindow: 60_000 };
@@ -395,11 +395,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const rows = await db
-        .update(sessions)
-        .set({ revokedAt: sql`now()`, revokedReason: 'force_logout' })
-        .where(and(inArray(sessions.id, req.body.ids), isNull(sessions.revokedAt)))
-        .returning({ id: sessions.id, userId: sessions.userId });
+      const rows = await revokeSessions(db, req.body.ids, 'force_logout');
       await auditAction(db, req, {
         action: 'session_revoke',
         entity: 'session',
