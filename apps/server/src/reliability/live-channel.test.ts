@@ -1,6 +1,7 @@
 // The notifications WebSocket against revoked sessions and socket floods (issue #21, item 1):
 // - every way a session ends (logout, password change, revoke-others, force logout, password reset, disabling the
-//   account) closes its sockets with 4401 within 1 s — not at the next keep-alive round, up to 30 s later;
+//   account) closes its sockets with 4401 within 1 s — not at the next keep-alive round, up to 30 s later — on
+//   whichever instance holds them;
 // - nothing is pushed to a session once it is revoked, even when the notification and the revocation commit
 //   together;
 // - sockets that have not signed in are capped per client address and in total (1013, try again later).
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN, bearer, createUser, initSystem, tokenFor, userId } from '../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { buildApp } from '../app.ts';
 import { parseTrustProxy } from '../config.ts';
 import { revokeUserSessions } from '../modules/auth/sessions.ts';
 import { notificationHub } from '../modules/notifications/routes.ts';
@@ -25,7 +27,7 @@ const open: WebSocket[] = [];
 beforeAll(async () => {
   t = await createTestApp({ trustProxy: parseTrustProxy('loopback') });
   await initSystem(t);
-  for (const name of ['leaver', 'changer', 'other', 'kicked', 'reset', 'disabled', 'together'])
+  for (const name of ['leaver', 'changer', 'other', 'kicked', 'reset', 'disabled', 'together', 'roamer'])
     await createUser(t, { username: name, roles: ['agent'], channel: 'agent' });
   admin = await tokenFor(t, ADMIN.username, ADMIN.password);
   base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
@@ -45,8 +47,8 @@ interface Sock {
 }
 
 /** Opens a socket (from `ip`, as the proxy would say) and, given a token, signs in with it. */
-async function connect(token: string | null, ip = '198.51.100.1'): Promise<Sock> {
-  const ws = new WebSocket(`${base}/api/notifications/ws`, { headers: { 'x-forwarded-for': ip } });
+async function connect(token: string | null, ip = '198.51.100.1', server = base): Promise<Sock> {
+  const ws = new WebSocket(`${server}/api/notifications/ws`, { headers: { 'x-forwarded-for': ip } });
   open.push(ws);
   const messages: WsServerMessage[] = [];
   ws.on('message', (data) => messages.push(JSON.parse(String(data)) as WsServerMessage));
@@ -62,8 +64,8 @@ async function connect(token: string | null, ip = '198.51.100.1'): Promise<Sock>
 }
 
 /** A signed-in socket that has had its `ready`. */
-async function ready(token: string): Promise<Sock> {
-  const s = await connect(token);
+async function ready(token: string, server = base): Promise<Sock> {
+  const s = await connect(token, undefined, server);
   await vi.waitFor(() => expect(s.messages.some((m) => m.type === 'ready')).toBe(true));
   return s;
 }
@@ -196,6 +198,27 @@ describe('a revoked session loses its live channel within 1 s', () => {
     );
     expect(keep.ws.readyState).toBe(WebSocket.OPEN);
     keep.ws.close();
+  });
+});
+
+describe('across instances', () => {
+  it('a logout through one instance closes the socket held by another within 1 s', async () => {
+    // A second instance on the same database, with a hub of its own (no background jobs: the first has them).
+    const config = { ...t.config, business: { ...t.config.business, jobs: false } };
+    const second = await buildApp({ ...t.app.deps, config }, { logger: false });
+    try {
+      const secondBase = (await second.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
+      const token = await tokenFor(t, 'roamer');
+      const s = await ready(token, secondBase);
+      const at = Date.now();
+      expect((await post(token, '/api/auth/logout')).statusCode).toBe(200);
+      const { code, ms } = await closedWithin(s, at);
+      console.info(`live channel: logout on A, socket on B → closed ${code} after ${ms} ms`);
+      expect(code).toBe(4401);
+      expect(ms).toBeLessThan(1_000);
+    } finally {
+      await second.close();
+    }
   });
 });
 
