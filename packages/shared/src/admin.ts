@@ -2,7 +2,7 @@
 // request bodies and answers shared by the web's admin pages and the server's routes. Import it as
 // `@piibs/shared/admin`. Field titles name the field in the server's 400 messages.
 import { z } from 'zod';
-import { CHANNELS, MASKED_MOBILE, sessionInfo, USERNAME_MESSAGE } from './auth.ts';
+import { CHANNELS, MASKED_MOBILE, sessionInfo, USERNAME_MESSAGE, USERNAME_PATTERN } from './auth.ts';
 import { isMobile, MESSAGES, requiredText, zfield } from './validators.ts';
 
 // ---- paging ----
@@ -101,10 +101,8 @@ export const DATA_SCOPE_LABELS: Readonly<Record<DataScopeName, string>> = Object
 
 // ---- users ----
 
-const USERNAME = /^[A-Za-z0-9_.@-]{2,32}$/;
-
 const userFields = {
-  username: z.string().trim().regex(USERNAME, { error: USERNAME_MESSAGE }).meta({ title: '用户名' }),
+  username: z.string().trim().regex(USERNAME_PATTERN, { error: USERNAME_MESSAGE }).meta({ title: '用户名' }),
   nickName: requiredText('昵称', 30),
   /** Empty clears it. */
   email: z

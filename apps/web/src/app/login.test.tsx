@@ -192,7 +192,7 @@ describe('/piibs/login', () => {
 
     await user.type(screen.getByLabelText('新密码'), 'weak');
     await user.click(screen.getByRole('button', { name: /修改密码/ }));
-    expect(await screen.findByText(/密码至少 8 位/)).toBeInTheDocument();
+    expect(await screen.findByText('至少 8 个字符')).toBeInTheDocument();
     await user.clear(screen.getByLabelText('新密码'));
     await user.type(screen.getByLabelText('新密码'), 'Strong#Pass2026');
     await user.type(screen.getByLabelText('确认密码'), 'Strong#Pass2026');

@@ -1,4 +1,3 @@
-import { passwordStrength } from '@piibs/shared/password';
 import {
   type ComponentProps,
   type FormEvent,
@@ -106,6 +105,18 @@ function PasswordField(props: Omit<TextFieldProps, 'type' | 'suffix'>) {
 }
 
 /**
+ * The password rules (with the breached-password list, about 15 KB) load when the form is sent, not with the
+ * login page. Should they fail to load, 0 is sent: the server recomputes the strength either way.
+ */
+async function estimateStrength(password: string): Promise<number> {
+  try {
+    return (await import('@piibs/shared/password')).passwordStrength(password);
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * Username + password + captcha sign-in, shared by /piibs/login and /piibs/loginEP. After success it goes to
  * the same-site `redirect` of the URL, or to `landing`. Plain controlled inputs rather than antd's Form: the
  * form is small, and Form (with its grid and tooltip) would weigh on the login page's first load.
@@ -159,7 +170,7 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
         code: values.code,
         uuid: captcha.data?.uuid ?? '',
         // The client's estimate (spec §3); the server recomputes it and its answer decides.
-        psPower: passwordStrength(values.password),
+        psPower: await estimateStrength(values.password),
       });
       rememberUsername(rememberMe ? values.username.trim() : null);
       if (result.psPower === 0 || result.mustChangePassword) {
