@@ -40,7 +40,7 @@ const BATCH = 200;
 /** How long a revoked session id is remembered (for sockets signing in while it was revoked). */
 const REVOKED_MEMORY_MS = 60_000;
 /** WebSocket close code "try again later": too many sockets waiting to sign in. */
-export const WS_TRY_LATER = 1013;
+const WS_TRY_LATER = 1013;
 
 interface Conn {
   ws: WebSocket;
