@@ -9,8 +9,10 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-types.ts';
+import type { Config } from './config.ts';
 import { jobsPlugin } from './jobs/boss.ts';
 import { HttpError } from './lib/errors.ts';
+import { logOptions } from './lib/logging.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { validatorCompiler } from './lib/validation.ts';
 import { applicationRoutes } from './modules/applications/routes.ts';
@@ -42,12 +44,30 @@ import { registerAuth } from './plugins/auth.ts';
 
 export type App = FastifyInstance;
 
-const redactions = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'];
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY. A hop count is given as a function: Fastify itself now trusts no hop
+ * for a bare number (it cannot tell a proxy from a direct client); with `1` the address the one proxy appended
+ * is the client's, which holds as long as clients reach PIIBS only through that proxy (see docs/scaling.md).
+ */
+function proxyTrust(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
 
+/**
+ * `opts.logger`: false for none; an object adds to the app's own settings (tests give a `stream` to read the log).
+ */
 export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<App> {
+  const { logger, ...rest } = opts;
   const app = Fastify({
-    logger: { level: process.env.LOG_LEVEL ?? 'info', redact: redactions },
-    trustProxy: process.env.TRUST_PROXY === '1',
+    logger:
+      logger === false
+        ? false
+        : {
+            level: process.env.LOG_LEVEL ?? 'info',
+            ...logOptions,
+            ...(typeof logger === 'object' ? logger : {}),
+          },
+    trustProxy: proxyTrust(deps.config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
     // The router's own refusals (a path parameter over 100 characters, a malformed %-escape) in the one envelope.
     frameworkErrors: (err, _req, reply) => {
@@ -56,7 +76,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       const message = status === 500 ? '服务器内部错误，请稍后重试' : '请求地址不正确';
       (reply as unknown as FastifyReply).code(status).send({ status, message });
     },
-    ...opts,
+    ...rest,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   app.setValidatorCompiler(validatorCompiler);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
 import { type BusinessSettings, businessSettingsFrom } from './modules/payments/settings.ts';
@@ -11,6 +12,12 @@ export interface Config {
   databaseUrl: string | undefined;
   demo: boolean;
   captcha: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed (TRUST_PROXY): false (none: the client is the TCP peer), a hop
+   * count (`1`: one proxy in front, the address it appended is the client's), or the proxies' addresses/CIDRs
+   * (the client is the first address from the right that is not one of them). Never every hop.
+   */
+  trustProxy: false | number | string[];
   /** Sign-in calls allowed per IP per minute (PIIBS_SIGNIN_RATE). */
   signInRatePerMinute: number;
   jwtSecret: string;
@@ -48,6 +55,49 @@ export function loadSecrets(dataDir: string): Record<string, string> {
   return secrets;
 }
 
+/** proxy-addr's names for address ranges (loopback 127.0.0.1/8 and ::1; linklocal; uniquelocal: the private ranges). */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry)) return true;
+  const [address = '', prefix, ...more] = entry.split('/');
+  const family = isIP(address);
+  if (!family || more.length > 0) return false;
+  if (prefix === undefined) return true;
+  // A prefix length, or (IPv4) a netmask such as 255.255.255.0.
+  if (/^\d{1,3}$/.test(prefix)) return Number(prefix) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(prefix) === 4;
+}
+
+/**
+ * TRUST_PROXY: unset, empty, `0`, `off` or `false` → none; a whole number → that many proxy hops; otherwise a
+ * comma-separated list of proxy addresses, CIDRs (10.0.0.0/8) or the names loopback / linklocal / uniquelocal.
+ * `true` (every hop) is refused: any client could then name its own address in X-Forwarded-For.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || /^(0|off|false|no)$/i.test(v)) return false;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) throw new ConfigError(`TRUST_PROXY: at most 10 proxy hops, got "${v}"`);
+    return hops;
+  }
+  if (/^(true|on|yes|all|\*)$/i.test(v)) {
+    throw new ConfigError(
+      `TRUST_PROXY="${v}" would trust every hop, so any client could choose its own address in X-Forwarded-For. ` +
+        'Give the number of proxies in front of PIIBS (usually 1) or their addresses/CIDRs (e.g. 10.0.0.5,10.1.0.0/16).',
+    );
+  }
+  const entries = v.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !isAddressOrCidr(e));
+  if (bad.length > 0) {
+    throw new ConfigError(
+      `TRUST_PROXY: not a proxy hop count, address or CIDR: ${bad.map((b) => `"${b}"`).join(', ')}`,
+    );
+  }
+  return entries;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8013);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -77,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     demo: env.PIIBS_DEMO === '1',
     captcha: captcha === 'on',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     signInRatePerMinute,
     jwtSecret,
     webDist: path.join(repoRoot, 'apps/web/dist'),

@@ -88,7 +88,7 @@ export interface LoginOptions {
 
 /** POST /api/auth/login with a solved captcha (unless code/uuid are given). */
 export async function login(t: TestContext, username: string, password: string, opts: LoginOptions = {}) {
-  const solved = opts.uuid ? { uuid: opts.uuid, code: opts.code ?? '' } : await captcha(t);
+  const solved = opts.uuid !== undefined ? { uuid: opts.uuid, code: opts.code ?? '' } : await captcha(t);
   const fields = { username, password, code: solved.code, uuid: solved.uuid, psPower: opts.psPower ?? '2' };
   return t.app.inject({
     method: 'POST',

@@ -14,13 +14,15 @@ export interface TestContext {
 export interface TestAppOptions {
   /** The prepared database to copy (see databases.ts): a freshly migrated one unless told. */
   from?: keyof Templates;
+  /** Where the app's log goes (level info); none when not given. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** A database of its own (a copy of a prepared template) and an app instance on it, for one test file. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
   extend?: (app: App) => void,
-  { from = 'migrated' }: TestAppOptions = {},
+  { from = 'migrated', logStream }: TestAppOptions = {},
 ): Promise<TestContext> {
   const serverUrl = inject('databaseUrl');
   const name = await copyDatabase(serverUrl, inject('templates')[from]);
@@ -30,7 +32,7 @@ export async function createTestApp(
   const config = testConfig(name, overrides);
   const app = await buildApp(
     { config, database, embedded: !process.env.PIIBS_TEST_DATABASE_URL },
-    { logger: false },
+    { logger: logStream ? { level: 'info', stream: logStream } : false },
   );
   extend?.(app);
   await app.ready();

@@ -2,7 +2,7 @@
 // request bodies and answers shared by the web's admin pages and the server's routes. Import it as
 // `@piibs/shared/admin`. Field titles name the field in the server's 400 messages.
 import { z } from 'zod';
-import { CHANNELS, MASKED_MOBILE, sessionInfo, USERNAME_MESSAGE } from './auth.ts';
+import { CHANNELS, MASKED_MOBILE, sessionInfo, USERNAME_MESSAGE, USERNAME_PATTERN } from './auth.ts';
 import { isMobile, MESSAGES, requiredText, zfield } from './validators.ts';
 
 // ---- paging ----
@@ -101,10 +101,8 @@ export const DATA_SCOPE_LABELS: Readonly<Record<DataScopeName, string>> = Object
 
 // ---- users ----
 
-const USERNAME = /^[A-Za-z0-9_.@-]{2,32}$/;
-
 const userFields = {
-  username: z.string().trim().regex(USERNAME, { error: USERNAME_MESSAGE }).meta({ title: '用户名' }),
+  username: z.string().trim().regex(USERNAME_PATTERN, { error: USERNAME_MESSAGE }).meta({ title: '用户名' }),
   nickName: requiredText('昵称', 30),
   /** Empty clears it. */
   email: z
@@ -405,7 +403,10 @@ export const loginLogRow = z.object({
   /** password | ca | handoff */
   method: z.string(),
   success: z.boolean(),
-  /** Why it failed: bad_password, unknown_user, captcha, locked, disabled, ip_limited, one_time_used … */
+  /**
+   * Why it failed: bad_password, locking (the wrong password that locked the account), locked, unknown_user,
+   * captcha, disabled, one_time_used, ip_limited (refused by the per-IP budget before issue #21) …
+   */
   reason: z.string().nullable(),
   createdAt: z.string(),
 });

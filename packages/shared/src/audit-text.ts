@@ -104,6 +104,7 @@ export const LOGIN_REASON_LABELS: Readonly<Record<string, string>> = Object.free
   unknown_user: '用户不存在',
   captcha: '验证码错误',
   locked: '账号已锁定',
+  locking: '密码错误，账号被锁定 15 分钟',
   disabled: '账号已停用',
   ip_limited: 'IP 失败次数过多',
   one_time_used: '一次性密码已使用',

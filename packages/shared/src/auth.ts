@@ -1,10 +1,9 @@
-// Sign-in, first-run setup and personal-center payloads and answers, shared by the web forms and the
-// server's routes (which publish them in the OpenAPI document). Field titles name the field in errors.
+// Sign-in and personal-center payloads and answers, shared by the web forms and the server's routes (which publish
+// them in the OpenAPI document). Field titles name the field in errors. The forms that set a new password are in
+// ./password-forms.ts: they carry the breached-password list, which the pages loading this module do not need.
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_RULE_MESSAGE, passwordStrength } from './password.ts';
+import { PASSWORD_MAX_LENGTH } from './constants.ts';
 import { isEmail, isMobile, MESSAGES, requiredText } from './validators.ts';
-
-export * from './password.ts';
 
 /** Channels a user belongs to. */
 export const CHANNELS = ['staff', 'agent', 'enterprise', 'service'] as const;
@@ -23,7 +22,7 @@ export const ROLE_CODES = Object.freeze({
 /** Where the web app goes after logout, by how the session was opened. */
 export const JUMP_URLS = Object.freeze({ password: '/piibs/login', ca: '/piibs/CAlogin' } as const);
 
-const USERNAME = /^[A-Za-z0-9_.@-]{2,32}$/;
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{2,32}$/;
 export const USERNAME_MESSAGE = '用户名为 2–32 位字母、数字或 _ . @ -';
 
 /** A masked mobile as the server shows it (138****5678); sent back unchanged it means "keep the number". */
@@ -36,13 +35,6 @@ export function maskPhone(phone: string | null | undefined): string | null {
   return `${phone.slice(0, 3)}${'*'.repeat(phone.length - 7)}${phone.slice(-4)}`;
 }
 
-const newPassword = (title: string) =>
-  z
-    .string()
-    .max(PASSWORD_MAX_LENGTH, { error: `不能超过 ${PASSWORD_MAX_LENGTH} 个字符` })
-    .refine((pw) => passwordStrength(pw) > 0, { error: PASSWORD_RULE_MESSAGE })
-    .meta({ title });
-
 /** POST /api/auth/login (form-encoded). `code`/`uuid` are checked unless the captcha is switched off. */
 export const loginForm = z.object({
   username: z.string().trim().min(1, { error: '不能为空' }).max(64).meta({ title: '用户名' }),
@@ -53,27 +45,6 @@ export const loginForm = z.object({
   psPower: z.union([z.string(), z.number()]).optional().meta({ title: '密码强度' }),
 });
 export type LoginForm = z.infer<typeof loginForm>;
-
-/** POST /api/init: first-run setup. */
-export const initForm = z.object({
-  organisationName: z
-    .string()
-    .trim()
-    .min(2, { error: '至少 2 个字符' })
-    .max(50, { error: '不能超过 50 个字符' })
-    .meta({ title: '机构名称' }),
-  username: z.string().trim().regex(USERNAME, { error: USERNAME_MESSAGE }).meta({ title: '管理员账号' }),
-  password: newPassword('密码'),
-  nickName: z.string().trim().max(30, { error: '不能超过 30 个字符' }).optional().meta({ title: '昵称' }),
-});
-export type InitForm = z.infer<typeof initForm>;
-
-/** POST /api/users/updatePass. */
-export const changePasswordForm = z.object({
-  oldPass: z.string().min(1, { error: '不能为空' }).max(PASSWORD_MAX_LENGTH).meta({ title: '旧密码' }),
-  newPass: newPassword('新密码'),
-});
-export type ChangePasswordForm = z.infer<typeof changePasswordForm>;
 
 /** PUT /api/users/center. Empty phone/email clear them; the masked phone as shown keeps the stored one. */
 export const profileForm = z.object({

@@ -25,6 +25,9 @@ export const PREDEFINED_THEME_COLORS: readonly string[] = Object.freeze([
 ]);
 export const DEFAULT_THEME_COLOR = '#1890ff';
 
+/** The longest password accepted (ASVS 5.0 V6.2.9 asks for at least 64). The other rules: ./password.ts. */
+export const PASSWORD_MAX_LENGTH = 64;
+
 export const ERROR_NOTICE_MS = 5000;
 export const DICT_PAGE_SIZE = 9999;
 

@@ -3,7 +3,9 @@
 //
 // WebSocket protocol (GET /api/notifications/ws): the client's first message is
 //   { type: 'auth', token: '<the Authorization token>', after: <last notification id seen, or 0> }
-// (never the token in the URL). An invalid token, or no auth message within 10 s, closes with code 4401. Then the
+// (never the token in the URL). An invalid token, or no auth message within 10 s, closes with code 4401; so does
+// the session's end (logout, password change, force logout …) within a second. Too many sockets waiting to sign
+// in (from one address, or in all) close at once with 1013 (try again later). Then the
 // server sends `ready` with the unread count, every notification with id > after in id order, then live ones —
 // each notification once per socket — and `read` whenever notifications are marked read (in any tab).
 import { z } from 'zod';

@@ -33,4 +33,3 @@ export const problemError = (p: FieldProblem) => fieldError(p.field, p.message, 
 export const forbidden = (message = '没有权限执行此操作') => new HttpError(403, message);
 export const notFound = (message = '记录不存在') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
-export const tooMany = (message: string) => new HttpError(429, message);

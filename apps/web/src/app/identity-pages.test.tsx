@@ -63,7 +63,10 @@ describe('/piibs/init (first-run setup; the e2e server is demo-seeded, so this i
     await user.type(screen.getByLabelText('密码'), 'weakpass');
     await user.type(screen.getByLabelText('确认密码'), 'weakpass');
     await user.click(screen.getByRole('button', { name: '完成初始化' }));
-    expect(await screen.findByText(/密码至少 8 位/)).toBeInTheDocument();
+    // 8 lower-case letters: under 15 characters a password needs 3 of the 4 kinds of character.
+    expect(
+      await screen.findByText(/^不足 15 位时须包含大写字母、小写字母、数字、符号中的至少 3 类/),
+    ).toBeInTheDocument();
     expect(api.callsTo('POST api/init')).toHaveLength(0);
 
     await user.clear(screen.getByLabelText('密码'));

@@ -134,18 +134,30 @@ describe('/piibs/login', () => {
     expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBeNull();
   });
 
-  it('shows the lock-out message with the remaining time (429)', async () => {
+  it('a refused password also tells the lock-out rule (the server answers a lock like a wrong password)', async () => {
     api = mockApi({
       ...signedInApi,
-      'POST api/auth/login': {
-        status: 429,
-        data: { status: 429, message: '账号已锁定，请在 15 分钟后重试' },
-      },
+      'POST api/auth/login': { status: 401, data: { status: 401, message: '用户名或密码错误' } },
     });
     renderAt('/piibs/login');
     await screen.findByRole('img', { name: '验证码' });
     await fillAndSubmit();
-    expect(await screen.findByRole('alert')).toHaveTextContent('账号已锁定，请在 15 分钟后重试');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('用户名或密码错误');
+    expect(alert).toHaveTextContent('连续 5 次密码错误，账号将锁定 15 分钟');
+  });
+
+  it('shows the per-IP rate limit (429) without the lock-out rule', async () => {
+    api = mockApi({
+      ...signedInApi,
+      'POST api/auth/login': { status: 429, data: { status: 429, message: '操作过于频繁，请 42 秒后再试' } },
+    });
+    renderAt('/piibs/login');
+    await screen.findByRole('img', { name: '验证码' });
+    await fillAndSubmit();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('操作过于频繁，请 42 秒后再试');
+    expect(alert).not.toHaveTextContent('锁定');
   });
 
   it('remember me keeps only the username, never the password', async () => {
@@ -180,7 +192,7 @@ describe('/piibs/login', () => {
 
     await user.type(screen.getByLabelText('新密码'), 'weak');
     await user.click(screen.getByRole('button', { name: /修改密码/ }));
-    expect(await screen.findByText(/密码至少 8 位/)).toBeInTheDocument();
+    expect(await screen.findByText('至少 8 个字符')).toBeInTheDocument();
     await user.clear(screen.getByLabelText('新密码'));
     await user.type(screen.getByLabelText('新密码'), 'Strong#Pass2026');
     await user.type(screen.getByLabelText('确认密码'), 'Strong#Pass2026');

@@ -13,7 +13,7 @@ import {
   userRoleResult,
 } from '@piibs/shared';
 import { blurryParam, onlineRow, pageOf, SORT_FIELDS } from '@piibs/shared/admin';
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -28,7 +28,7 @@ import { issueChallenge } from './ca.ts';
 import { createCaptcha } from './captcha.ts';
 import { asChannel, loadAuthUser, visibleRoles } from './repository.ts';
 import { type ClientInfo, caLogin, exchangeHandoff, issueHandoff, passwordLogin } from './service.ts';
-import { revokeSession, revokeUserSessions } from './sessions.ts';
+import { revokeSession, revokeSessions, revokeUserSessions } from './sessions.ts';
 
 /** Captchas and challenges write a row each: 60 a minute per IP. */
 const ISSUE_RATE = { max: 60, timeWindow: 60_000 };
@@ -74,7 +74,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: '账号密码登录（application/x-www-form-urlencoded，也接受 JSON）',
         description:
           'psPower 以服务端重新计算的密码强度为准；为 0（或账号被要求改密）时令牌只能调用 info、logout 与 /api/users/updatePass。' +
-          '连续 5 次密码错误锁定账号 15 分钟（429）。',
+          '连续 5 次密码错误锁定账号 15 分钟。用户名不存在、账号锁定中与密码错误答同样的 401 用户名或密码错误（耗时相同），' +
+          '原因只记入登录日志。同一 IP 15 分钟内失败 50 次后，该 IP 的登录必须通过验证码且每次至少 2 秒后才答复。',
         security: [],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: loginForm,
@@ -394,11 +395,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const rows = await db
-        .update(sessions)
-        .set({ revokedAt: sql`now()`, revokedReason: 'force_logout' })
-        .where(and(inArray(sessions.id, req.body.ids), isNull(sessions.revokedAt)))
-        .returning({ id: sessions.id, userId: sessions.userId });
+      const rows = await revokeSessions(db, req.body.ids, 'force_logout');
       await auditAction(db, req, {
         action: 'session_revoke',
         entity: 'session',

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import { customers, loginAttempts, oneTimeTokens, users } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
-import { badRequest, forbidden, HttpError, notFound, tooMany } from '../../lib/errors.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/secrets.ts';
 import { CA_MESSAGES, consumeChallenge, loadTrustedRoots, usccOf, verifyCaSignIn } from './ca.ts';
 import { checkCaptcha } from './captcha.ts';
@@ -18,20 +18,24 @@ import { verifyPassword } from './passwords.ts';
 import { findLoginUser, loadAuthUser } from './repository.ts';
 import { openSession, type RequestUser, type SessionMethod, type SessionScope } from './sessions.ts';
 
-/** After this many failed passwords in a row an account is locked … */
+/** After this many failed passwords in a row an account is locked (the answer stays 用户名或密码错误) … */
 export const MAX_FAILURES = 5;
 /** … for this long; attempts during the lock neither count nor extend it. */
 export const LOCK_MS = 15 * 60 * 1000;
-/** Failed sign-ins from one IP within IP_WINDOW_MS at which that IP is refused (429). */
+/**
+ * Failed sign-ins from one IP within IP_WINDOW_MS past which that IP is "spent": its sign-ins must solve a captcha
+ * (even with PIIBS_CAPTCHA=off) and are answered no sooner than IP_SLOWDOWN_MS after they arrive. It is not
+ * refused: behind a proxy that PIIBS does not trust every user shares the proxy's address, and a refusal would
+ * lock everybody out, the administrator included.
+ */
 export const IP_MAX_FAILURES = 50;
 export const IP_WINDOW_MS = 15 * 60 * 1000;
+export const IP_SLOWDOWN_MS = 2_000;
 
 export const LOGIN_FAILED = '用户名或密码错误';
 export const ACCOUNT_DISABLED = '账号已停用';
 export const ONE_TIME_USED = '一次性密码已使用，请联系管理员重置密码';
-export const IP_BLOCKED = '登录失败次数过多，请 15 分钟后再试';
-export const lockedMessage = (msLeft: number) =>
-  `账号已锁定，请在 ${Math.max(1, Math.ceil(msLeft / 60000))} 分钟后重试`;
+export const CAPTCHA_REQUIRED = '登录失败次数过多，请输入验证码';
 
 export interface ClientInfo {
   ip: string;
@@ -58,8 +62,8 @@ export async function recordAttempt(db: Db, client: ClientInfo, a: Attempt): Pro
   });
 }
 
-/** Refuses an IP with too many failed sign-ins in the window (counted in the database, so every instance agrees). */
-async function checkIpBudget(db: Db, client: ClientInfo): Promise<void> {
+/** Whether the IP has spent its failure budget (counted in the database, so every instance agrees). */
+async function ipBudgetSpent(db: Db, client: ClientInfo): Promise<boolean> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(loginAttempts)
@@ -68,11 +72,23 @@ async function checkIpBudget(db: Db, client: ClientInfo): Promise<void> {
         eq(loginAttempts.ip, client.ip),
         eq(loginAttempts.success, false),
         gt(loginAttempts.createdAt, sql`now() - make_interval(secs => ${IP_WINDOW_MS / 1000})`),
-        // Refusals of the limit itself do not count, so the window can run out.
+        // Refusals by the former hard limit (before issue #21) do not count; the partial index has the same test.
         sql`${loginAttempts.reason} is distinct from 'ip_limited'`,
       ),
     );
-  if ((row?.n ?? 0) >= IP_MAX_FAILURES) throw tooMany(IP_BLOCKED);
+  return (row?.n ?? 0) >= IP_MAX_FAILURES;
+}
+
+/** Runs a sign-in; from a spent IP its answer, success or failure, comes no sooner than IP_SLOWDOWN_MS. */
+async function budgeted<T>(db: Db, client: ClientInfo, signIn: (spent: boolean) => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const spent = await ipBudgetSpent(db, client);
+  try {
+    return await signIn(spent);
+  } finally {
+    const wait = spent ? IP_SLOWDOWN_MS - (Date.now() - started) : 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 /**
@@ -126,28 +142,30 @@ async function startSession(
   return opened;
 }
 
-/** Password sign-in: IP budget → captcha → account lock → password → disabled account. */
-export async function passwordLogin(
+/**
+ * Password sign-in: IP budget → captcha (always from a spent IP) → password (always verified) → account lock →
+ * disabled account.
+ */
+export function passwordLogin(deps: AppDeps, form: LoginForm, client: ClientInfo): Promise<LoginResult> {
+  return budgeted(deps.database.db, client, (spent) => checkedPasswordLogin(deps, form, client, spent));
+}
+
+async function checkedPasswordLogin(
   deps: AppDeps,
   form: LoginForm,
   client: ClientInfo,
+  ipSpent: boolean,
 ): Promise<LoginResult> {
   const db = deps.database.db;
   const username = form.username;
-  const fail = async (status: number, message: string, reason: string, userId?: number) => {
+  const fail = async (message: string, reason: string, userId?: number) => {
     await recordAttempt(db, client, { username, userId, method: 'password', success: false, reason });
-    return new HttpError(status, message);
+    return new HttpError(401, message);
   };
 
-  try {
-    await checkIpBudget(db, client);
-  } catch (err) {
-    await recordAttempt(db, client, { username, method: 'password', success: false, reason: 'ip_limited' });
-    throw err;
-  }
-
-  if (deps.config.captcha) {
+  if (deps.config.captcha || ipSpent) {
     try {
+      if (ipSpent && !deps.config.captcha && !form.uuid) throw badRequest(CAPTCHA_REQUIRED);
       await checkCaptcha(db, form.uuid, form.code);
     } catch (err) {
       await recordAttempt(db, client, { username, method: 'password', success: false, reason: 'captcha' });
@@ -156,17 +174,14 @@ export async function passwordLogin(
   }
 
   const user = await findLoginUser(db, username);
-  if (user && user.lockedMsLeft > 0)
-    throw await fail(429, lockedMessage(user.lockedMsLeft), 'locked', user.id);
-
   const ok = await verifyPassword(user?.passwordHash, form.password);
-  if (!user) throw await fail(401, LOGIN_FAILED, 'unknown_user');
+  if (!user) throw await fail(LOGIN_FAILED, 'unknown_user');
+  if (user.lockedMsLeft > 0) throw await fail(LOGIN_FAILED, 'locked', user.id);
   if (!ok) {
-    const locked = await countFailure(db, user.id);
-    if (locked) throw await fail(429, lockedMessage(LOCK_MS), 'bad_password', user.id);
-    throw await fail(401, LOGIN_FAILED, 'bad_password', user.id);
+    const locking = await countFailure(db, user.id);
+    throw await fail(LOGIN_FAILED, locking ? 'locking' : 'bad_password', user.id);
   }
-  if (!user.enabled) throw await fail(401, ACCOUNT_DISABLED, 'disabled', user.id);
+  if (!user.enabled) throw await fail(ACCOUNT_DISABLED, 'disabled', user.id);
   // A one-time password (new account, administrator reset) signs in once; the change of password clears it.
   if (user.passwordOneTime) {
     const claimed = await db
@@ -174,7 +189,7 @@ export async function passwordLogin(
       .set({ oneTimeUsedAt: sql`now()` })
       .where(and(eq(users.id, user.id), isNull(users.oneTimeUsedAt)))
       .returning({ id: users.id });
-    if (claimed.length === 0) throw await fail(401, ONE_TIME_USED, 'one_time_used', user.id);
+    if (claimed.length === 0) throw await fail(ONE_TIME_USED, 'one_time_used', user.id);
   }
 
   await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
@@ -189,20 +204,21 @@ export async function passwordLogin(
   };
 }
 
-/** Certificate sign-in: IP budget → challenge (used up whatever happens) → chain, dates, signature → user. */
-export async function caLogin(deps: AppDeps, form: CaLoginForm, client: ClientInfo): Promise<TokenResult> {
+/**
+ * Certificate sign-in: IP budget (a spent IP is slowed down; the signed challenge stands in for a captcha) →
+ * challenge (used up whatever happens) → chain, dates, signature → user.
+ */
+export function caLogin(deps: AppDeps, form: CaLoginForm, client: ClientInfo): Promise<TokenResult> {
+  return budgeted(deps.database.db, client, () => checkedCaLogin(deps, form, client));
+}
+
+async function checkedCaLogin(deps: AppDeps, form: CaLoginForm, client: ClientInfo): Promise<TokenResult> {
   const db = deps.database.db;
   let label = 'CA';
   const fail = async (message: string, reason: string, userId?: number) => {
     await recordAttempt(db, client, { username: label, userId, method: 'ca', success: false, reason });
     return new HttpError(401, message);
   };
-  try {
-    await checkIpBudget(db, client);
-  } catch (err) {
-    await recordAttempt(db, client, { username: label, method: 'ca', success: false, reason: 'ip_limited' });
-    throw err;
-  }
   if (!(await consumeChallenge(db, form.challenge))) throw await fail(CA_MESSAGES.challenge, 'challenge');
 
   let uscc: string | null;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../../db/client.ts';
 import { roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { notifyRevoked } from '../notifications/service.ts';
 
 /** A session lives 4 hours; a request in its last 30 minutes extends it to 4 hours from then. */
 export const SESSION_TTL_MS = 4 * 60 * 60 * 1000;
@@ -189,33 +190,47 @@ export async function resolveSession(db: Db, secret: string, token: string): Pro
   };
 }
 
-export async function revokeSession(db: Db, sessionId: string, reason: string): Promise<boolean> {
-  const rows = await db
+/** Database handles that can revoke: the database or a transaction. */
+type Revoker = Pick<Db, 'update' | 'execute'>;
+
+/**
+ * Revokes the live sessions matching `where` and tells the notification hubs, so their sockets close within a
+ * second on every instance (modules/notifications/hub.ts). Answers the sessions revoked.
+ */
+async function revokeWhere(db: Revoker, where: SQL | undefined, reason: string) {
+  const revoked = await db
     .update(sessions)
     .set({ revokedAt: sql`now()`, revokedReason: reason })
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
-  return rows.length > 0;
+    .where(and(isNull(sessions.revokedAt), where))
+    .returning({ id: sessions.id, userId: sessions.userId });
+  await notifyRevoked(db, revoked);
+  return revoked;
+}
+
+export async function revokeSession(db: Revoker, sessionId: string, reason: string): Promise<boolean> {
+  return (await revokeWhere(db, eq(sessions.id, sessionId), reason)).length > 0;
+}
+
+/** Revokes the sessions given (an administrator's force logout); answers those that were live, with their users. */
+export function revokeSessions(db: Revoker, sessionIds: readonly string[], reason: string) {
+  return revokeWhere(db, inArray(sessions.id, [...sessionIds]), reason);
 }
 
 /** Revokes every live session of a user (but `exceptSessionId`); answers how many. */
 export async function revokeUserSessions(
-  db: Pick<Db, 'update'>,
+  db: Revoker,
   userId: number,
   reason: string,
   exceptSessionId?: string,
 ): Promise<number> {
-  const rows = await db
-    .update(sessions)
-    .set({ revokedAt: sql`now()`, revokedReason: reason })
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql`now()`),
-        exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
-      ),
-    )
-    .returning({ id: sessions.id });
-  return rows.length;
+  const revoked = await revokeWhere(
+    db,
+    and(
+      eq(sessions.userId, userId),
+      gt(sessions.expiresAt, sql`now()`),
+      exceptSessionId ? ne(sessions.id, exceptSessionId) : undefined,
+    ),
+    reason,
+  );
+  return revoked.length;
 }

@@ -7,9 +7,19 @@
 // the first catch-up query, so a row committed meanwhile is either in that query or heard afterwards. When the
 // listening connection drops, it reconnects and every socket syncs again (rows committed in the gap included).
 //
+// Revocation: a revoked session (logout, password change, revoke-others, force logout, password reset, disabled
+// account) is announced on the same channel (`{ type: 'revoked', userId, sessionId }`, sent when the revoking
+// transaction commits), so its sockets on every instance close with 4401 at once. Nothing is pushed to a session
+// that is no longer live: each sync checks the session in the database before it sends, which also covers a
+// revocation announced while the listener was down (every socket's session is checked again on reconnect).
+// A session revoked while its socket was signing in is remembered for a minute, so the socket is refused.
+//
 // Keep-alive: every pingIntervalMs each socket is pinged (one that did not answer the previous ping is
-// terminated) and the sessions of the open sockets are checked; a socket whose session was revoked (logout,
-// password change, force logout), expired or whose account was disabled is closed with 4401.
+// terminated) and the sessions of the open sockets are checked; a socket whose session expired is closed with
+// 4401 there.
+//
+// Sockets that have not signed in yet are capped per client address and in total; past a cap a new socket is
+// closed at once with 1013 (try again later), which the web client retries with back-off.
 import {
   NOTIFICATION_WS_UNAUTHORIZED,
   type Notification,
@@ -27,6 +37,10 @@ import { resolveSession } from '../auth/sessions.ts';
 import { NOTIFY_CHANNEL, notificationsAfter, unreadCountOf } from './service.ts';
 
 const BATCH = 200;
+/** How long a revoked session id is remembered (for sockets signing in while it was revoked). */
+const REVOKED_MEMORY_MS = 60_000;
+/** WebSocket close code "try again later": too many sockets waiting to sign in. */
+const WS_TRY_LATER = 1013;
 
 interface Conn {
   ws: WebSocket;
@@ -45,6 +59,10 @@ interface Conn {
 export interface HubSettings {
   /** How long a new socket has to send its auth message. */
   authTimeoutMs: number;
+  /** Sockets waiting to sign in, per client address … */
+  maxPendingPerIp: number;
+  /** … and in all. */
+  maxPending: number;
   pingIntervalMs: number;
   /** Delay before the listening connection is opened again after it failed or dropped. */
   reconnectDelayMs: number;
@@ -59,12 +77,20 @@ export interface HubDeps {
 
 export class NotificationHub {
   /** Tunable (tests shorten them). */
-  readonly settings: HubSettings = { authTimeoutMs: 10_000, pingIntervalMs: 30_000, reconnectDelayMs: 2_000 };
+  readonly settings: HubSettings = {
+    authTimeoutMs: 10_000,
+    maxPendingPerIp: 20,
+    maxPending: 1_000,
+    pingIntervalMs: 30_000,
+    reconnectDelayMs: 2_000,
+  };
   readonly #deps: HubDeps;
   /** Signed-in sockets by user. */
   readonly #byUser = new Map<number, Set<Conn>>();
-  /** Sockets still to send their auth message. */
-  readonly #pending = new Set<WebSocket>();
+  /** Sockets still to send their auth message, with their client address. */
+  readonly #pending = new Map<WebSocket, string>();
+  /** Recently revoked session ids, with when they may be forgotten. */
+  readonly #revoked = new Map<string, number>();
   #client: pg.Client | null = null;
   #starting: Promise<void> | null = null;
   #reconnect: NodeJS.Timeout | null = null;
@@ -125,8 +151,12 @@ export class NotificationHub {
       return;
     }
     this.#client = client;
-    // Rows committed while nobody listened: every socket looks again.
-    for (const conns of this.#byUser.values()) for (const c of conns) this.#queueSync(c);
+    // Rows committed and sessions revoked while nobody listened: every socket looks again.
+    const conns = this.#conns();
+    for (const c of conns) this.#queueSync(c);
+    await this.#closeEnded(conns).catch((err) =>
+      this.#deps.log.error({ err }, 'notification socket session check failed'),
+    );
   }
 
   #scheduleReconnect(): void {
@@ -152,7 +182,7 @@ export class NotificationHub {
     if (this.#reconnect) clearTimeout(this.#reconnect);
     if (this.#ping) clearInterval(this.#ping);
     this.#reconnect = this.#ping = null;
-    for (const ws of this.#pending) ws.terminate();
+    for (const ws of this.#pending.keys()) ws.terminate();
     for (const conns of this.#byUser.values()) for (const c of conns) c.ws.close(1001, 'server closing');
     this.#pending.clear();
     this.#byUser.clear();
@@ -162,13 +192,28 @@ export class NotificationHub {
     await client?.end().catch(() => {});
   }
 
-  /** A new WebSocket: waits for its auth message, then catches it up and keeps it for live pushes. */
-  accept(ws: WebSocket): void {
+  /** Sockets waiting to sign in, in all or from one address. */
+  pending(ip?: string): number {
+    if (ip === undefined) return this.#pending.size;
+    let n = 0;
+    for (const from of this.#pending.values()) if (from === ip) n++;
+    return n;
+  }
+
+  /**
+   * A new WebSocket from the client address `ip`: waits for its auth message, then catches it up and keeps it for
+   * live pushes. Refused at once (1013) past the caps on sockets waiting to sign in.
+   */
+  accept(ws: WebSocket, ip: string): void {
     if (this.#closed) {
       ws.close(1001, 'server closing');
       return;
     }
-    this.#pending.add(ws);
+    if (this.#pending.size >= this.settings.maxPending || this.pending(ip) >= this.settings.maxPendingPerIp) {
+      ws.close(WS_TRY_LATER, 'too many connections');
+      return;
+    }
+    this.#pending.set(ws, ip);
     const refuse = () => {
       this.#pending.delete(ws);
       ws.close(NOTIFICATION_WS_UNAUTHORIZED, SESSION_EXPIRED);
@@ -203,11 +248,13 @@ export class NotificationHub {
     const msg = wsAuthMessage.safeParse(parsed);
     if (!msg.success) return null;
     const token = /^(?:Bearer\s+)?(\S+)$/i.exec(msg.data.token.trim())?.[1];
-    const user = token ? await resolveSession(this.#deps.db, this.#deps.jwtSecret, token) : null;
-    if (user?.scope !== 'full') return null;
-    // Listening before the catch-up query: a row committed meanwhile is in the query or heard afterwards.
+    if (!token) return null;
+    // Listening before the session check and the catch-up query: a revocation committed after the check, or a
+    // row committed after the query, is heard.
     await this.start();
-    if (ws.readyState !== ws.OPEN || this.#closed) return null;
+    const user = await resolveSession(this.#deps.db, this.#deps.jwtSecret, token);
+    if (user?.scope !== 'full') return null;
+    if (ws.readyState !== ws.OPEN || this.#closed || this.#revoked.has(user.sessionId)) return null;
     this.#pending.delete(ws);
     const conn: Conn = {
       ws,
@@ -250,6 +297,7 @@ export class NotificationHub {
     this.#enqueue(conn, async () => {
       conn.syncQueued = false;
       for (;;) {
+        if (!(await this.#sessionLive(conn))) return;
         const rows: Notification[] = await notificationsAfter(
           this.#deps.db,
           conn.userId,
@@ -272,11 +320,42 @@ export class NotificationHub {
     if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(JSON.stringify(msg));
   }
 
+  /** Closes (4401) and forgets a socket whose session ended. */
+  #end(conn: Conn): void {
+    const own = this.#byUser.get(conn.userId);
+    own?.delete(conn);
+    if (own?.size === 0) this.#byUser.delete(conn.userId);
+    conn.ws.close(NOTIFICATION_WS_UNAUTHORIZED, SESSION_EXPIRED);
+  }
+
+  /** Whether the socket's session is still live (checked before every push); closes the socket when not. */
+  async #sessionLive(conn: Conn): Promise<boolean> {
+    const live = await this.#liveSessions([conn.sessionId]);
+    if (!live.has(conn.sessionId)) this.#end(conn);
+    return live.has(conn.sessionId);
+  }
+
+  #onRevoked(sessionId: string, userId: number): void {
+    const now = Date.now();
+    // Oldest first (insertion order, all remembered equally long): forget the expired ones.
+    for (const [id, until] of this.#revoked) {
+      if (until > now) break;
+      this.#revoked.delete(id);
+    }
+    this.#revoked.set(sessionId, now + REVOKED_MEMORY_MS);
+    for (const conn of this.#byUser.get(userId) ?? []) if (conn.sessionId === sessionId) this.#end(conn);
+  }
+
   #onNotify(payload: string | undefined): void {
-    let p: { type?: unknown; userId?: unknown; id?: unknown };
+    let p: { type?: unknown; userId?: unknown; id?: unknown; sessionId?: unknown };
     try {
       p = JSON.parse(payload ?? '');
     } catch {
+      return;
+    }
+    if (p.type === 'revoked') {
+      if (typeof p.sessionId === 'string' && typeof p.userId === 'number')
+        this.#onRevoked(p.sessionId, p.userId);
       return;
     }
     const conns = typeof p.userId === 'number' ? this.#byUser.get(p.userId) : undefined;
@@ -295,7 +374,7 @@ export class NotificationHub {
    * pings the rest and closes (4401) those whose session is no longer live.
    */
   async sweep(): Promise<void> {
-    const conns = [...this.#byUser.values()].flatMap((s) => [...s]);
+    const conns = this.#conns();
     for (const c of conns) {
       if (!c.alive) {
         c.ws.terminate();
@@ -304,8 +383,23 @@ export class NotificationHub {
       c.alive = false;
       c.ws.ping();
     }
-    const ids = [...new Set(conns.map((c) => c.sessionId))];
-    if (ids.length === 0) return;
+    await this.#closeEnded(conns);
+  }
+
+  #conns(): Conn[] {
+    return [...this.#byUser.values()].flatMap((s) => [...s]);
+  }
+
+  /** Closes (4401) the sockets whose session is no longer live. */
+  async #closeEnded(conns: Conn[]): Promise<void> {
+    const live = await this.#liveSessions(conns.map((c) => c.sessionId));
+    for (const c of conns) if (!live.has(c.sessionId)) this.#end(c);
+  }
+
+  /** Which of these sessions are live: not revoked, not expired, full scope, account enabled. */
+  async #liveSessions(sessionIds: string[]): Promise<Set<string>> {
+    const ids = [...new Set(sessionIds)];
+    if (ids.length === 0) return new Set();
     const live = await this.#deps.db
       .select({ id: sessions.id })
       .from(sessions)
@@ -319,8 +413,6 @@ export class NotificationHub {
           eq(users.enabled, true),
         ),
       );
-    const liveIds = new Set(live.map((s) => s.id));
-    for (const c of conns)
-      if (!liveIds.has(c.sessionId)) c.ws.close(NOTIFICATION_WS_UNAUTHORIZED, SESSION_EXPIRED);
+    return new Set(live.map((s) => s.id));
   }
 }

@@ -10,7 +10,7 @@ import { client, giveRole, roleWith } from '../../../test/admin.ts';
 import { bearer, createUser, tokenFor, userId } from '../../../test/auth.ts';
 import { attachMaterials, customerForm, newUscc } from '../../../test/business.ts';
 import type { IssueQueue } from '../../app-types.ts';
-import { notifications, policies, products, reviewTasks, users } from '../../db/schema.ts';
+import { notifications, policies, products, reviewTasks, sessions, users } from '../../db/schema.ts';
 import {
   approvedCustomer,
   cashier,
@@ -652,13 +652,12 @@ describe('socket sign-in', () => {
     s.ws.close();
   });
 
-  it('logout (or any revocation) closes the socket with 4401 on the next keep-alive round; others stay', async () => {
+  it('logout (or any revocation) closes the socket with 4401 at once; others stay', async () => {
     const token = await tokenFor(w.t, 'ag2');
     const keep = await ready(await tokenFor(w.t, 'ag2'));
     const s = await ready(token);
     const res = await w.t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
-    await hub().sweep();
     expect((await s.closed).code).toBe(4401);
     const id = await sentinel(w.ids.agent2);
     await keep.until(id);
@@ -667,6 +666,19 @@ describe('socket sign-in', () => {
     // A revoked token cannot open a new socket either.
     const again = await connect(token);
     expect((await again.closed).code).toBe(4401);
+  });
+
+  it('a session that expired on the server is closed (4401) by the keep-alive round', async () => {
+    const token = await tokenFor(w.t, 'ag2');
+    const s = await ready(token);
+    const sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
+    await db()
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(sessions.id, sid));
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    await hub().sweep();
+    expect((await s.closed).code).toBe(4401);
   });
 
   it('a plain GET of the socket path answers 426 with the envelope', async () => {

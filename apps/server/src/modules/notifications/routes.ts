@@ -81,6 +81,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { hide: true, response: { 426: errorBody } },
     handler: async (_req, reply) =>
       reply.status(426).send({ status: 426, message: '请使用 WebSocket 连接消息推送通道' }),
-    wsHandler: (socket) => hub.accept(socket),
+    wsHandler: (socket, req) => hub.accept(socket, req.ip),
   });
 };

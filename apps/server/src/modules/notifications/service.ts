@@ -12,7 +12,10 @@ import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 
-/** The pg_notify channel; payloads are JSON `{ userId, id }` (a new row) or `{ type: 'read', userId }`. */
+/**
+ * The pg_notify channel; payloads are JSON `{ userId, id }` (a new row), `{ type: 'read', userId }` or
+ * `{ type: 'revoked', userId, sessionId }` (a session ended: its sockets close, on every instance).
+ */
 export const NOTIFY_CHANNEL = 'piibs_notification';
 
 export const NOTIFICATION_NOT_FOUND = '通知不存在';
@@ -45,6 +48,23 @@ export async function notify(tx: Pick<Db, 'execute'>, n: NotifyInput): Promise<n
     SELECT id, pg_notify(${NOTIFY_CHANNEL}, json_build_object('userId', user_id, 'id', id)::text)
     FROM ins ORDER BY id`);
   return res.rows.map((r) => Number(r.id));
+}
+
+/**
+ * Tells every instance's hub that these sessions ended (logout, password change, revoke-others, force logout,
+ * password reset, disabled account), so their sockets close at once. Pass the transaction that revoked them: the
+ * message goes out when it commits.
+ */
+export async function notifyRevoked(
+  tx: Pick<Db, 'execute'>,
+  revoked: readonly { id: string; userId: number }[],
+): Promise<void> {
+  if (revoked.length === 0) return;
+  const ids = `{${revoked.map((r) => r.id).join(',')}}`;
+  const userIds = `{${revoked.map((r) => r.userId).join(',')}}`;
+  await tx.execute(sql`
+    SELECT pg_notify(${NOTIFY_CHANNEL}, json_build_object('type', 'revoked', 'userId', u, 'sessionId', s)::text)
+    FROM unnest(${ids}::uuid[], ${userIds}::bigint[]) AS t(s, u)`);
 }
 
 const columns = {

@@ -1,14 +1,14 @@
-import { PASSWORD_RULE_MESSAGE, passwordStrength } from '@piibs/shared/password';
+import { passwordProblem } from '@piibs/shared/password';
 
 type Rule = { validator: (rule: unknown, value: unknown) => Promise<void> };
 type FieldGetter = { getFieldValue: (name: string) => unknown };
 
-/** A new password must score at least 1 (the server's rule, shared). */
+/** A new password must pass the server's rules (shared); the error says which one it breaks. */
 export const strongPasswordRule: Rule = {
-  validator: (_rule, value) =>
-    typeof value !== 'string' || value === '' || passwordStrength(value) > 0
-      ? Promise.resolve()
-      : Promise.reject(new Error(PASSWORD_RULE_MESSAGE)),
+  validator: (_rule, value) => {
+    const problem = typeof value !== 'string' || value === '' ? null : passwordProblem(value);
+    return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+  },
 };
 
 const PASSWORD_MISMATCH = '两次输入的密码不一致';

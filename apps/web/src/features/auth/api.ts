@@ -1,5 +1,6 @@
 // Calls of the sign-in pages. Types come from @piibs/shared/auth as types only (no zod at run time).
-import type { CaChallengeResult, InitCheckResult, InitForm, TokenResult } from '@piibs/shared/auth';
+import type { CaChallengeResult, InitCheckResult, TokenResult } from '@piibs/shared/auth';
+import type { InitForm } from '@piibs/shared/password-forms';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { toBearer } from '@/lib/auth-storage.ts';
 import { request } from '@/lib/http.ts';

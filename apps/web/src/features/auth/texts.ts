@@ -20,6 +20,7 @@ export const AUTH_TEXTS = Object.freeze({
   caLink: '证书登录',
   passwordLink: '账号密码登录',
   signInFailed: '登录失败',
+  lockHint: '连续 5 次密码错误，账号将锁定 15 分钟。确认密码无误仍无法登录时，请 15 分钟后再试或联系管理员。',
 
   weakTitle: '您的密码强度过低，请先修改密码',
   weakDescription: '修改成功后请使用新密码重新登录。',

@@ -1,3 +1,4 @@
+import { PASSWORD_RULES_TEXT } from '@piibs/shared/password';
 import { Form, Input } from 'antd';
 import { sameAsRule, strongPasswordRule } from '../password-rules.ts';
 import { PasswordStrengthMeter } from './PasswordStrengthMeter.tsx';
@@ -10,7 +11,7 @@ interface Props {
   requiredMessage: string;
 }
 
-/** A new password (strength ≥ 1, with a meter) and its confirmation, for any antd form. */
+/** A new password (the shared rules, stated under it, with a meter) and its confirmation, for any antd form. */
 export function NewPasswordFields({ name, confirmName, label, requiredMessage }: Props) {
   const password = Form.useWatch(name, Form.useFormInstance()) as string | undefined;
   return (
@@ -19,7 +20,12 @@ export function NewPasswordFields({ name, confirmName, label, requiredMessage }:
         name={name}
         label={label}
         rules={[{ required: true, message: requiredMessage }, strongPasswordRule]}
-        extra={<PasswordStrengthMeter password={password} />}
+        extra={
+          <>
+            {PASSWORD_RULES_TEXT}
+            <PasswordStrengthMeter password={password} />
+          </>
+        }
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>

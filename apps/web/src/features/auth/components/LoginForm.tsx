@@ -1,4 +1,3 @@
-import { passwordStrength } from '@piibs/shared/password';
 import {
   type ComponentProps,
   type FormEvent,
@@ -9,7 +8,7 @@ import {
   useState,
 } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { errorText } from '@/lib/request-inline.ts';
+import { ApiError, errorText } from '@/lib/request-inline.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { useCaptcha } from '../captcha.ts';
 import { rememberedUsername, rememberUsername } from '../remember.ts';
@@ -106,6 +105,18 @@ function PasswordField(props: Omit<TextFieldProps, 'type' | 'suffix'>) {
 }
 
 /**
+ * The password rules (with the breached-password list, about 15 KB) load when the form is sent, not with the
+ * login page. Should they fail to load, 0 is sent: the server recomputes the strength either way.
+ */
+async function estimateStrength(password: string): Promise<number> {
+  try {
+    return (await import('@piibs/shared/password')).passwordStrength(password);
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * Username + password + captcha sign-in, shared by /piibs/login and /piibs/loginEP. After success it goes to
  * the same-site `redirect` of the URL, or to `landing`. Plain controlled inputs rather than antd's Form: the
  * form is small, and Form (with its grid and tooltip) would weigh on the login page's first load.
@@ -120,6 +131,8 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
   const [rememberMe, setRememberMe] = useState(remembered !== null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
+  /** A refused password: the server says only 用户名或密码错误 (a lock included), so the rule is told here. */
+  const [refused, setRefused] = useState(false);
   // A page that sends the user here may leave a note (e.g. first-run setup: 初始化完成…).
   const { state } = useLocation();
   const [notice, setNotice] = useState<string | null>(
@@ -157,7 +170,7 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
         code: values.code,
         uuid: captcha.data?.uuid ?? '',
         // The client's estimate (spec §3); the server recomputes it and its answer decides.
-        psPower: passwordStrength(values.password),
+        psPower: await estimateStrength(values.password),
       });
       rememberUsername(rememberMe ? values.username.trim() : null);
       if (result.psPower === 0 || result.mustChangePassword) {
@@ -167,6 +180,7 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
       navigate(safeRedirect(params.get('redirect')) ?? landing, { replace: true });
     } catch (err) {
       setError(errorText(err) ?? T.signInFailed);
+      setRefused(err instanceof ApiError && err.status === 401);
       refreshCaptcha();
     } finally {
       setSubmitting(false);
@@ -268,6 +282,7 @@ export function LoginForm({ landing, links }: { landing: string; links?: ReactNo
       {error ? (
         <div className={styles.error} role="alert">
           {error}
+          {refused ? <div className={styles.errorHint}>{T.lockHint}</div> : null}
         </div>
       ) : null}
       <button type="submit" className={styles.submit} aria-busy={submitting}>

@@ -1,5 +1,5 @@
 import { CheckCircleFilled } from '@ant-design/icons';
-import { initForm } from '@piibs/shared/auth';
+import { initForm } from '@piibs/shared/password-forms';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Form, Input, Spin } from 'antd';
 import { type ReactNode, useState } from 'react';
