@@ -2,6 +2,7 @@
 // context the payment, policy and project services (and their background jobs) work with.
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { EmbeddedPostgres } from './db/embedded.ts';
 import type { PaymentProvider } from './modules/payments/provider.ts';
 
 /** What buildApp() is given. */
@@ -9,6 +10,8 @@ export interface AppDeps {
   config: Config;
   database: Database;
   embedded: boolean;
+  /** The embedded PostgreSQL server this process runs and restarts (none with DATABASE_URL): liveness asks it. */
+  embeddedServer?: Pick<EmbeddedPostgres, 'state'> | undefined;
 }
 
 declare module 'fastify' {

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
       const message = status === 500 ? '服务器内部错误，请稍后重试' : '请求地址不正确';
       (reply as unknown as FastifyReply).code(status).send({ status, message });
     },
+    clientErrorHandler,
     ...rest,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
@@ -179,6 +181,36 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   return app;
 }
 
+/**
+ * Node's own refusals, before a request reaches Fastify (headers or the request line over 16 KB: 431; a request
+ * that took too long to arrive: 408; anything the HTTP parser cannot read: 400), in the one envelope. The
+ * connection is closed after the answer, as Node and Fastify do.
+ */
+function clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, '请求头或请求地址过长']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, '请求超时，请重试']
+        : [400, '请求格式不正确'];
+  const body = JSON.stringify({ status, message });
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy(err);
+}
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/** The methods the API's routes use, for the 405 of a known path asked with another method. */
+const API_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
 /** Serves the built SPA: hashed assets for a year, index.html for every other non-API path (history mode). */
 function registerSpa(app: App, webDist: string) {
   const indexFile = path.join(webDist, 'index.html');
@@ -202,6 +234,13 @@ function registerSpa(app: App, webDist: string) {
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
     if (url === '/api' || url.startsWith('/api/')) {
+      // A path the API has, asked with a method it does not take: 405 and the methods it does take.
+      const allowed = API_METHODS.filter((method) => app.findRoute({ method, url }));
+      if (allowed.length)
+        return reply
+          .status(405)
+          .header('allow', allowed.join(', '))
+          .send({ status: 405, message: `接口不支持 ${req.method} 请求（可用：${allowed.join('、')}）` });
       return reply.status(404).send({ status: 404, message: `接口不存在：${req.method} ${url}` });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -209,8 +248,7 @@ function registerSpa(app: App, webDist: string) {
     if (url.startsWith('/assets/') || /\.[a-z0-9]{1,8}$/i.test(url) || !hasWeb) {
       return reply
         .status(404)
-        .type('text/plain; charset=utf-8')
-        .send(hasWeb ? '资源不存在' : '前端尚未构建：请运行 npm start');
+        .send({ status: 404, message: hasWeb ? '资源不存在' : '前端尚未构建：请运行 npm start' });
     }
     // Read per request so a rebuild is picked up without a restart; it is a small file.
     return reply

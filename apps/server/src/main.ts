@@ -13,6 +13,8 @@ async function main() {
   let embeddedPg: EmbeddedPostgres | undefined;
   let unlock: (() => void) | undefined;
   let url = config.databaseUrl;
+  // Set once the server runs: how it stops (SIGINT, SIGTERM, or its embedded database lost for good).
+  let stop: ((why: string, code: number) => Promise<void>) | undefined;
   if (!url) {
     unlock = lockDataDir(config.dataDir);
     const started = Date.now();
@@ -20,6 +22,12 @@ async function main() {
       clusterDir: path.join(config.dataDir, 'pg'),
       password: loadSecrets(config.dataDir).dbPassword!,
       log: say,
+      // It died and could not be restarted: exit non-zero, for a supervisor to restart the whole server.
+      onFailure: (err) => {
+        process.stderr.write(`[piibs] cannot continue: ${err.message}\n`);
+        if (stop) void stop('embedded PostgreSQL lost', 1);
+        else process.exit(1);
+      },
     });
     url = embeddedPg.url;
     say(`embedded PostgreSQL ready in ${Date.now() - started} ms (data in ${config.dataDir})`);
@@ -32,21 +40,26 @@ async function main() {
       'WARNING: PIIBS_CAPTCHA=off — captcha answers are not checked. For automation and local trials only.',
     );
 
-  const app = await buildApp({ config, database, embedded: Boolean(embeddedPg) });
+  const app = await buildApp({
+    config,
+    database,
+    embedded: Boolean(embeddedPg),
+    embeddedServer: embeddedPg,
+  });
   let stopping = false;
-  const stop = async (signal: string) => {
+  stop = async (why: string, code: number) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal}: stopping`);
+    say(`${why}: stopping`);
     await app.close().catch(() => {});
     await database.close().catch(() => {});
     await embeddedPg?.stop();
     unlock?.();
     say('stopped');
-    process.exit(0);
+    process.exit(code);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop?.('SIGINT', 0));
+  process.on('SIGTERM', () => void stop?.('SIGTERM', 0));
 
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();

@@ -3,6 +3,7 @@
 // `@piibs/shared/admin`. Field titles name the field in the server's 400 messages.
 import { z } from 'zod';
 import { CHANNELS, MASKED_MOBILE, sessionInfo, USERNAME_MESSAGE, USERNAME_PATTERN } from './auth.ts';
+import { NOTIFY_REFUSALS } from './payment.ts';
 import { isMobile, MESSAGES, requiredText, zfield } from './validators.ts';
 
 // ---- paging ----
@@ -468,6 +469,13 @@ export const monitorResult = z.object({
       avgMs: z.number(),
       maxMs: z.number(),
     }),
+  ),
+  /**
+   * Payment notifications this instance refused since it started, per provider (empty: a name the server has no
+   * provider by) and reason. Forged and malformed ones keep only a bounded sample in payment_notification.
+   */
+  refusedNotifications: z.array(
+    z.object({ provider: z.string(), reason: z.enum(NOTIFY_REFUSALS), count: z.number() }),
   ),
   docsUrl: z.string(),
 });

@@ -43,10 +43,17 @@ export const NOTIFICATION_OUTCOMES = [
   'ORDER_CLOSED',
   'MALFORMED',
   'ERROR',
-  /** Posted to a provider name the server does not have (recorded, answered 404). */
+  /** Posted to a provider name the server does not have (answered 404; rows of earlier releases — no longer kept). */
   'UNKNOWN_PROVIDER',
 ] as const;
 export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
+
+/**
+ * Why a notification was refused before it reached an order, as each instance counts them (GET /api/monitor):
+ * its signature failed, it could not be read, the provider is not one the server has, or its sender sent too many.
+ */
+export const NOTIFY_REFUSALS = ['BAD_SIGNATURE', 'MALFORMED', 'UNKNOWN_PROVIDER', 'RATE_LIMITED'] as const;
+export type NotifyRefusal = (typeof NOTIFY_REFUSALS)[number];
 
 /** Chinese messages the API answers (tests and pages may match them). */
 export const PAYMENT_MESSAGES = Object.freeze({

@@ -119,8 +119,17 @@ export function lockDataDir(dataDir: string): () => void {
   throw new StartupError(`Could not lock DATA_DIR ${dataDir}.`);
 }
 
+/**
+ * `running`; `recovering` while it is being started again after it died; `failed` when it could not be (the
+ * process should then exit, see `onFailure`).
+ */
+export type EmbeddedState = 'running' | 'recovering' | 'failed';
+
 export interface EmbeddedPostgres {
   url: string;
+  readonly state: EmbeddedState;
+  /** The running postmaster's process id (undefined while it is down). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -129,7 +138,15 @@ export interface EmbeddedOptions {
   clusterDir: string;
   password: string;
   log?: (line: string) => void;
+  /** How long a restart after the server died may take before it is given up (default 60 s). */
+  recoveryMs?: number;
+  /** Called once when the server died and could not be restarted (state `failed`). */
+  onFailure?: (err: Error) => void;
 }
+
+/** More deaths than this within the window give the server up rather than restart it again. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 10 * 60_000;
 
 const USER = 'piibs';
 const DATABASE = 'piibs';
@@ -176,14 +193,55 @@ function placement(bins: Binaries, clusterDir: string, runAs: RunAs | undefined,
   return { bins: placed, clusterDir: moved };
 }
 
-/** Stops a postmaster left running by a process that died without shutting it down. */
+/** The real path of a directory, or null when it cannot be read (gone, or another user's /proc entry). */
+function realDir(dir: string): string | null {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether process `pid` is a PostgreSQL server on `clusterDir`: its program is `postgres` and its working
+ * directory is the data directory (a postmaster changes into it at start), read from /proc. null when that
+ * cannot be read (no /proc, or the process is out of reach).
+ */
+function runsOnCluster(pid: number, clusterDir: string): boolean | null {
+  let argv0: string;
+  try {
+    argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
+  } catch {
+    return null;
+  }
+  if (path.basename(argv0) !== 'postgres') return false;
+  const cwd = realDir(`/proc/${pid}/cwd`);
+  const ours = realDir(clusterDir);
+  if (cwd === null || ours === null) return null;
+  return cwd === ours;
+}
+
+/**
+ * Stops a postmaster left running on this cluster by a process that died without shutting it down. The pid in
+ * postmaster.pid may by now be another process (the pid reused, or another PIIBS's server on its own DATA_DIR):
+ * that one is never signalled, and the stale postmaster.pid naming it is removed so PostgreSQL can start (we
+ * hold the DATA_DIR lock, and the process is seen not to run on this cluster). When it cannot be told, nothing is
+ * touched and PostgreSQL itself refuses to start on the live pid.
+ */
 async function stopOrphan(clusterDir: string, log: (l: string) => void): Promise<void> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!pid || !pidAlive(pid)) return;
-  const cmd = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
-  if (!cmd.includes('postgres')) return;
+  if (!pid || pid === process.pid || !pidAlive(pid)) return;
+  const ours = runsOnCluster(pid, clusterDir);
+  if (ours === null) return;
+  if (!ours) {
+    log(
+      `postmaster.pid names pid ${pid}, which is not a PostgreSQL server on ${clusterDir}: left alone, the stale postmaster.pid removed`,
+    );
+    rmSync(pidFile, { force: true });
+    return;
+  }
   log(`stopping a PostgreSQL server (pid ${pid}) left behind by an earlier run`);
   process.kill(pid, 'SIGINT');
   for (let i = 0; i < 300 && pidAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
@@ -233,74 +291,139 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
       rmSync(pwFile, { force: true });
     }
   }
-  await stopOrphan(clusterDir, log);
 
+  const logFile = path.join(path.dirname(opts.clusterDir), 'postgres.log');
+  const logStream = createWriteStream(logFile, { flags: 'a' });
   const port = await freePort();
-  const logStream = createWriteStream(path.join(path.dirname(opts.clusterDir), 'postgres.log'), {
-    flags: 'a',
-  });
-  const child: ChildProcess = spawn(
-    bins.postgres,
-    [
-      '-D',
-      clusterDir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=200',
-      '-c',
-      'fsync=on',
-      '-c',
-      'timezone=Asia/Shanghai',
-    ],
-    { ...runAs, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout?.pipe(logStream);
-  child.stderr?.pipe(logStream);
-  let exited = false;
-  const exitPromise = new Promise<void>((resolve) =>
-    child.on('exit', () => {
-      exited = true;
-      resolve();
-    }),
-  );
-
   const admin = `postgres://${USER}:${encodeURIComponent(opts.password)}@127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited)
-      throw new StartupError(
-        `The embedded PostgreSQL server exited during start; see ${path.join(path.dirname(opts.clusterDir), 'postgres.log')}`,
-      );
-    const client = new pg.Client({ connectionString: `${admin}/postgres` });
-    try {
-      await client.connect();
-      const has = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-      if (has.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
-      await client.end();
-      break;
-    } catch (err) {
-      await client.end().catch(() => {});
-      if (Date.now() > deadline)
-        throw new StartupError(
-          `The embedded PostgreSQL server did not accept connections: ${(err as Error).message}`,
-        );
-      await new Promise((r) => setTimeout(r, 100));
+  let current: { child: ChildProcess; exited: Promise<void>; hasExited: () => boolean } | null = null;
+  let state: EmbeddedState = 'running';
+  let stopping = false;
+  let recovery: Promise<void> | null = null;
+  const restarts: number[] = [];
+
+  /** Starts the postmaster (after stopping one left on the cluster) and waits until it takes connections. */
+  async function launch(deadline: number): Promise<void> {
+    await stopOrphan(clusterDir, log);
+    const child: ChildProcess = spawn(
+      bins.postgres,
+      [
+        '-D',
+        clusterDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+        '-c',
+        'fsync=on',
+        '-c',
+        'timezone=Asia/Shanghai',
+      ],
+      { ...runAs, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout?.pipe(logStream, { end: false });
+    child.stderr?.pipe(logStream, { end: false });
+    let gone = false;
+    const exited = new Promise<void>((resolve) =>
+      child.on('exit', (code, signal) => {
+        gone = true;
+        resolve();
+        if (current?.child === child && !stopping) recovery = recover(signal ?? `exit code ${code}`);
+      }),
+    );
+    for (;;) {
+      if (gone) throw new StartupError(`The embedded PostgreSQL server exited during start; see ${logFile}`);
+      if (stopping) {
+        child.kill('SIGINT');
+        await exited;
+        throw new StartupError('The embedded PostgreSQL server was stopped during start');
+      }
+      const client = new pg.Client({ connectionString: `${admin}/postgres` });
+      try {
+        await client.connect();
+        const has = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+        if (has.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+        await client.end();
+        break;
+      } catch (err) {
+        await client.end().catch(() => {});
+        if (Date.now() > deadline) {
+          child.kill('SIGQUIT');
+          throw new StartupError(
+            `The embedded PostgreSQL server did not accept connections: ${(err as Error).message}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
+    current = { child, exited, hasExited: () => gone };
   }
+
+  /**
+   * The postmaster died under us (killed, crashed): start it again on the same port — PostgreSQL replays its WAL
+   * (crash recovery), the pool's next connections reach it. Retried until `recoveryMs` has passed (its old
+   * backends must exit first); then, or after too many deaths in a row, the server is given up: state `failed`
+   * and `onFailure`, for the process to exit non-zero and its supervisor to restart it.
+   */
+  async function recover(why: string): Promise<void> {
+    state = 'recovering';
+    current = null;
+    const now = Date.now();
+    restarts.push(now);
+    while (restarts.length && restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
+    log(`the embedded PostgreSQL server stopped unexpectedly (${why}); restarting it`);
+    let failure: Error | null =
+      restarts.length > MAX_RESTARTS
+        ? new StartupError(
+            `The embedded PostgreSQL server stopped ${restarts.length} times within ${RESTART_WINDOW_MS / 60_000} minutes; see ${logFile}`,
+          )
+        : null;
+    const deadline = now + (opts.recoveryMs ?? 60_000);
+    while (!failure && !stopping) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (stopping) return;
+      try {
+        await launch(deadline);
+        state = 'running';
+        log(`the embedded PostgreSQL server is running again (after ${Date.now() - now} ms)`);
+        return;
+      } catch (err) {
+        if (Date.now() > deadline)
+          failure = new StartupError(
+            `The embedded PostgreSQL server could not be restarted: ${(err as Error).message}`,
+          );
+      }
+    }
+    if (stopping || !failure) return;
+    state = 'failed';
+    log(failure.message);
+    opts.onFailure?.(failure);
+  }
+
+  await launch(Date.now() + 60_000);
 
   return {
     url: `${admin}/${DATABASE}`,
+    get state() {
+      return state;
+    },
+    get pid() {
+      return current?.child.pid;
+    },
     async stop() {
-      if (exited) return;
-      child.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
-      const timer = setTimeout(() => child.kill('SIGQUIT'), 30_000);
-      await exitPromise;
-      clearTimeout(timer);
+      stopping = true;
+      await recovery; // a restart under way gives up (and stops what it started)
+      const running = current;
+      if (running && !running.hasExited()) {
+        running.child.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
+        const timer = setTimeout(() => running.child.kill('SIGQUIT'), 30_000);
+        await running.exited;
+        clearTimeout(timer);
+      }
       logStream.end();
     },
   };

@@ -72,15 +72,40 @@ export class RouteTimings {
   }
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    timings: RouteTimings;
+/**
+ * Events counted per instance since start, by name and labels (refused payment notifications by provider and
+ * reason …). Callers keep the labels to small fixed sets: every distinct set is an entry.
+ */
+export class Counters {
+  private readonly counts = new Map<string, { labels: Record<string, string>; count: number }>();
+
+  add(name: string, labels: Record<string, string>): void {
+    const key = `${name}\u0000${JSON.stringify(labels)}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.count++;
+    else this.counts.set(key, { labels, count: 1 });
+  }
+
+  /** The entries of one name: their labels and counts, most frequent first. */
+  list(name: string): { labels: Record<string, string>; count: number }[] {
+    return [...this.counts]
+      .filter(([key]) => key.startsWith(`${name}\u0000`))
+      .map(([, e]) => ({ labels: e.labels, count: e.count }))
+      .sort((a, b) => b.count - a.count);
   }
 }
 
-/** Times every /api request on the root instance. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    timings: RouteTimings;
+    counters: Counters;
+  }
+}
+
+/** Times every /api request on the root instance; `app.counters` counts events. */
 export function registerMetrics(app: FastifyInstance): void {
   app.decorate('timings', new RouteTimings());
+  app.decorate('counters', new Counters());
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url;
     if (!route?.startsWith('/api/') || route.startsWith('/api/docs')) return;

@@ -1,9 +1,13 @@
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import fastifyMultipart from '@fastify/multipart';
 import {
   cleanFileName,
   isImageMime,
+  MATERIAL_EXTENSIONS,
   MATERIAL_MESSAGES,
   MAX_MATERIAL_BYTES,
+  type MaterialMime,
   materialList,
   materialListQuery,
   materialRow,
@@ -17,6 +21,7 @@ import { adminErrors, errorBody, okBody } from '../../lib/schemas.ts';
 import { hasNul, RequestValidationError, validationFailure } from '../../lib/validation.ts';
 import { hasPermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
+import { checkPdf } from './pdf-check.ts';
 import {
   deleteMaterial,
   listMaterials,
@@ -30,6 +35,8 @@ import { materialStorageFor } from './storage.ts';
 const idParams = z.object({ id: z.coerce.number().int().positive().meta({ title: '影像资料ID' }) });
 const binary = z.string().meta({ format: 'binary' });
 const errors = { ...adminErrors, 413: errorBody };
+/** The pictures a browser draws without running anything. */
+const RASTER: readonly MaterialMime[] = ['image/jpeg', 'image/png', 'image/webp'];
 
 async function actorOf(app: FastifyInstance, req: FastifyRequest): Promise<MaterialActor> {
   const viewer = await customerViewerOf(app.deps.database.db, req.user);
@@ -112,7 +119,8 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['materials'],
         summary:
           '上传影像资料（multipart/form-data：businessType、businessId、docType（document_type 字典）与文件 file；' +
-          '按文件内容识别 JPG/PNG/WEBP/PDF，不超过 10MB；超过答 413）',
+          '按文件内容识别 JPG/PNG/WEBP/PDF，不超过 10MB，超过答 413；图片不超过 4000 万像素；' +
+          '含脚本、启动程序或自动动作的 PDF 答 400）',
         consumes: ['multipart/form-data'],
         response: { 200: materialRow, ...errors },
       },
@@ -132,14 +140,25 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
       found.stream.destroy();
       throw notFound('该影像资料没有缩略图');
     }
+    // Shown in the browser only what cannot run: a picture, or a PDF that passes the upload's check (files
+    // stored before the check existed are checked here); anything else is a download.
+    let body: Readable | Buffer = found.stream;
+    let inline = RASTER.includes(found.mime);
+    if (found.mime === 'application/pdf') {
+      body = await buffer(found.stream);
+      inline = checkPdf(body).ok;
+    }
     return reply
       .type(found.mime)
       .header('content-length', String(found.sizeBytes))
-      .header('content-disposition', 'inline')
+      .header(
+        'content-disposition',
+        inline ? 'inline' : `attachment; filename="material-${id}.${MATERIAL_EXTENSIONS[found.mime]}"`,
+      )
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'private, no-cache')
       .header('etag', `"${found.sha256}"`)
-      .send(found.stream);
+      .send(body);
   }
 
   app.get(
@@ -147,7 +166,8 @@ export const materialRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['materials'],
-        summary: '影像资料文件（按存储的类型返回，inline；调用者无权查看时答 404）',
+        summary:
+          '影像资料文件（按存储的类型返回；图片与不含脚本的 PDF 为 inline，其余作为附件下载；调用者无权查看时答 404）',
         params: idParams,
         produces: ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'],
         response: { 200: binary, ...adminErrors },

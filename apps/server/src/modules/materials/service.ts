@@ -36,7 +36,6 @@ import {
   type MaterialMime,
   type MaterialRow,
   type MaterialUploadFields,
-  sniffMaterialMime,
 } from '@piibs/shared/material';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
@@ -50,6 +49,7 @@ import { type CustomerViewer, customersVisibleTo } from '../customers/access.ts'
 import { CUSTOMER_NOT_FOUND } from '../customers/service.ts';
 import { dictLabel } from '../dicts/codes.ts';
 import { serviceOrderMaterialAccess } from '../risk-control/materials.ts';
+import { checkedMaterialMime } from './file-check.ts';
 import { checkDocTypes } from './requirements.ts';
 import { type MaterialStorage, newStorageKey } from './storage.ts';
 
@@ -243,8 +243,7 @@ export async function uploadMaterial(
   if (refusal) throw refusal;
   await checkDocTypes(db, [fields.docType], 'docType', '资料类型');
   if (file.bytes.length === 0) throw badRequest(MATERIAL_MESSAGES.empty);
-  const mime = sniffMaterialMime(file.bytes);
-  if (!mime) throw badRequest(MATERIAL_MESSAGES.type);
+  const mime = checkedMaterialMime(file.bytes);
   const sha256 = createHash('sha256').update(file.bytes).digest('hex');
   const key = newStorageKey(MATERIAL_EXTENSIONS[mime]);
   await storage.put(key, file.bytes);

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { monitorResult } from '@piibs/shared/admin';
+import type { NotifyRefusal } from '@piibs/shared/payment';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
@@ -12,7 +13,8 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requirePermission(app, 'monitor:list'),
       schema: {
         tags: ['monitor'],
-        summary: '服务监控：进程、内存、系统负载、数据库版本/大小/连接数、本实例最慢的请求',
+        summary:
+          '服务监控：进程、内存、系统负载、数据库版本/大小/连接数、本实例最慢的请求、本实例拒绝的支付通知数',
         response: { 200: monitorResult, ...adminErrors },
       },
     },
@@ -48,6 +50,11 @@ export const monitorRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         slowest: app.timings.slowest(20),
         routes: app.timings.summary().slice(0, 50),
+        refusedNotifications: app.counters.list('refusedNotification').map(({ labels, count }) => ({
+          provider: labels.provider ?? '',
+          reason: labels.reason as NotifyRefusal,
+          count,
+        })),
         docsUrl: '/api/docs',
       };
     },

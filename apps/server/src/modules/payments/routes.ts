@@ -1,5 +1,11 @@
-import { notifyAck, paymentResult, payStartResult } from '@piibs/shared/payment';
-import type { FastifyInstance } from 'fastify';
+import {
+  type NotifyRefusal,
+  notifyAck,
+  PAYMENT_PROVIDERS,
+  paymentResult,
+  payStartResult,
+} from '@piibs/shared/payment';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError } from '../../lib/errors.ts';
@@ -51,9 +57,16 @@ const paymentApiRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
+/** The provider a notification's URL names, as counted and rate-limited: '' for a name the server has none by. */
+const providerKey = (name: string | undefined) =>
+  name && (PAYMENT_PROVIDERS as readonly string[]).includes(name) ? name : '';
+
 /** The providers' notifications: public, the raw body kept for the signature and the log. */
 const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
   const ctx = businessContext(app);
+  const refused = (provider: string | undefined, reason: NotifyRefusal) =>
+    app.counters.add('refusedNotification', { provider: providerKey(provider), reason });
+  const providerOf = (req: FastifyRequest) => (req.params as { provider?: string }).provider;
   app.removeAllContentTypeParsers();
   // Any content type (gateways post JSON, text or forms): the raw text is what is verified and recorded.
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 65_536 }, (_req, body, done) =>
@@ -63,7 +76,16 @@ const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/payments/notify/:provider',
     {
-      config: { auth: 'public' },
+      config: {
+        auth: 'public',
+        // Per sender and provider (names the server has no provider by share one bucket per sender).
+        rateLimit: {
+          max: ctx.config.business.notifyRatePerMinute,
+          timeWindow: 60_000,
+          keyGenerator: (req) => `${req.ip}|${providerKey(providerOf(req))}`,
+          onExceeded: (req) => refused(providerOf(req), 'RATE_LIMITED'),
+        },
+      },
       schema: {
         tags: ['payments'],
         summary:
@@ -72,18 +94,22 @@ const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
           'sandbox：JSON 正文 { merchantId, orderNo, tradeNo, chargeNo, amountFen, status: "SUCCESS", paidAt, nonce, signType: "HMAC-SHA256", sign }，' +
           'sign = HMAC-SHA256(商户密钥, 除 sign 外各字段按名称排序后以 name=value 用 & 连接)。' +
           '验签失败、金额不符、订单不存在答 400，且不改变任何数据；不支持的支付渠道答 404；' +
-          '每条通知（含不支持渠道的）都记录在 payment_notification。',
+          '验签通过的通知都记录在 payment_notification；验签失败或无法解析的只保留每个渠道最近 100 条样本（正文截取前 2048 个字符），' +
+          '不支持渠道的不记录；同一来源 IP 对同一渠道每分钟最多 PIIBS_NOTIFY_RATE 次（默认 300），超过答 429。',
         security: [],
-        // Any name: one the server does not have is recorded before it is refused (handleNotification).
+        // Any name: one the server does not have is counted and refused (handleNotification).
         params: z.object({ provider: z.string().meta({ title: '支付渠道', description: '目前为 sandbox' }) }),
         // Optional: an empty notification is recorded (and refused) too.
         body: z.string().max(65_536).nullish().meta({ description: '通知正文（原样验签）' }),
-        response: { 200: notifyAck, 400: errorBody, 404: errorBody },
+        response: { 200: notifyAck, 400: errorBody, 404: errorBody, 429: errorBody },
       },
     },
     async (req) => {
       const answer = await handleNotification(ctx, req.params.provider, req.headers, req.body ?? '', req.ip);
-      if (answer.status !== 200) throw new HttpError(answer.status, answer.message);
+      if (answer.status !== 200) {
+        if (answer.refused) refused(req.params.provider, answer.refused);
+        throw new HttpError(answer.status, answer.message);
+      }
       return answer.body;
     },
   );

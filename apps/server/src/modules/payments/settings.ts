@@ -3,6 +3,8 @@
 //   PIIBS_SANDBOX_PAY_KEY   the sandbox gateway's signing key (≥ 32 characters); unset: generated on first use
 //                           and kept in DATA_DIR/secrets.json (set it when several instances share a database)
 //   PIIBS_MERCHANT_ID       the merchant id the gateway knows us by (default 'PIIBS')
+//   PIIBS_NOTIFY_RATE       payment notifications a minute from one IP address to one provider (default 300;
+//                           more answer 429, which a gateway retries later)
 //   PIIBS_JOBS              'on' (default) | 'off': run the pg-boss queue (payment expiry, policy issuance)
 //   PIIBS_PUBLIC_URL        the address users reach the site at, for links printed on documents (the e-policy's
 //                           QR code); default http://HOST:PORT
@@ -17,6 +19,8 @@ export interface BusinessSettings {
   /** From PIIBS_SANDBOX_PAY_KEY; undefined: generated under DATA_DIR on first use (see sandboxKey()). */
   sandboxPayKey: string | undefined;
   merchantId: string;
+  /** Payment notifications allowed a minute per sender IP and provider (PIIBS_NOTIFY_RATE). */
+  notifyRatePerMinute: number;
   /** Start the pg-boss queue when the server listens. */
   jobs: boolean;
   /** No trailing slash. */
@@ -36,6 +40,9 @@ export function businessSettingsFrom(
   const merchantId = env.PIIBS_MERCHANT_ID || 'PIIBS';
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(merchantId))
     throw new ConfigError('PIIBS_MERCHANT_ID must be 1-32 letters, digits, "-" or "_".');
+  const notifyRatePerMinute = Number(env.PIIBS_NOTIFY_RATE ?? 300);
+  if (!Number.isInteger(notifyRatePerMinute) || notifyRatePerMinute < 1)
+    throw new ConfigError(`PIIBS_NOTIFY_RATE must be a whole number ≥ 1, got "${env.PIIBS_NOTIFY_RATE}"`);
   const jobs = (env.PIIBS_JOBS ?? 'on').toLowerCase();
   if (jobs !== 'on' && jobs !== 'off') throw new ConfigError('PIIBS_JOBS must be "on" or "off".');
   const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
@@ -46,6 +53,7 @@ export function businessSettingsFrom(
     paymentProvider: provider as PaymentProviderName,
     sandboxPayKey: key,
     merchantId,
+    notifyRatePerMinute,
     jobs: jobs === 'on',
     publicUrl,
   };

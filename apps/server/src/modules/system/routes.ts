@@ -46,19 +46,30 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // Liveness without touching the database: the baseline that benchmarks compare other routes against.
+  // Liveness without touching the database (the baseline that benchmarks compare other routes against): 200 while
+  // the process can serve or is restarting its embedded PostgreSQL (bounded: db/embedded.ts gives up after
+  // 60 s); 503 once that restart failed, as the process exits. An external database's outage is /api/health's
+  // (readiness) to report: restarting this process would not mend it.
   app.get(
     '/health/live',
     {
       config: { auth: 'public' },
       schema: {
         tags: ['system'],
-        summary: '存活检查（不访问数据库）',
+        summary:
+          '存活检查（不访问数据库）：ok；内置数据库意外停止、正在重启时为 recovering；重启失败时答 503（进程随即以非零状态退出）',
         security: [],
-        response: { 200: z.object({ status: z.literal('ok') }) },
+        response: {
+          200: z.object({ status: z.enum(['ok', 'recovering']) }),
+          503: z.object({ status: z.literal('unavailable') }),
+        },
       },
     },
-    async () => ({ status: 'ok' as const }),
+    async (_req, reply) => {
+      const state = app.deps.embeddedServer?.state ?? 'running';
+      if (state === 'failed') return reply.status(503).send({ status: 'unavailable' as const });
+      return { status: state === 'recovering' ? ('recovering' as const) : ('ok' as const) };
+    },
   );
 
   const readSite = async (): Promise<SiteSettings> => {

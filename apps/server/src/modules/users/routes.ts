@@ -57,9 +57,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['users'],
-        summary: '上传头像（multipart/form-data，字段 avatar；PNG/JPEG/WebP，不超过 2MB）',
+        summary:
+          '上传头像（multipart/form-data，字段 avatar；PNG/JPEG/WebP，不超过 2MB（超过答 413）与 4000 万像素）',
         consumes: ['multipart/form-data'],
-        response: { 200: z.object({ avatar: z.string() }), ...errors },
+        response: { 200: z.object({ avatar: z.string() }), ...errors, 413: errorBody },
       },
     },
     async (req) => {

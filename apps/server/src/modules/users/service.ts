@@ -8,6 +8,7 @@ import {
   type ProfileForm,
   passwordStrength,
 } from '@piibs/shared';
+import { imagePixelsProblem } from '@piibs/shared/image-size';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
@@ -165,6 +166,8 @@ export function imageTypeOf(buf: Buffer): 'png' | 'jpg' | 'webp' | null {
 export async function saveAvatar(db: Db, dataDir: string, actor: Actor, data: Buffer): Promise<string> {
   const type = imageTypeOf(data);
   if (!type) throw badRequest('头像只支持 PNG、JPEG 或 WebP 图片');
+  const pixels = imagePixelsProblem(data);
+  if (pixels) throw fieldError('avatar', pixels, '头像');
   const name = `${randomBytes(16).toString('hex')}.${type}`;
   const dir = avatarDir(dataDir);
   await mkdir(dir, { recursive: true });

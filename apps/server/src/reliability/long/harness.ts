@@ -153,6 +153,8 @@ export const BASE_ENV = {
   PIIBS_DEMO: '1',
   PIIBS_CAPTCHA: 'off',
   PIIBS_SIGNIN_RATE: '100000',
+  // The two-instance test posts 1,000 notifications from one address (its proxy) within a minute.
+  PIIBS_NOTIFY_RATE: '100000',
   LOG_LEVEL: 'warn',
 };
 
