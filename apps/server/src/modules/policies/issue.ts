@@ -11,6 +11,7 @@
 // and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid
 // application without a policy.
 import { createHash, randomBytes } from 'node:crypto';
+import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime, SITE_TITLE } from '@piibs/shared/constants';
 import { type PolicyCoinsurer, type PolicyCoverage, verifyPath } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
@@ -35,8 +36,6 @@ import { applicationCoinsurersOf } from '../applications/queries.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderPolicyPdf } from './pdf.ts';
-
-const ISSUER = 'system';
 
 /**
  * Test hook: while `remaining` > 0, an issuance fails after it has written everything (so the rollback is
@@ -220,11 +219,11 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       fromStatus: 'PAID',
       toStatus: 'ISSUED',
       actorId: null,
-      actorName: ISSUER,
+      actorName: SYSTEM_ACTOR,
       opinion: `保单号 ${number}`,
     });
     await writeAudit(tx, {
-      actorName: ISSUER,
+      actorName: SYSTEM_ACTOR,
       action: 'issue',
       entity: 'policy',
       entityId: policyId,

@@ -11,6 +11,7 @@ import {
   InboxOutlined,
 } from '@ant-design/icons';
 import {
+  fileSizeText,
   isImageMime,
   MATERIAL_ACCEPT,
   MATERIAL_DOC_DICT,
@@ -68,12 +69,6 @@ export interface MaterialsPanelProps {
 }
 
 const TILE = 120;
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** An object URL for a Blob, revoked when the Blob changes or the component goes. */
 function useObjectUrl(blob: Blob | undefined): string | undefined {
@@ -179,7 +174,7 @@ function MaterialTile({
       </Typography.Text>
       <Flex justify="space-between" align="center">
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {formatSize(material.sizeBytes)}
+          {fileSizeText(material.sizeBytes)}
         </Typography.Text>
         {canChange ? (
           <Popconfirm

@@ -1,4 +1,4 @@
-import { auditActionText, auditDetailLines } from '@piibs/shared/audit-text';
+import { auditActionText } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Result, Spin, Timeline } from 'antd';
@@ -116,7 +116,7 @@ export default function CustomerAudit() {
                   <div>
                     {formatTime(change.at)} {change.actor ?? ''} {auditActionText(change.action)}
                   </div>
-                  {auditDetailLines(change.detail).map((line) => (
+                  {change.lines.map((line) => (
                     <div key={line} style={{ opacity: 0.65, wordBreak: 'break-all' }}>
                       {line}
                     </div>
