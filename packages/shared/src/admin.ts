@@ -382,12 +382,17 @@ export const SEEDED_DICTS = [
 export const auditLogRow = z.object({
   id: z.number(),
   actorId: z.number().nullable(),
+  /** Who, in words: the account's 姓名 (else the name recorded), 系统自动, or the payment provider's name. */
   actorName: z.string().nullable(),
   action: z.string(),
   entity: z.string(),
   entityId: z.string().nullable(),
+  /** The object by its business number or name (投保单号, a customer's name, a user's 姓名); null when none. */
+  record: z.string().nullable(),
   /** What changed: usually `{ before, after }`; phones masked, never passwords. */
   detail: z.record(z.string(), z.unknown()).nullable(),
+  /** The detail in words, a line a field: 字段：旧值 → 新值 (records and codes named). */
+  lines: z.array(z.string()),
   ip: z.string().nullable(),
   createdAt: z.string(),
 });

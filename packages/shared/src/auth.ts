@@ -8,6 +8,13 @@ import { isEmail, isMobile, MESSAGES, requiredText } from './validators.ts';
 /** Channels a user belongs to. */
 export const CHANNELS = ['staff', 'agent', 'enterprise', 'service'] as const;
 export type Channel = (typeof CHANNELS)[number];
+/** The channels in words, as the `user_channel` dictionary names them. */
+export const USER_CHANNEL_LABELS: Readonly<Record<Channel, string>> = Object.freeze({
+  staff: '内部员工',
+  agent: '代理人',
+  enterprise: '投保企业',
+  service: '风控服务机构',
+});
 
 /** Built-in role codes (the names the front end's permission checks use). */
 export const ROLE_CODES = Object.freeze({
@@ -100,6 +107,8 @@ export const authUser = z.object({
   dept: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** Role codes; ['ROLE_SYSTEM_DEFAULT'] for a user without roles. */
   roles: z.array(z.string()),
+  /** The roles' names, in the order of `roles`, for display (['普通用户'] for a user without roles). */
+  roleNames: z.array(z.string()),
   /** Permission codes granted through the roles' menus and buttons (e.g. 'user:add'); the admin role holds all. */
   permissions: z.array(z.string()),
 });

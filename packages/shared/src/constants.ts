@@ -50,6 +50,8 @@ export const SEARCH_FUSE: SearchFuseOptions = Object.freeze({
 export const TAG_CONTEXT_MENU_WIDTH_PX = 105;
 export const DATE_FORMAT = '{y}-{m}-{d} {h}:{i}:{s}';
 export const ROLE_SYSTEM_DEFAULT = 'ROLE_SYSTEM_DEFAULT';
+/** What a user without roles is called where roles are named. */
+export const ROLE_SYSTEM_DEFAULT_NAME = '普通用户';
 /** Role id whose users get the reduced application shell. */
 export const REDUCED_SHELL_ROLE = '17';
 /** Local-storage key of the CA marker. */

@@ -124,6 +124,13 @@ export function sniffMaterialMime(bytes: Uint8Array): MaterialMime | null {
 
 export const isImageMime = (mime: string) => mime.startsWith('image/');
 
+/** A file's size for people: 512 B, 12.5 KB, 3.2 MB. */
+export function fileSizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
 /** A client file name made safe to keep and show: no path, no control characters, at most 200 characters. */
 export function cleanFileName(name: string | undefined | null): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
@@ -181,6 +188,8 @@ export type MaterialRow = z.infer<typeof materialRow>;
 
 /** GET /api/materials answer: the record's materials, oldest first, and whether the caller may change them. */
 export const materialList = z.object({
+  /** The record by its business number: the 投保单号, the customer's name, the 服务单号. */
+  businessNumber: z.string(),
   content: z.array(materialRow),
   totalElements: z.number(),
   editable: z.boolean(),

@@ -10,6 +10,9 @@
 // each notification once per socket — and `read` whenever notifications are marked read (in any tab).
 import { z } from 'zod';
 import { boolParam } from './admin.ts';
+import { formatFen } from './money.ts';
+import { type ReviewDecision, TASK_KIND_LABELS, type TaskKind } from './review.ts';
+import { SERVICE_ITEM_LABELS } from './risk-control/states.ts';
 
 /** The kinds of event a user is told about. */
 export const NOTIFICATION_KINDS = [
@@ -49,6 +52,128 @@ export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>
   'service.confirmed': '服务已确认',
   'policy.expiring': '保单即将到期',
 });
+
+// ---- what each notification says ----
+
+/** A notification's words; every template takes names (姓名, company names) and business numbers, never ids. */
+export interface NotificationText {
+  title: string;
+  body: string;
+}
+
+const DECIDED_WORDS: Readonly<Record<ReviewDecision, string>> = Object.freeze({
+  approve: '已审核通过',
+  return: '已被退回',
+  reject: '已被拒绝',
+});
+/** 审核意见：…。 (the opinion's own closing punctuation dropped), or nothing. */
+const opinionText = (opinion: string | null) =>
+  opinion ? `审核意见：${opinion.replace(/[。.!！]+$/, '')}。` : '';
+
+/**
+ * The one wording of every notification (the server's events fill them in). Money is written by formatFen
+ * (¥26,760.00), people by name, records by their business number.
+ */
+export const NOTIFICATION_TEXTS = Object.freeze({
+  taskOpened: (t: { kind: TaskKind; title: string; submitterName: string }): NotificationText => ({
+    title: `新的${TASK_KIND_LABELS[t.kind]}任务`,
+    body: `${t.submitterName} 提交了「${t.title}」，等待审核。`,
+  }),
+  taskAssigned: (t: { kind: TaskKind; title: string; assignedByName: string }): NotificationText => ({
+    title: `指派给您的${TASK_KIND_LABELS[t.kind]}任务`,
+    body: `${t.assignedByName} 将「${t.title}」指派给您审核。`,
+  }),
+  taskReassigned: (t: {
+    kind: TaskKind;
+    title: string;
+    assignedByName: string;
+    assigneeName: string;
+  }): NotificationText => ({
+    title: `${TASK_KIND_LABELS[t.kind]}任务已改派`,
+    body: `${t.assignedByName} 已将「${t.title}」改派给 ${t.assigneeName}，您无需再处理。`,
+  }),
+  customerDecided: (d: {
+    decision: ReviewDecision;
+    name: string;
+    uscc: string;
+    opinion: string | null;
+  }): NotificationText => ({
+    title: `投保人${DECIDED_WORDS[d.decision].slice(1)}`,
+    body: `投保人「${d.name}」（${d.uscc}）${DECIDED_WORDS[d.decision]}。${opinionText(d.opinion)}`,
+  }),
+  applicationDecided: (d: {
+    decision: ReviewDecision;
+    number: string;
+    customerName: string;
+    opinion: string | null;
+    /** The documents a return asks for, by name. */
+    requested?: readonly string[];
+  }): NotificationText => ({
+    title: `投保单${DECIDED_WORDS[d.decision].slice(1)}`,
+    body: `投保单 ${d.number}（${d.customerName}）${DECIDED_WORDS[d.decision]}。${opinionText(d.opinion)}${
+      d.decision === 'approve'
+        ? '请在支付期限内完成支付。'
+        : d.requested?.length
+          ? `请补充影像资料：${d.requested.join('、')}。`
+          : ''
+    }`,
+  }),
+  materialsRequested: (r: {
+    number: string;
+    customerName: string;
+    requested: readonly string[];
+    opinion: string | null;
+  }): NotificationText => ({
+    title: '投保单需补充资料',
+    body: `投保单 ${r.number}（${r.customerName}）审核中，请补充影像资料：${r.requested.join('、')}。${opinionText(r.opinion)}`,
+  }),
+  tenderDecided: (d: {
+    decision: ReviewDecision;
+    number: string;
+    projectName: string;
+    opinion: string | null;
+  }): NotificationText => ({
+    title: `二次下单${DECIDED_WORDS[d.decision].slice(1)}`,
+    body: `二次下单 ${d.number}（${d.projectName}）${DECIDED_WORDS[d.decision]}。${opinionText(d.opinion)}`,
+  }),
+  paymentReceived: (p: {
+    applicationNumber: string;
+    holderName: string;
+    amountFen: number;
+  }): NotificationText => ({
+    title: '保费支付成功',
+    body: `投保单 ${p.applicationNumber}（${p.holderName}）的保费 ${formatFen(p.amountFen)} 已支付成功，保单正在出具。`,
+  }),
+  policyIssued: (p: { number: string; applicationNumber: string; holderName: string }): NotificationText => ({
+    title: '保单已签发',
+    body: `投保单 ${p.applicationNumber}（${p.holderName}）已出单，保单号 ${p.number}，可查看并下载电子保单。`,
+  }),
+  serviceDispatched: (o: {
+    number: string;
+    holderName: string;
+    itemType: string;
+    scheduledDate: string;
+  }): NotificationText => ({
+    title: '新的服务单',
+    body: `服务单 ${o.number}：为「${o.holderName}」提供${serviceItem(o.itemType)}，计划服务日期 ${o.scheduledDate}，请及时接单。`,
+  }),
+  serviceConfirmed: (o: { number: string; holderName: string; itemType: string }): NotificationText => ({
+    title: '服务已确认',
+    body: `「${o.holderName}」已确认服务单 ${o.number}（${serviceItem(o.itemType)}）。`,
+  }),
+  policyExpiring: (p: {
+    number: string;
+    holderName: string;
+    endDate: string;
+    days: number;
+  }): NotificationText => ({
+    title: '保单即将到期',
+    body: `保单 ${p.number}（${p.holderName}）将于 ${p.endDate} 到期${p.days > 0 ? `（还有 ${p.days} 天）` : '（今天到期）'}，请及时办理续保。`,
+  }),
+});
+
+const serviceItem = (itemType: string) =>
+  (SERVICE_ITEM_LABELS as Readonly<Record<string, string>>)[itemType] ?? '风控服务';
 
 /** The WebSocket close code of a missing, invalid, revoked or expired sign-in. */
 export const NOTIFICATION_WS_UNAUTHORIZED = 4401;

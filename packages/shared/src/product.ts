@@ -274,6 +274,8 @@ export const productRow = z.object({
   productClass: z.enum(PRODUCT_CLASSES),
   clauseVersion: z.string(),
   region: z.string(),
+  /** The region's name from the region dictionaries (null when no dictionary has the code). */
+  regionName: z.string().nullable(),
   validFrom: z.string(),
   validTo: z.string(),
   allowsCoinsurance: z.boolean(),

@@ -112,9 +112,12 @@ export type TaskRow = z.infer<typeof taskRow>;
 
 export const auditEntry = z.object({
   at: z.string(),
+  /** Who, in words (姓名, 系统自动 or the payment provider's name). */
   actor: z.string().nullable(),
   action: z.string(),
   detail: z.unknown(),
+  /** The detail in words, a line a field (字段：旧值 → 新值; records and codes named). */
+  lines: z.array(z.string()),
 });
 
 /** GET /api/tasks/:id: the task, what it reviews, earlier decisions on it and its change history. */

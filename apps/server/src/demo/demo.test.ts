@@ -327,3 +327,31 @@ describe('demo notifications (PIIBS_DEMO=1)', () => {
     expect(await seedDemoNotifications(t.database.db)).toBe(0);
   });
 });
+
+describe('the demo’s operation log reads in words (PIIBS_DEMO=1)', () => {
+  it('people by name, system steps as 系统自动, records by number; no code, id or JSON in any line', async () => {
+    const token = (await login(t, 'admin', DEMO_PASSWORD)).json().token as string;
+    const res = await t.app.inject({ method: 'GET', url: '/api/logs?size=500', headers: bearer(token) });
+    const rows = res.json().content as {
+      actorName: string | null;
+      entity: string;
+      action: string;
+      entityId: string | null;
+      record: string | null;
+      lines: string[];
+    }[];
+    expect(rows.length).toBeGreaterThan(50);
+    expect(rows.map((r) => r.actorName)).toEqual(
+      expect.arrayContaining(['系统自动', '沙箱支付（测试环境）']),
+    );
+    for (const r of rows) {
+      const where = `${r.entity}.${r.action}`;
+      expect(r.actorName ?? '', where).not.toMatch(/^system$|^payment:/);
+      if (r.entityId !== null && r.record !== null) expect(r.record, where).not.toBe(r.entityId);
+      for (const line of r.lines) {
+        expect(line, where).toMatch(/^[^A-Za-z：]+：/);
+        expect(line, where).not.toMatch(/[{}"]|null|undefined|（已删除）|\b3211\d\d\b|[A-Z]{3,}_[A-Z]+/);
+      }
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { actorText } from '@piibs/shared/audit-text';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
@@ -29,12 +30,15 @@ export async function writeAudit(db: Pick<Db, 'insert'>, entry: AuditEntry): Pro
 
 /**
  * Who did it, by name, for what staff read (the operation log, timelines, change histories): the account's 姓名
- * where it still exists, else the name recorded then (a login name, or the marker of a system step).
+ * where it still exists, else the name recorded then (a login name); a system step reads 系统自动 and a payment
+ * provider by its own name (actorText).
  */
 export const actorNameOf = (actorId: AnyPgColumn, recorded: AnyPgColumn): SQL<string | null> =>
   sql<
     string | null
-  >`coalesce((select nullif(${users.nickName}, '') from ${users} where ${users.id} = ${actorId}), ${recorded})`;
+  >`coalesce((select nullif(${users.nickName}, '') from ${users} where ${users.id} = ${actorId}), ${recorded})`.mapWith(
+    actorText,
+  );
 
 /** Who makes an administrative change, for the audit trail. */
 export interface Actor {

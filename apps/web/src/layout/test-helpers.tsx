@@ -106,6 +106,7 @@ export function signIn(roles: string[], isCA = false): void {
       uscc: null,
       dept: null,
       roles,
+      roleNames: roles.map((code) => (code === 'admin' ? '系统管理员' : code)),
       permissions: [],
     },
   });

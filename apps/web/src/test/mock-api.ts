@@ -77,6 +77,7 @@ export function fakeUser(overrides: Partial<AuthUser> = {}): AuthUser {
     uscc: null,
     dept: null,
     roles: ['admin'],
+    roleNames: ['系统管理员'],
     permissions: [],
     ...overrides,
   };

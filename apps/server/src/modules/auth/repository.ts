@@ -1,8 +1,8 @@
-import { ROLE_SYSTEM_DEFAULT } from '@piibs/shared';
+import { ROLE_SYSTEM_DEFAULT, ROLE_SYSTEM_DEFAULT_NAME } from '@piibs/shared';
 import { type AuthUser, CHANNELS, type Channel, maskPhone } from '@piibs/shared/auth';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { departments, menus, roleMenus, roles, users } from '../../db/schema.ts';
+import { departments, menus, roleMenus, roles, userRoles, users } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { roleCodesOf } from './sessions.ts';
 
@@ -14,6 +14,12 @@ export function asChannel(value: string): Channel {
 export function visibleRoles(codes: string[]): string[] {
   return codes.length ? codes : [ROLE_SYSTEM_DEFAULT];
 }
+
+/** The names of a user's roles, in the order of roleCodesOf. */
+const roleNamesOf = (userIdColumn: typeof users.id) =>
+  sql<
+    string[]
+  >`coalesce((select array_agg(r.name order by r.level, r.id) from ${userRoles} ur join ${roles} r on r.id = ur.role_id where ur.user_id = ${userIdColumn}), '{}')`;
 
 /** The user as sign-in and /api/auth/info show it (phone masked, roles never empty). */
 export async function loadAuthUser(db: Db, userId: number): Promise<AuthUser> {
@@ -31,6 +37,7 @@ export async function loadAuthUser(db: Db, userId: number): Promise<AuthUser> {
       deptId: departments.id,
       deptName: departments.name,
       roles: roleCodesOf(users.id),
+      roleNames: roleNamesOf(users.id),
     })
     .from(users)
     .leftJoin(departments, eq(departments.id, users.deptId))
@@ -50,6 +57,7 @@ export async function loadAuthUser(db: Db, userId: number): Promise<AuthUser> {
     uscc: row.uscc,
     dept: row.deptId != null && row.deptName != null ? { id: row.deptId, name: row.deptName } : null,
     roles: visibleRoles(row.roles),
+    roleNames: row.roleNames.length ? row.roleNames : [ROLE_SYSTEM_DEFAULT_NAME],
     permissions,
   };
 }

@@ -2,6 +2,7 @@ import { ROLE_SYSTEM_DEFAULT } from '@piibs/shared';
 import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { giveRole, roleWith } from '../../../test/admin.ts';
 import {
   ADMIN,
   bearer,
@@ -13,7 +14,7 @@ import {
   userId,
 } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { auditLog, sessions, users } from '../../db/schema.ts';
+import { auditLog, roles, sessions, users } from '../../db/schema.ts';
 import { setUserEnabled } from '../users/service.ts';
 
 let t: TestContext;
@@ -131,8 +132,18 @@ describe('roles', () => {
   it('a user without roles gets ROLE_SYSTEM_DEFAULT in roles and as role', async () => {
     const res = await login(t, 'norole', STRONG);
     expect(res.json().user.roles).toEqual([ROLE_SYSTEM_DEFAULT]);
+    expect(res.json().user.roleNames).toEqual(['普通用户']);
     const role = await get('/api/auth/getUserRole', res.json().token);
     expect(role.json()).toEqual({ role: ROLE_SYSTEM_DEFAULT, channel: 'staff', iSeeSwitch: false });
+  });
+
+  it('the personal center names every role, a custom one too (never by its code)', async () => {
+    const custom = await roleWith(t, 'safety_officer', []);
+    await t.database.db.update(roles).set({ name: '安全专员', level: 4 }).where(eq(roles.id, custom));
+    await giveRole(t, await userId(t, 'alice'), custom);
+    const info = (await get('/api/auth/info', await tokenFor(t, 'alice'))).json();
+    expect(info.roles).toEqual(['underwriter', 'safety_officer']);
+    expect(info.roleNames).toEqual(['核保员', '安全专员']);
   });
 
   it('getUserRole answers { role, channel, iSeeSwitch } with the primary role', async () => {

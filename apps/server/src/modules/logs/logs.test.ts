@@ -1,9 +1,10 @@
+import { paymentActor, SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, giveRole, readXlsx, roleWith } from '../../../test/admin.ts';
 import { ADMIN, createUser, initSystem, login, tokenFor } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
-import { auditLog } from '../../db/schema.ts';
+import { auditLog, roles } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 
 let t: TestContext;
@@ -86,6 +87,50 @@ describe('GET /api/logs (operation log)', () => {
   });
 });
 
+describe('the operation log in words', () => {
+  it('names a step no person took: 系统自动, the payment provider by its name; searchable and exported so', async () => {
+    const db = t.database.db;
+    await writeAudit(db, { actorName: SYSTEM_ACTOR, action: 'issue', entity: 'site_settings' });
+    await writeAudit(db, { actorName: paymentActor('sandbox'), action: 'pay', entity: 'site_settings' });
+    const rows = (await admin.get('/api/logs?entity=site_settings&sort=id,asc')).json().content;
+    expect(rows.map((r: { actorName: string }) => r.actorName)).toEqual(['系统自动', '沙箱支付（测试环境）']);
+    const bySystem = (
+      await admin.get(`/api/logs?entity=site_settings&actor=${encodeURIComponent('系统自动')}`)
+    ).json();
+    expect(bySystem.content.map((r: { action: string }) => r.action)).toEqual(['issue']);
+    const sheet = await readXlsx(
+      (await admin.get('/api/logs/download?entity=site_settings&sort=id,asc')).rawPayload,
+    );
+    expect(sheet.slice(1).map((r) => r[1])).toEqual(['系统自动', '沙箱支付（测试环境）']);
+  });
+
+  it('a user’s entry names the user, the custom role, the department and the channel in words', async () => {
+    const roleId = await roleWith(t, 'safety_officer', []);
+    await t.database.db.update(roles).set({ name: '安全专员' }).where(eq(roles.id, roleId));
+    const dept = (
+      await admin.post('/api/depts', { name: '风控部', parentId: null, sort: 1, enabled: true })
+    ).json();
+    const made = await admin.post('/api/users', {
+      username: 'wangwu',
+      nickName: '王五',
+      roleIds: [roleId],
+      jobIds: [],
+      deptId: dept.id,
+      channel: 'agent',
+      enabled: true,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const [entry] = (await admin.get('/api/logs?entity=user&action=create')).json().content;
+    expect(entry.record).toBe('王五');
+    expect(entry.lines).toEqual(
+      expect.arrayContaining(['角色：安全专员', '部门：风控部', '渠道：代理人', '姓名：王五']),
+    );
+    const text = entry.lines.join('\n');
+    expect(text).not.toMatch(/safety_officer|roleIds|deptId|agent/);
+    expect(text).not.toContain(`：${roleId}`);
+  });
+});
+
 describe('audit_log is append-only in the database', () => {
   it('refuses UPDATE, DELETE and TRUNCATE; INSERT still works', async () => {
     const db = t.database.db;
@@ -129,9 +174,10 @@ describe('log exports', () => {
     expect(res.statusCode).toBe(200);
     expectDownloadName(res.headers['content-disposition'], '操作日志');
     const rows = await readXlsx(res.rawPayload);
-    expect(rows[0]).toEqual(['时间', '操作人', '操作', '操作对象', '对象ID', 'IP', '详情']);
+    expect(rows[0]).toEqual(['时间', '操作人', '操作', '操作对象', '业务编号/名称', 'IP', '详情']);
     // In words, as on screen: the action and object named, the detail as 字段：值 lines (no JSON).
     expect(rows.slice(1).map((r) => `${r[2]}:${r[3]}`)).toEqual(['新增:岗位', '新增:岗位', '新增:岗位']);
+    expect(rows[1]![4]).toBe('岗位0');
     expect(rows[1]![6]).toContain('岗位0');
     expect(String(rows[1]![6])).not.toMatch(/[{}"]/);
   });

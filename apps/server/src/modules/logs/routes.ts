@@ -10,7 +10,6 @@ import {
 import {
   AUDIT_ACTION_LABELS,
   AUDIT_ENTITY_LABELS,
-  auditDetailLines,
   LOGIN_METHOD_LABELS,
   LOGIN_REASON_LABELS,
 } from '@piibs/shared/audit-text';
@@ -28,6 +27,11 @@ const logQuery = pageQuery(SORT_FIELDS.logs).extend({
   action: z.string().trim().max(64).optional().meta({ title: '操作' }),
   entity: z.string().trim().max(64).optional().meta({ title: '操作对象' }),
   entityId: z.string().trim().max(64).optional().meta({ title: '对象ID' }),
+  number: z.string().trim().max(100).optional().meta({
+    title: '业务编号',
+    description:
+      '投保单号、保单号、支付单号、二次下单号、年度订单号、批单号、服务单号，或投保人名称、统一社会信用代码：该记录的操作日志（含其影像资料、审核任务及引用它的支付与出单）',
+  }),
   startTime: dateTimeParam('开始时间').optional(),
   endTime: dateTimeParam('结束时间').optional(),
 });
@@ -80,13 +84,9 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: '操作人', value: (r) => r.actorName },
           { header: '操作', value: (r) => AUDIT_ACTION_LABELS[r.action] ?? r.action },
           { header: '操作对象', value: (r) => AUDIT_ENTITY_LABELS[r.entity] ?? r.entity },
-          { header: '对象ID', value: (r) => r.entityId },
+          { header: '业务编号/名称', width: 24, value: (r) => r.record },
           { header: 'IP', value: (r) => r.ip },
-          {
-            header: '详情',
-            width: 60,
-            value: (r) => auditDetailLines(r.detail, r.entity).join('\n') || null,
-          },
+          { header: '详情', width: 60, value: (r) => r.lines.join('\n') || null },
         ],
         rows: allRows(req.query, auditListSpec(db(), req.query)),
       }),

@@ -53,7 +53,10 @@ async function approvedCustomer(who: Client, over: Parameters<typeof customerFor
   return c.id;
 }
 
-async function newApplication(who: Client, customerId: number): Promise<{ id: number; version: number }> {
+async function newApplication(
+  who: Client,
+  customerId: number,
+): Promise<{ id: number; number: string; version: number }> {
   const [p] = await w.t.database.db
     .select({ id: products.id })
     .from(products)
@@ -232,6 +235,40 @@ describe('upload and read by the record owner', () => {
     expect((await list('ent', { businessType: 'application', businessId: 0 })).json().message).toMatch(
       /^业务ID：/,
     );
+  });
+});
+
+describe('the record by its business number, never its id', () => {
+  it('the list names its record (投保单号, the customer’s name); the log shows the upload by them', async () => {
+    const a = await newApplication(w.ent, entCustomerId);
+    const appList = await list('ent', { businessType: 'application', businessId: a.id });
+    expect(appList.json().businessNumber).toBe(a.number);
+    const customer = (await w.ent.get(`/api/customers/${entCustomerId}`)).json();
+    const customerList = await list('ent', { businessType: 'customer', businessId: entCustomerId });
+    expect(customerList.json().businessNumber).toBe(customer.name);
+
+    const res = await upload(
+      'ent',
+      { businessType: 'application', businessId: a.id },
+      { name: '执照.pdf', data: PDF },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const logs = (await w.admin.get(`/api/logs?entity=material&number=${a.number}`)).json();
+    expect(logs.totalElements).toBe(1);
+    const entry = logs.content[0];
+    expect(entry.record).toBe(`投保单 ${a.number}`);
+    // (jsonb keeps its own key order)
+    expect([...entry.lines].sort()).toEqual(
+      [
+        '业务类型：投保单',
+        `业务记录：${a.number}`,
+        '资料类型：营业执照',
+        '文件名：执照.pdf',
+        '文件类型：PDF',
+        `文件大小：${PDF.length} B`,
+      ].sort(),
+    );
+    expect(entry.lines.join('\n')).not.toMatch(/BUSINESS_LICENSE|application\/pdf|[0-9a-f]{64}/);
   });
 });
 

@@ -24,6 +24,7 @@ import {
   type ApplicationStatus,
   EDITABLE_STATUSES,
 } from '@piibs/shared/application-status';
+import { auditRefKey } from '@piibs/shared/audit-text';
 import {
   isImageMime,
   isMaterialBusinessType,
@@ -41,6 +42,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, materials, users } from '../../db/schema.ts';
 import { type Actor, auditAction } from '../../lib/audit.ts';
+import { auditNames } from '../../lib/audit-text.ts';
 import { badRequest, conflict, forbidden, type HttpError, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/changes.ts';
@@ -176,6 +178,8 @@ export async function listMaterials(
   q: MaterialListQuery,
 ): Promise<MaterialList> {
   const { refusal, openDocTypes } = await recordAccess(db, actor, q.businessType, q.businessId);
+  const record = { kind: q.businessType, value: String(q.businessId) };
+  const names = await auditNames(db, [record]);
   const rows = await selectRows(db)
     .where(
       and(
@@ -186,6 +190,8 @@ export async function listMaterials(
     )
     .orderBy(asc(materials.id));
   return {
+    // The record was found visible just now; its number is there.
+    businessNumber: names[auditRefKey(record)] ?? '',
     content: rows.map(toRow),
     totalElements: rows.length,
     editable: refusal === null,

@@ -2,11 +2,9 @@
 // the module that makes the change, inside its transaction (so a rolled-back change tells nobody), with an event
 // key that names the event once (retries, replays and job re-runs store nothing more).
 import { ROLE_CODES } from '@piibs/shared/auth';
-import { formatFen } from '@piibs/shared/money';
-import type { NotificationKind } from '@piibs/shared/notification';
+import { NOTIFICATION_TEXTS, type NotificationKind } from '@piibs/shared/notification';
 import { applyPath, tenderAuditPath } from '@piibs/shared/project-order';
-import { type ReviewDecision, TASK_KIND_LABELS, type TaskKind } from '@piibs/shared/review';
-import { SERVICE_ITEM_LABELS, type ServiceItemType } from '@piibs/shared/risk-control';
+import type { ReviewDecision, TaskKind } from '@piibs/shared/review';
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { applications, customers, policies, preventionFunds, secondaryOrders } from '../../db/schema.ts';
@@ -68,16 +66,17 @@ export async function notifyTaskOpened(
   },
 ): Promise<void> {
   const reviewers = (await taskReviewers(tx, task)).map((r) => r.id);
-  const submitter = await userName(tx, task.submittedBy, '用户');
-  const label = TASK_KIND_LABELS[task.kind];
   await notify(tx, {
     userIds: except(
       [...reviewers, task.assigneeId ?? null].filter((id) => id != null),
       task.submittedBy,
     ),
     kind: 'task.assigned',
-    title: `新的${label}任务`,
-    body: `${submitter} 提交了「${task.title}」，等待审核。`,
+    ...NOTIFICATION_TEXTS.taskOpened({
+      kind: task.kind,
+      title: task.title,
+      submitterName: await userName(tx, task.submittedBy),
+    }),
     link: task.kind === 'tender' ? tenderAuditPath(task.id, true) : `/piibs/task/audit/${task.id}/true`,
     eventKey: `task:${task.id}:assigned`,
   });
@@ -98,8 +97,11 @@ export async function notifyTaskAssigned(
   await notify(tx, {
     userIds: [task.assigneeId],
     kind: 'task.assigned',
-    title: `指派给您的${TASK_KIND_LABELS[task.kind]}任务`,
-    body: `${task.assignedBy} 将「${task.title}」指派给您审核。`,
+    ...NOTIFICATION_TEXTS.taskAssigned({
+      kind: task.kind,
+      title: task.title,
+      assignedByName: task.assignedBy,
+    }),
     link: task.kind === 'tender' ? tenderAuditPath(task.id, true) : `/piibs/task/audit/${task.id}/true`,
     eventKey: `task:${task.id}:assignee:${task.assigneeId}:${task.version}`,
   });
@@ -121,21 +123,21 @@ export async function notifyTaskReassigned(
   await notify(tx, {
     userIds: [task.formerId],
     kind: 'task.assigned',
-    title: `${TASK_KIND_LABELS[task.kind]}任务已改派`,
-    body: `${task.assignedBy} 已将「${task.title}」改派给 ${task.assigneeName}，您无需再处理。`,
+    ...NOTIFICATION_TEXTS.taskReassigned({
+      kind: task.kind,
+      title: task.title,
+      assignedByName: task.assignedBy,
+      assigneeName: task.assigneeName,
+    }),
     link: task.kind === 'tender' ? tenderAuditPath(task.id, false) : `/piibs/task/audit/${task.id}/false`,
     eventKey: `task:${task.id}:former:${task.formerId}:${task.version}`,
   });
 }
 
-/** A reviewer's opinion as a sentence of a notification (empty without one). */
-const opinionText = (opinion: string | null) =>
-  opinion ? `审核意见：${opinion.replace(/[。.!！]+$/, '')}。` : '';
-
-const DECIDED: Record<ReviewDecision, { key: string; word: string }> = {
-  approve: { key: 'approved', word: '已审核通过' },
-  return: { key: 'returned', word: '已被退回' },
-  reject: { key: 'rejected', word: '已被拒绝' },
+const DECIDED_KEYS: Record<ReviewDecision, string> = {
+  approve: 'approved',
+  return: 'returned',
+  reject: 'rejected',
 };
 
 /** A reviewer decided a task: the submitting side of the record is told, with the opinion. */
@@ -153,10 +155,10 @@ export async function notifyReviewDecision(
     deciderId: number;
   },
 ): Promise<void> {
-  const { key, word } = DECIDED[d.decision];
+  const key = DECIDED_KEYS[d.decision];
   const eventKey = `${d.kind}:${d.subjectId}:${key}:${d.taskId}`;
   const kind = `${d.kind}.${key}` as NotificationKind;
-  const opinion = opinionText(d.opinion);
+  const { decision, opinion } = d;
   if (d.kind === 'customer') {
     const [c] = await tx.select().from(customers).where(eq(customers.id, d.subjectId));
     if (!c) return;
@@ -183,8 +185,7 @@ export async function notifyReviewDecision(
       await notify(tx, {
         userIds: recipients.filter((id) => agents.has(id) === agent),
         kind,
-        title: `投保人${word.slice(1)}`,
-        body: `投保人「${c.name}」（${c.uscc}）${word}。${opinion}`,
+        ...NOTIFICATION_TEXTS.customerDecided({ decision, name: c.name, uscc: c.uscc, opinion }),
         link: `/piibs/${agent ? 'agent/applicant' : 'applicant'}/newUpdate/${c.id}/${detail}`,
         eventKey,
       });
@@ -203,17 +204,16 @@ export async function notifyReviewDecision(
       .innerJoin(customers, eq(customers.id, applications.customerId))
       .where(eq(applications.id, d.subjectId));
     if (!a) return;
-    const next =
-      d.decision === 'approve'
-        ? '请在支付期限内完成支付。'
-        : d.requested?.length
-          ? `请补充影像资料：${d.requested.join('、')}。`
-          : '';
     await notify(tx, {
       userIds: except(await applicantUsers(tx, a.id), d.deciderId),
       kind,
-      title: `投保单${word.slice(1)}`,
-      body: `投保单 ${a.number}（${a.customerName}）${word}。${opinion}${next}`,
+      ...NOTIFICATION_TEXTS.applicationDecided({
+        decision,
+        number: a.number,
+        customerName: a.customerName,
+        opinion,
+        requested: d.requested ?? [],
+      }),
       link: applicationPath(a),
       eventKey,
     });
@@ -227,8 +227,7 @@ export async function notifyReviewDecision(
       d.deciderId,
     ),
     kind,
-    title: `二次下单${word.slice(1)}`,
-    body: `二次下单 ${s.number}（${s.projectName}）${word}。${opinion}`,
+    ...NOTIFICATION_TEXTS.tenderDecided({ decision, number: s.number, projectName: s.projectName, opinion }),
     link: applyPath(s.id, { detail: true, view: '1' }),
     eventKey,
   });
@@ -260,12 +259,15 @@ export async function notifyMaterialsRequested(
     .innerJoin(customers, eq(customers.id, applications.customerId))
     .where(eq(applications.id, r.applicationId));
   if (!a) return;
-  const opinion = opinionText(r.opinion);
   await notify(tx, {
     userIds: except(await applicantUsers(tx, a.id), r.requesterId),
     kind: 'application.materials_requested',
-    title: '投保单需补充资料',
-    body: `投保单 ${a.number}（${a.customerName}）审核中，请补充影像资料：${r.requested.join('、')}。${opinion}`,
+    ...NOTIFICATION_TEXTS.materialsRequested({
+      number: a.number,
+      customerName: a.customerName,
+      requested: r.requested,
+      opinion: r.opinion,
+    }),
     link: applicationPath(a),
     eventKey: `application:${a.id}:materials:${r.taskId}:${a.version}`,
   });
@@ -278,13 +280,25 @@ export async function notifyPaymentReceived(
   tx: Tx,
   p: { orderId: number; applicationId: number; amountFen: number },
 ): Promise<void> {
-  const [a] = await tx.select().from(applications).where(eq(applications.id, p.applicationId));
+  const [a] = await tx
+    .select({
+      id: applications.id,
+      number: applications.number,
+      policyholderType: applications.policyholderType,
+      customerName: customers.name,
+    })
+    .from(applications)
+    .innerJoin(customers, eq(customers.id, applications.customerId))
+    .where(eq(applications.id, p.applicationId));
   if (!a) return;
   await notify(tx, {
     userIds: await applicantUsers(tx, a.id),
     kind: 'payment.received',
-    title: '保费支付成功',
-    body: `投保单 ${a.number} 的保费 ${formatFen(p.amountFen)} 已支付成功，保单正在出具。`,
+    ...NOTIFICATION_TEXTS.paymentReceived({
+      applicationNumber: a.number,
+      holderName: a.customerName,
+      amountFen: p.amountFen,
+    }),
     link: applicationPath(a),
     eventKey: `payment:${p.orderId}:received`,
   });
@@ -304,8 +318,7 @@ export async function notifyPolicyIssued(
   await notify(tx, {
     userIds: await applicantUsers(tx, p.applicationId),
     kind: 'policy.issued',
-    title: '保单已签发',
-    body: `投保单 ${p.applicationNumber}（${p.holderName}）已出单，保单号 ${p.number}，可查看并下载电子保单。`,
+    ...NOTIFICATION_TEXTS.policyIssued(p),
     link: policyViewPath(p.policyId),
     eventKey: `policy:${p.policyId}:issued`,
   });
@@ -329,11 +342,7 @@ async function orderContext(tx: Tx, o: ServiceOrderFacts) {
     .from(preventionFunds)
     .innerJoin(policies, eq(policies.id, preventionFunds.policyId))
     .where(eq(preventionFunds.id, o.fundId));
-  return {
-    seqNo: row?.seqNo ?? '',
-    holderName: row?.holderName ?? '',
-    item: SERVICE_ITEM_LABELS[o.itemType as ServiceItemType] ?? o.itemType,
-  };
+  return { seqNo: row?.seqNo ?? '', holderName: row?.holderName ?? '' };
 }
 
 /** A service order was dispatched: the organisation's accounts. */
@@ -342,8 +351,7 @@ export async function notifyServiceDispatched(tx: Tx, o: ServiceOrderFacts): Pro
   await notify(tx, {
     userIds: except(await orgMembers(tx, o.orgId), o.dispatchedBy),
     kind: 'service.dispatched',
-    title: '新的服务单',
-    body: `服务单 ${o.number}：为「${c.holderName}」提供${c.item}，计划服务日期 ${o.scheduledDate}，请及时接单。`,
+    ...NOTIFICATION_TEXTS.serviceDispatched({ ...o, holderName: c.holderName }),
     link: `/piibs/riskControl/prevention/service/${c.seqNo}?order=${o.number}`,
     eventKey: `service:${o.id}:dispatched`,
   });
@@ -362,8 +370,7 @@ export async function notifyServiceConfirmed(
       confirmedBy,
     ),
     kind: 'service.confirmed',
-    title: '服务已确认',
-    body: `「${c.holderName}」已确认服务单 ${o.number}（${c.item}）。`,
+    ...NOTIFICATION_TEXTS.serviceConfirmed({ ...o, holderName: c.holderName }),
     link: `/piibs/riskControl/prevention/view/${c.seqNo}?order=${o.number}`,
     eventKey: `service:${o.id}:confirmed`,
   });

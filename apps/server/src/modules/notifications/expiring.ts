@@ -2,6 +2,7 @@
 // policy whose cover ends within EXPIRING_DAYS are told once (event key policy:<id>:expiring:30), unless the
 // policy is being renewed already (a live renewal application).
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { NOTIFICATION_TEXTS } from '@piibs/shared/notification';
 import { and, asc, between, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { policies } from '../../db/schema.ts';
@@ -38,8 +39,7 @@ export async function notifyExpiringPolicies(db: Db, today: string = shanghaiTod
         notify(tx, {
           userIds: await applicantUsers(tx, p.applicationId),
           kind: 'policy.expiring',
-          title: '保单即将到期',
-          body: `保单 ${p.number}（${p.holderName}）将于 ${p.endDate} 到期${days > 0 ? `（还有 ${days} 天）` : '（今天到期）'}，请及时办理续保。`,
+          ...NOTIFICATION_TEXTS.policyExpiring({ ...p, days }),
           link: `/piibs/projectManage/policyInsuranceView/${p.id}`,
           eventKey: `policy:${p.id}:expiring:${EXPIRING_DAYS}`,
         }),

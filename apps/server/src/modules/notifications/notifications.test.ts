@@ -2,6 +2,7 @@
 // the WebSocket), the catch-up after a reconnect, the socket's sign-in and revocation, the REST list and marking
 // read, and that a rolled-back change pushes nothing. Real database, real server on a port, real `ws` clients.
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { formatFen } from '@piibs/shared/money';
 import type { Notification, WsServerMessage } from '@piibs/shared/notification';
 import { and, asc, desc, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -173,10 +174,16 @@ const productId = async () =>
 describe('each event reaches exactly the right users, once', () => {
   it('customer review: reviewers are told of the task (not the submitter); the agent of the decisions', async () => {
     const reviewers = sorted(w.ids.underwriter, await adminId());
+    // The submitter by 姓名, not by login name.
+    await db().update(users).set({ nickName: '王代理' }).where(eq(users.id, w.ids.agent));
     const res = await w.agent.post('/api/customers', customerForm());
     expect(res.statusCode, res.body).toBe(200);
-    const c = res.json() as { id: number; name: string; openTaskId: number; version: number };
+    const c = res.json() as { id: number; name: string; uscc: string; openTaskId: number; version: number };
     const opened = await event(`task:${c.openTaskId}:assigned`);
+    expect(opened.rows[0]).toMatchObject({
+      title: '新的投保人信息审核任务',
+      body: `王代理 提交了「${c.name}（${c.uscc}）」，等待审核。`,
+    });
     expect(opened.users).toEqual(reviewers);
     expect(opened.rows[0]).toMatchObject({
       kind: 'task.assigned',
@@ -291,7 +298,12 @@ describe('each event reaches exactly the right users, once', () => {
     expect((await postNotification(w, body)).statusCode).toBe(200);
     const paid = await event(`payment:${start.orderId}:received`);
     expect(paid.users).toEqual([w.ids.ent]);
-    expect(paid.rows[0]!.body).toContain(a.number);
+    // The amount with thousands separators, the application by its number and its applicant by name.
+    const { name } = (await w.ent.get(`/api/customers/${w.entCustomerId}`)).json() as { name: string };
+    expect(paid.rows[0]!.body).toBe(
+      `投保单 ${a.number}（${name}）的保费 ${formatFen(start.amountFen)} 已支付成功，保单正在出具。`,
+    );
+    expect(paid.rows[0]!.body).toMatch(/¥\d{1,3}(,\d{3})+\.\d{2} /);
     const [policy] = await db().select().from(policies).where(eq(policies.applicationId, a.id));
     const issued = await event(`policy:${policy!.id}:issued`);
     expect(issued.users).toEqual([w.ids.ent]);

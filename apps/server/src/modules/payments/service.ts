@@ -2,6 +2,7 @@
 // applications and expiring unpaid orders. Settling an order: settle.ts; the provider's notifications: notify.ts.
 
 import type { ApplicationStatus } from '@piibs/shared/application-status';
+import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import {
   PAYMENT_MESSAGES,
   PAYMENT_ORDER_STATUS_LABELS,
@@ -19,7 +20,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { applicationsVisibleTo, isApplicationOwner } from '../applications/access.ts';
 import { APPLICATION_NOT_FOUND, NOT_OWNER } from '../applications/changes.ts';
 import type { CustomerViewer } from '../customers/access.ts';
-import { moveApplication, providerOf, SYSTEM_ACTOR, settleByQuery, settleQueried } from './settle.ts';
+import { moveApplication, providerOf, settleByQuery, settleQueried } from './settle.ts';
 
 // ---- paying ----
 

@@ -7,6 +7,7 @@
 // acknowledgement; the unique indexes on payment(order_id) and payment(provider, trade_no) back this up.
 
 import type { ApplicationStatus } from '@piibs/shared/application-status';
+import { paymentActor } from '@piibs/shared/audit-text';
 import { type NotificationOutcome, PAYMENT_MESSAGES, type PaymentProviderName } from '@piibs/shared/payment';
 import { eq, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
@@ -24,9 +25,6 @@ import { issueAfterPayment } from '../policies/issue.ts';
 import type { ChargeStatus, PaymentProvider } from './provider.ts';
 
 type Order = typeof paymentOrders.$inferSelect;
-
-/** The actor name of what the system does on its own (events and audit). */
-export const SYSTEM_ACTOR = 'system';
 
 export function providerOf(ctx: BusinessContext, order: Pick<Order, 'provider'>): PaymentProvider {
   return (order.provider && ctx.providers[order.provider]) || ctx.provider;
@@ -113,7 +111,7 @@ export async function settle(ctx: BusinessContext, input: SettleInput): Promise<
       .for('update');
     const [order] = await tx.select().from(paymentOrders).where(eq(paymentOrders.id, peek.id)).for('update');
     if (!a || !order) throw new Error('payment order vanished');
-    const actor = `payment:${input.provider}`;
+    const actor = paymentActor(input.provider);
     const done = async (outcome: NotificationOutcome, message: string | null, paidNow = false) => {
       if (input.notification) await recordNotification(tx, input, outcome, true, message);
       return { outcome, message, applicationId: a.id, paidNow };

@@ -13,6 +13,7 @@
 // and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid
 // application without a policy.
 import { createHash, randomBytes } from 'node:crypto';
+import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { microPercentText } from '@piibs/shared/money';
 import { type PolicyCoinsurer, type PolicyCoverage, policyCoversOf, verifyPath } from '@piibs/shared/policy';
@@ -37,8 +38,6 @@ import { insurerName } from '../init/service.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
 import { getProduct, numberPrefix } from '../products/service.ts';
 import { type PolicyPdfData, renderPolicyPdf } from './pdf.ts';
-
-const ISSUER = 'system';
 
 /**
  * Test hook: while `remaining` > 0, an issuance fails after it has written everything (so the rollback is
@@ -278,11 +277,11 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       fromStatus: 'PAID',
       toStatus: 'ISSUED',
       actorId: null,
-      actorName: ISSUER,
+      actorName: SYSTEM_ACTOR,
       opinion: `保单号 ${number}`,
     });
     await writeAudit(tx, {
-      actorName: ISSUER,
+      actorName: SYSTEM_ACTOR,
       action: 'issue',
       entity: 'policy',
       entityId: policyId,

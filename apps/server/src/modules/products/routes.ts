@@ -103,7 +103,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: '险种名称', width: 30, value: (p) => p.name },
           { header: '险种类别', width: 24, value: (p) => PRODUCT_CLASS_LABELS[p.productClass] },
           { header: '条款版本', width: 30, value: (p) => p.clauseVersion },
-          { header: '适用地区', width: 10, value: (p) => p.region },
+          { header: '适用地区', width: 10, value: (p) => p.regionName ?? p.region },
           { header: '生效日期', width: 12, value: (p) => p.validFrom },
           { header: '失效日期', width: 12, value: (p) => p.validTo },
           { header: '允许共保', width: 10, value: (p) => (p.allowsCoinsurance ? '是' : '否') },

@@ -19,7 +19,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
-import { checkDictCodes } from '../dicts/codes.ts';
+import { checkDictCodes, regionLabel } from '../dicts/codes.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
 export const PRODUCT_NOT_FOUND = '险种不存在';
@@ -55,6 +55,7 @@ const rowColumns = {
   productClass: products.productClass,
   clauseVersion: products.clauseVersion,
   region: products.region,
+  regionName: regionLabel(products.region),
   validFrom: products.validFrom,
   validTo: products.validTo,
   allowsCoinsurance: products.allowsCoinsurance,

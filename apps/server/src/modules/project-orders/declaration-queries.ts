@@ -2,6 +2,7 @@
 // policies, the paged, filtered and sorted list, and the export's columns.
 
 import { shanghaiToday } from '@piibs/shared/application-status';
+import { actorText, SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { fenToYuanText } from '@piibs/shared/money';
 import type { QuoteResult } from '@piibs/shared/product';
@@ -22,6 +23,7 @@ import { and, asc, count, eq, getTableColumns, gte, lte, sql } from 'drizzle-orm
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { annualOrders, auditLog, customers, policies, secondaryOrders } from '../../db/schema.ts';
+import { actorNameOf } from '../../lib/audit.ts';
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
@@ -140,7 +142,7 @@ async function eventsOf(db: Db | Tx, r: RawDeclaration): Promise<DeclarationEven
   const rows = await db
     .select({
       at: auditLog.createdAt,
-      actor: auditLog.actorName,
+      actor: actorNameOf(auditLog.actorId, auditLog.actorName),
       action: auditLog.action,
       detail: auditLog.detail,
     })
@@ -161,7 +163,7 @@ async function eventsOf(db: Db | Tx, r: RawDeclaration): Promise<DeclarationEven
   if (r.kind === 1 && r.policyId && r.policyIssuedAt)
     events.push({
       at: r.policyIssuedAt.toISOString(),
-      actor: 'system',
+      actor: actorText(SYSTEM_ACTOR),
       action: 'issue',
       actionLabel: DECLARATION_EVENT_LABELS.issue!,
       opinion: `保单号 ${r.policyNumber}`,
@@ -185,7 +187,7 @@ export async function getDeclaration(db: Db | Tx, p: ProjectViewer, id: number):
   if (endorsement)
     events.push({
       at: endorsement.issuedAt,
-      actor: 'system',
+      actor: actorText(SYSTEM_ACTOR),
       action: 'endorsement',
       actionLabel: DECLARATION_EVENT_LABELS.endorsement!,
       opinion: `批单号 ${endorsement.number}`,

@@ -8,6 +8,7 @@
 // SHA-256. The policy row and its e-policy stay as issued; the endorsement amends them.
 import { createHash } from 'node:crypto';
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { verifyPath } from '@piibs/shared/policy';
 import {
@@ -30,7 +31,6 @@ import { policiesVisibleTo, policyCovers } from '../policies/service.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from './endorsement-pdf.ts';
 
-const ISSUER = 'system';
 export const ENDORSEMENT_NOT_FOUND = '批单不存在';
 
 export interface EndorsementIssued {
@@ -134,7 +134,7 @@ async function issueOnce(ctx: BusinessContext, changeId: number): Promise<Endors
       .returning({ id: endorsements.id });
     await tx.insert(endorsementDocuments).values({ endorsementId: row!.id, content: pdf, sha256 });
     await writeAudit(tx, {
-      actorName: ISSUER,
+      actorName: SYSTEM_ACTOR,
       action: 'issue',
       entity: 'endorsement',
       entityId: row!.id,

@@ -45,7 +45,7 @@ import {
   serviceOrders,
   serviceOrgs,
 } from '../../db/schema.ts';
-import { entityAudit } from '../../lib/audit.ts';
+import { actorNameOf, entityAudit } from '../../lib/audit.ts';
 import { badRequest, conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
@@ -325,14 +325,18 @@ export async function getLedger(db: Db, v: PreventionViewer, seqNo: string): Pro
   const { fund, summary } = await fundSummaryOf(db, policy);
   if (!fund) return { fund: summary, entries: [] };
   const rows = await db
-    .select({ e: preventionLedger, orderNumber: serviceOrders.number })
+    .select({
+      e: preventionLedger,
+      orderNumber: serviceOrders.number,
+      actorName: actorNameOf(preventionLedger.actorId, preventionLedger.actorName),
+    })
     .from(preventionLedger)
     .leftJoin(serviceOrders, eq(serviceOrders.id, preventionLedger.orderId))
     .where(eq(preventionLedger.fundId, fund.id))
     .orderBy(asc(preventionLedger.id));
   return {
     fund: summary,
-    entries: rows.map(({ e, orderNumber }) => ({
+    entries: rows.map(({ e, orderNumber, actorName }) => ({
       id: e.id,
       kind: e.kind as LedgerKind,
       kindLabel: LEDGER_KIND_LABELS[e.kind as LedgerKind] ?? e.kind,
@@ -346,7 +350,7 @@ export async function getLedger(db: Db, v: PreventionViewer, seqNo: string): Pro
       orderId: e.orderId,
       orderNumber,
       note: e.note,
-      actorName: e.actorName,
+      actorName,
       at: e.createdAt.toISOString(),
     })),
   };

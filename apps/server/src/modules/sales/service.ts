@@ -45,7 +45,7 @@ import {
   userRoles,
   users,
 } from '../../db/schema.ts';
-import { type Actor, diff, entityAudit } from '../../lib/audit.ts';
+import { type Actor, actorNameOf, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
@@ -298,18 +298,21 @@ async function supplementOf(db: Db | Tx, policyId: number): Promise<SupplementDe
 
 async function changesOf(db: Db | Tx, policyId: number): Promise<SalespersonChangeRow[]> {
   const rows = await db
-    .select()
+    .select({
+      c: salespersonChanges,
+      actor: actorNameOf(salespersonChanges.actorId, salespersonChanges.actorName),
+    })
     .from(salespersonChanges)
     .where(eq(salespersonChanges.policyId, policyId))
     .orderBy(desc(salespersonChanges.id));
-  return rows.map((c) => ({
+  return rows.map(({ c, actor }) => ({
     id: c.id,
     oldName: c.oldName,
     oldNo: c.oldNo,
     newName: c.newName,
     newNo: c.newNo,
     reason: c.reason,
-    actor: c.actorName,
+    actor,
     at: c.createdAt.toISOString(),
   }));
 }

@@ -6,6 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { reviewTasks } from '../../db/schema.ts';
 import { notifyTaskOpened } from '../notifications/events.ts';
+import { GONE_USER } from './reviewers.ts';
 
 /** The transition a reviewer's decision makes of the record under review (`pending` never reaches a record). */
 export const DECISION_OF: Readonly<Record<ReviewStatus, 'approve' | 'return' | 'reject'>> = Object.freeze({
@@ -45,7 +46,7 @@ export async function openReviewTask(
 const userName = (column: string) =>
   sql<
     string | null
-  >`(select coalesce(u.nick_name, u.username) from app_user u where u.id = ${sql.raw(`"review_task"."${column}"`)})`;
+  >`(select coalesce(nullif(u.nick_name, ''), u.username) from app_user u where u.id = ${sql.raw(`"review_task"."${column}"`)})`;
 
 export const taskColumns = {
   id: reviewTasks.id,
@@ -67,8 +68,7 @@ export const taskColumns = {
   ageSeconds: sql<number>`floor(extract(epoch from (coalesce(${reviewTasks.decidedAt}, now()) - ${reviewTasks.createdAt})))::int`,
 };
 
-const ref = (id: number | null, name: string | null) =>
-  id == null ? null : { id, name: name ?? String(id) };
+const ref = (id: number | null, name: string | null) => (id == null ? null : { id, name: name ?? GONE_USER });
 
 export function toTaskRow(r: {
   id: number;

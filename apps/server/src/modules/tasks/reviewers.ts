@@ -75,14 +75,13 @@ export async function taskReviewers(
   return out;
 }
 
-/** A user's display name: the nickname, else the username (`fallback` when there is no such user). */
-export async function userName(
-  db: Pick<Db, 'execute'>,
-  userId: number,
-  fallback = String(userId),
-): Promise<string> {
+/** What a user no longer there is called where a name is due. */
+export const GONE_USER = '（已删除的用户）';
+
+/** A user's display name: the 姓名, else the username; GONE_USER when there is no such user (never the id). */
+export async function userName(db: Pick<Db, 'execute'>, userId: number): Promise<string> {
   const res = await db.execute<{ name: string }>(
-    sql`SELECT coalesce(nick_name, username) AS name FROM app_user WHERE id = ${userId}`,
+    sql`SELECT coalesce(nullif(nick_name, ''), username) AS name FROM app_user WHERE id = ${userId}`,
   );
-  return res.rows[0]?.name ?? fallback;
+  return res.rows[0]?.name ?? GONE_USER;
 }

@@ -36,6 +36,7 @@ import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { auditLog, reviewTasks } from '../../db/schema.ts';
 import { type Actor, actorNameOf, auditAction } from '../../lib/audit.ts';
+import { describeAudit } from '../../lib/audit-text.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
@@ -176,6 +177,20 @@ async function loadTask(db: Db | Tx, reviewer: Reviewer, id: number): Promise<Ta
   return toTaskRow(row);
 }
 
+/** A record's audit entries as the change history shows them: each detail in words. */
+async function changesInWords(
+  db: Db,
+  entity: string,
+  subjectId: number,
+  changes: { at: Date; actor: string | null; action: string; detail: unknown }[],
+): Promise<TaskDetail['changes']> {
+  const texts = await describeAudit(
+    db,
+    changes.map((c) => ({ entity, entityId: String(subjectId), detail: c.detail })),
+  );
+  return changes.map((c, i) => ({ ...c, at: c.at.toISOString(), lines: texts[i]!.lines }));
+}
+
 /** One task with its record, the record's earlier decisions and its change history. */
 export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<TaskDetail> {
   const task = await loadTask(db, reviewer, id);
@@ -232,7 +247,7 @@ export async function getTask(db: Db, reviewer: Reviewer, id: number): Promise<T
     application,
     ...(events ? { events, resubmitted } : {}),
     history,
-    changes: changes.map((c) => ({ ...c, at: c.at.toISOString() })),
+    changes: await changesInWords(db, subject.entity, task.subjectId, changes),
   };
 }
 

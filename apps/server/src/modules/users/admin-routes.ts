@@ -12,6 +12,7 @@ import {
   userRow,
   userUpdateForm,
 } from '@piibs/shared/admin';
+import { USER_CHANNEL_LABELS } from '@piibs/shared/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerOf } from '../../lib/caller.ts';
@@ -36,13 +37,6 @@ const userQuery = pageQuery(SORT_FIELDS.users).extend({
   startTime: dateTimeParam('开始时间').optional(),
   endTime: dateTimeParam('结束时间').optional(),
 });
-
-const CHANNEL_LABELS: Record<string, string> = {
-  staff: '内部员工',
-  agent: '代理人',
-  enterprise: '投保企业',
-  service: '风控服务机构',
-};
 
 /** User administration (system/Users): permissions user:list / user:add / user:edit / user:del. */
 export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -91,7 +85,10 @@ export const userAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: '部门', width: 20, value: (u) => u.dept?.name },
           { header: '角色', width: 20, value: (u) => u.roles.map((r) => r.name).join('、') },
           { header: '岗位', width: 20, value: (u) => u.jobs.map((j) => j.name).join('、') },
-          { header: '渠道', value: (u) => CHANNEL_LABELS[u.channel] ?? u.channel },
+          {
+            header: '渠道',
+            value: (u) => (USER_CHANNEL_LABELS as Record<string, string>)[u.channel] ?? u.channel,
+          },
           { header: '状态', width: 8, value: (u) => (u.enabled ? '启用' : '停用') },
           { header: '创建时间', width: 20, value: (u) => new Date(u.createdAt) },
         ],

@@ -17,6 +17,8 @@ export type SearchField =
       dict?: string;
       options?: { label: string; value: string }[];
       width?: number;
+      /** Typing filters the options by label (for long lists). */
+      searchable?: boolean;
     }
   | {
       kind: 'dateRange';
@@ -108,6 +110,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           allowClear
           placeholder={T.selectPlaceholder(field.label)}
           options={field.options}
+          showSearch={field.searchable ? { optionFilterProp: 'label' } : undefined}
           style={{ width: field.width ?? 160 }}
         />
       );

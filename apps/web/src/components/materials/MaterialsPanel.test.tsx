@@ -36,6 +36,7 @@ function row(over: Partial<MaterialRow> = {}): MaterialRow {
 }
 
 const listOf = (content: MaterialRow[], editable = true): MaterialList => ({
+  businessNumber: 'AZX2026000042',
   content,
   totalElements: content.length,
   editable,

@@ -14,6 +14,7 @@ import {
 } from '@ant-design/icons';
 import {
   docTypeNeedNote,
+  fileSizeText,
   isImageMime,
   MATERIAL_ACCEPT,
   MATERIAL_DOC_DICT,
@@ -76,12 +77,6 @@ export interface MaterialsPanelProps {
 }
 
 const TILE = 120;
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** An object URL for a Blob, revoked when the Blob changes or the component goes. */
 function useObjectUrl(blob: Blob | undefined): string | undefined {
@@ -187,7 +182,7 @@ function MaterialTile({
       </Typography.Text>
       <Flex justify="space-between" align="center">
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {formatSize(material.sizeBytes)}
+          {fileSizeText(material.sizeBytes)}
         </Typography.Text>
         {canChange ? (
           <Popconfirm

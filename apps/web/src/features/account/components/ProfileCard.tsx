@@ -2,7 +2,6 @@ import { CameraOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons'
 import type { AuthUser } from '@piibs/shared/auth';
 import { App, Avatar, Button, Card, Upload } from 'antd';
 import { useState } from 'react';
-import { roleLabels } from '@/lib/roles.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { avatarUrl, updateAvatar } from '../api.ts';
 import { useConfirmLogout } from '../logout.ts';
@@ -36,7 +35,6 @@ function Row({ label, value }: { label: string; value: string | null | undefined
 
 export function ProfileCard({ user }: { user: AuthUser }) {
   const { message } = App.useApp();
-  const roles = useUserStore((state) => state.roles);
   const isCA = useUserStore((state) => state.isCA);
   const setUser = useUserStore((state) => state.setUser);
   const confirmLogout = useConfirmLogout();
@@ -85,7 +83,7 @@ export function ProfileCard({ user }: { user: AuthUser }) {
         <Row label={T.phone} value={user.phone} />
         <Row label={T.email} value={user.email} />
         <Row label={T.dept} value={user.dept?.name} />
-        <Row label={T.roles} value={roleLabels(roles)} />
+        <Row label={T.roles} value={user.roleNames.join('、')} />
         <Row label={T.channel} value={CHANNEL_LABELS[user.channel] ?? user.channel} />
         <Row label={T.signInMethod} value={isCA ? '数字证书' : '账号密码'} />
       </ul>

@@ -43,8 +43,13 @@ beforeEach(() => {
     {
       ...initialUser,
       token: 't',
-      user: fakeUser({ phone: '138****5678', channel: 'agent' }),
-      roles: ['agent'],
+      user: fakeUser({
+        phone: '138****5678',
+        channel: 'agent',
+        roles: ['agent', 'safety_officer'],
+        roleNames: ['代理人', '安全专员'],
+      }),
+      roles: ['agent', 'safety_officer'],
     },
     true,
   );
@@ -71,7 +76,9 @@ describe('personal center', () => {
       }),
     });
     renderPage();
-    expect(screen.getByText('代理人')).toBeInTheDocument();
+    // Roles by name, a custom role too (never its code).
+    expect(screen.getByText('代理人、安全专员')).toBeInTheDocument();
+    expect(screen.queryByText(/safety_officer/)).toBeNull();
     expect(screen.getByText('代理渠道')).toBeInTheDocument();
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('用户邮箱'), 'not-an-email');

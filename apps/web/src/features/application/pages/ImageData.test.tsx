@@ -35,6 +35,7 @@ beforeEach(() => {
     'GET api/dictDetail': dictAnswer,
     'GET api/materials': {
       data: {
+        businessNumber: 'AZX2026000042',
         content: [licence],
         totalElements: 1,
         editable: true,
@@ -65,7 +66,9 @@ describe('影像资料', { timeout: 30_000 }, () => {
 
   it('a known business code and id render the record’s materials panel', async () => {
     renderRoute(<ImageData />, PATTERN, '/piibs/insured/ImageData/42/application');
-    expect(await screen.findByText('影像资料（投保单 42）')).toBeInTheDocument();
+    // The record by its 投保单号, never its id.
+    expect(await screen.findByText('影像资料（投保单 AZX2026000042）')).toBeInTheDocument();
+    expect(screen.queryByText(/投保单 42/)).toBeNull();
     const section = await screen.findByRole('region', { name: '营业执照' });
     expect(within(section).getByText('营业执照.pdf')).toBeInTheDocument();
     // Editable: the drag-and-drop upload is offered.

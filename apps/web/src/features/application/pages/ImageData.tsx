@@ -1,9 +1,16 @@
 // 影像资料 (/piibs/insured/ImageData/:id/:businessCode): the scans of one business record by document type.
 // `:id` is the record's id, `:businessCode` its kind ('application' an application, 'customer' a customer).
+// The title names the record by its business number (投保单号, the customer's name) as the list answers it.
 // Upload and delete are offered while the server says the record is editable by the caller.
-import { isMaterialBusinessType, MATERIAL_BUSINESS_LABELS } from '@piibs/shared/material';
+import {
+  isMaterialBusinessType,
+  MATERIAL_BUSINESS_LABELS,
+  type MaterialBusinessType,
+} from '@piibs/shared/material';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Result } from 'antd';
 import { useNavigate, useParams } from 'react-router';
+import { materialsQuery } from '@/components/materials/api.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 
 export const IMAGE_DATA_TEXTS = Object.freeze({
@@ -24,13 +31,17 @@ export default function ImageData() {
   }
   return (
     <div style={{ padding: 16 }}>
-      <Card
-        variant="borderless"
-        title={`${IMAGE_DATA_TEXTS.title}（${MATERIAL_BUSINESS_LABELS[code]} ${id}）`}
-        extra={back}
-      >
+      <Card variant="borderless" title={<Title businessType={code} businessId={id} />} extra={back}>
         <MaterialsPanel businessType={code} businessId={id} editable />
       </Card>
     </div>
   );
+}
+
+/** 影像资料（投保单 AZX2026000001）once the list has answered; 影像资料 until then (never the id). */
+function Title({ businessType, businessId }: { businessType: MaterialBusinessType; businessId: number }) {
+  const number = useQuery(materialsQuery(businessType, businessId)).data?.businessNumber;
+  return number
+    ? `${IMAGE_DATA_TEXTS.title}（${MATERIAL_BUSINESS_LABELS[businessType]} ${number}）`
+    : IMAGE_DATA_TEXTS.title;
 }

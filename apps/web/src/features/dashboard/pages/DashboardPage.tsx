@@ -6,7 +6,6 @@ import { Link } from 'react-router';
 import { getToken } from '@/lib/auth-storage.ts';
 import { MenuIcon } from '@/lib/icons.tsx';
 import { HOME_PATH } from '@/lib/paths.ts';
-import { roleLabels } from '@/lib/roles.ts';
 import { menuPages, usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { DashboardStats, StatsBoundary } from '../components/DashboardStats.tsx';
@@ -17,7 +16,6 @@ const MAX_SHORTCUTS = 12;
 export default function DashboardPage() {
   const { token } = theme.useToken();
   const user = useUserStore((s) => s.user);
-  const roles = useUserStore((s) => s.roles);
   const nodes = usePermissionStore((s) => s.nodes);
   const shortcuts = useMemo(
     () =>
@@ -27,7 +25,7 @@ export default function DashboardPage() {
     [nodes],
   );
   const name = user?.nickName || user?.username;
-  const roleText = roleLabels(roles);
+  const roleText = user?.roleNames.join('、');
 
   return (
     <section style={{ padding: 24 }}>

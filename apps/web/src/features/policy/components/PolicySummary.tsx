@@ -4,6 +4,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { ApplicationEventRow } from '@piibs/shared/application';
 import { APPLICATION_STATUS_LABELS, CHANNEL_LABELS } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
+import { fileSizeText } from '@piibs/shared/material';
 import { formatFen, microPercentText } from '@piibs/shared/money';
 import { PAYMENT_ORDER_STATUS_LABELS, type PaymentOrderStatus, type PaymentRow } from '@piibs/shared/payment';
 import {
@@ -221,12 +222,6 @@ export function DownloadPolicyButton({
   );
 }
 
-function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /** The e-policy (download, size, SHA-256) and its verification code and public link. */
 export function PolicyDocument({ policy }: { policy: PolicyDetail }) {
   const verifyUrl = `${window.location.origin}${policy.verifyPath}`;
@@ -235,7 +230,7 @@ export function PolicyDocument({ policy }: { policy: PolicyDetail }) {
       <Descriptions.Item label={T.document}>
         <DownloadPolicyButton policyId={policy.id} number={policy.number} type="primary" />
         <Typography.Text type="secondary" style={{ marginLeft: 12 }}>
-          {T.documentSize}：{sizeText(policy.document.sizeBytes)}
+          {T.documentSize}：{fileSizeText(policy.document.sizeBytes)}
         </Typography.Text>
       </Descriptions.Item>
       <Descriptions.Item label={T.sha256}>

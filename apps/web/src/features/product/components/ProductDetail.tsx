@@ -195,7 +195,7 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
               {PRODUCT_CLASS_LABELS[product.productClass]}
             </Descriptions.Item>
             <Descriptions.Item label="条款版本">{product.clauseVersion}</Descriptions.Item>
-            <Descriptions.Item label="适用地区">{product.region}</Descriptions.Item>
+            <Descriptions.Item label="适用地区">{product.regionName ?? product.region}</Descriptions.Item>
             <Descriptions.Item label="有效期">
               {product.validFrom} 至 {product.validTo}
             </Descriptions.Item>

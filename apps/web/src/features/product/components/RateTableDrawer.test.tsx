@@ -26,6 +26,7 @@ const PRODUCT: ProductRow = {
   productClass: 'work_safety',
   clauseVersion: '2025版',
   region: '321100',
+  regionName: '镇江市',
   validFrom: '2026-01-01',
   validTo: '2030-12-31',
   allowsCoinsurance: true,

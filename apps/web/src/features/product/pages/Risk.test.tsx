@@ -30,6 +30,7 @@ function productRow(overrides: Partial<ProductRow> = {}): ProductRow {
     productClass: 'work_safety',
     clauseVersion: '2025版',
     region: '321100',
+    regionName: '镇江市',
     validFrom: '2026-01-01',
     validTo: '2026-12-31',
     allowsCoinsurance: true,
@@ -96,12 +97,17 @@ describe('险种与责任', { timeout: 40_000 }, () => {
     renderWithProviders(<Risk />, '/piibs/product/risk');
     expect(await screen.findByText('ZJ-AZX')).toBeInTheDocument();
     expect(api.callsTo('GET api/products')[0]?.params).toEqual({ page: 0, size: 10, sort: 'code,asc' });
+    // The region by its name, never its code.
+    const row = screen.getByText('ZJ-AZX').closest('tr')!;
+    expect(within(row).getByText('镇江市')).toBeInTheDocument();
+    expect(within(row).queryByText('321100')).toBeNull();
 
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /详\s*情/ }));
     const drawer = await screen.findByRole('dialog');
     expect(await within(drawer).findByText('¥400,000.00')).toBeInTheDocument();
     expect(within(drawer).getByText('10% – 21%')).toBeInTheDocument();
+    expect(within(drawer).getByText('镇江市')).toBeInTheDocument();
     expect(await within(drawer).findByText('草稿')).toBeInTheDocument();
     await user.click(within(drawer).getByRole('button', { name: /激\s*活/ }));
     await user.click(await screen.findByRole('button', { name: /确\s*定/ }));

@@ -66,7 +66,13 @@ export default function Risk() {
       sortField: 'productClass',
       render: (v: ProductClass) => PRODUCT_CLASS_LABELS[v] ?? v,
     },
-    { key: 'region', title: '适用地区', dataIndex: 'region', sortField: 'region' },
+    {
+      key: 'region',
+      title: '适用地区',
+      dataIndex: 'region',
+      sortField: 'region',
+      render: (_, row) => row.regionName ?? row.region,
+    },
     {
       key: 'valid',
       title: '有效期',

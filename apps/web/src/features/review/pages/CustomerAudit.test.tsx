@@ -46,6 +46,9 @@ describe('审核客户信息', { timeout: 40_000 }, () => {
     expect(screen.getByText('138****5678')).toBeInTheDocument();
     expect(screen.getByText('营业执照照片不清晰')).toBeInTheDocument();
     expect(screen.getByText(/修改投保人/)).toBeInTheDocument();
+    // The change in words, as the server wrote it: the region by its name, not its code.
+    expect(screen.getByText('地区：京口区')).toBeInTheDocument();
+    expect(screen.queryByText(/321102/)).toBeNull();
 
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /退\s*回/ }));

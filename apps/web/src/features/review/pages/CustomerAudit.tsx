@@ -38,7 +38,7 @@ const CUSTOMER_HINTS: DecisionHints = {
 
 /** 重新提交的修改: what the applicant changed after the return, 字段：旧值 → 新值. */
 function ResubmittedChanges({ changes }: { changes: NonNullable<TaskDetail['resubmitted']> }) {
-  const lines = auditDetailLines(changes, 'application');
+  const lines = auditDetailLines(changes, { entity: 'application' });
   if (!lines.length)
     return <Typography.Text type="secondary">退回后未修改投保信息，原样重新提交</Typography.Text>;
   return (
@@ -97,8 +97,6 @@ export default function CustomerAudit() {
   const othersTask = heldByOther(task, myId);
   const canDecide = auditing && !othersTask;
   const customerId = task.application?.customer.id ?? task.customer?.id;
-  /** The audit entity of the record under review (names its fields: an application's 参保人数). */
-  const entity = task.application ? 'application' : 'customer';
 
   return (
     <AuditLayout
@@ -156,7 +154,7 @@ export default function CustomerAudit() {
                   <div>
                     {formatTime(change.at)} {change.actor ?? ''} {auditActionText(change.action)}
                   </div>
-                  {auditDetailLines(change.detail, entity).map((line) => (
+                  {change.lines.map((line) => (
                     <div key={line} style={{ opacity: 0.65, wordBreak: 'break-all' }}>
                       {line}
                     </div>

@@ -1,5 +1,5 @@
 import type { AuditLogRow } from '@piibs/shared/admin';
-import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS, auditDetailLines } from '@piibs/shared/audit-text';
+import { AUDIT_ACTION_LABELS, AUDIT_ENTITY_LABELS } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { Tag, Typography } from 'antd';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
@@ -15,8 +15,23 @@ const options = (labels: Readonly<Record<string, string>>) =>
 const SEARCH: SearchField[] = [
   { kind: 'input', name: 'blurry', label: T.keyword, placeholder: '操作人、对象、对象ID或 IP' },
   { kind: 'input', name: 'actor', label: T.actor, placeholder: '姓名或用户名' },
-  { kind: 'select', name: 'action', label: T.action, options: options(AUDIT_ACTION_LABELS), width: 140 },
-  { kind: 'select', name: 'entity', label: T.entity, options: options(AUDIT_ENTITY_LABELS), width: 130 },
+  {
+    kind: 'select',
+    name: 'action',
+    label: T.action,
+    options: options(AUDIT_ACTION_LABELS),
+    width: 140,
+    searchable: true,
+  },
+  {
+    kind: 'select',
+    name: 'entity',
+    label: T.entity,
+    options: options(AUDIT_ENTITY_LABELS),
+    width: 130,
+    searchable: true,
+  },
+  { kind: 'input', name: 'number', label: T.record, placeholder: T.recordHint, width: 240 },
   { kind: 'dateRange', name: 'createdAt', label: T.time },
 ];
 const FILTER_KEYS = searchKeys(SEARCH);
@@ -52,28 +67,24 @@ const columns: CrudColumn<AuditLogRow>[] = [
     sortField: 'entity',
     render: (v: string) => AUDIT_ENTITY_LABELS[v] ?? v,
   },
-  { key: 'entityId', title: T.entityId, dataIndex: 'entityId', render: (v: string | null) => v ?? T.none },
+  { key: 'record', title: T.record, dataIndex: 'record', render: (v: string | null) => v ?? T.none },
   { key: 'ip', title: T.ip, dataIndex: 'ip', render: (v: string | null) => v ?? T.none },
   {
     key: 'detail',
     title: T.detail,
-    dataIndex: 'detail',
+    dataIndex: 'lines',
     ellipsis: true,
     width: 320,
-    render: (v: AuditLogRow['detail'], row: AuditLogRow) =>
-      v ? (
-        <Typography.Text type="secondary">{auditDetailLines(v, row.entity).join('；')}</Typography.Text>
-      ) : (
-        T.none
-      ),
+    render: (v: string[]) =>
+      v.length ? <Typography.Text type="secondary">{v.join('；')}</Typography.Text> : T.none,
   },
 ];
 
 /** What an entry recorded, a line a field: 字段：旧值 → 新值. */
-function DetailLines({ detail, entity }: { detail: unknown; entity: string }) {
+function DetailLines({ lines }: { lines: string[] }) {
   return (
     <ul style={{ margin: 0, paddingInlineStart: 20 }}>
-      {auditDetailLines(detail, entity).map((line, i) => (
+      {lines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one detail never reorder
         <li key={i}>{line}</li>
       ))}
@@ -95,8 +106,8 @@ export default function Logs() {
         addHint={false}
         tableProps={{
           expandable: {
-            rowExpandable: (row) => row.detail !== null,
-            expandedRowRender: (row) => <DetailLines detail={row.detail} entity={row.entity} />,
+            rowExpandable: (row) => row.lines.length > 0,
+            expandedRowRender: (row) => <DetailLines lines={row.lines} />,
           },
         }}
       />

@@ -1,5 +1,6 @@
 // Each remaining system page renders its data and its main actions from a mocked API.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { invalidateDict } from '@/lib/dict.tsx';
@@ -141,11 +142,13 @@ describe('system pages', { timeout: 20_000 }, () => {
         {
           id: 1,
           actorId: 1,
-          actorName: 'admin',
+          actorName: '系统管理员',
           action: 'create',
           entity: 'user',
           entityId: '9',
-          detail: { after: { username: 'lisi' } },
+          record: '李四',
+          detail: { after: { username: 'lisi', roleIds: [5] } },
+          lines: ['用户名：lisi', '角色：安全专员'],
           ip: '127.0.0.1',
           createdAt: '2026-01-02T00:00:00Z',
         },
@@ -166,11 +169,13 @@ describe('system pages', { timeout: 20_000 }, () => {
       ]),
     });
     const logs = renderWithProviders(<Logs />, '/piibs/system/log');
-    expect(await screen.findByText('admin')).toBeInTheDocument();
+    expect(await screen.findByText('系统管理员')).toBeInTheDocument();
     expect(screen.getAllByText('新增').length).toBeGreaterThan(0);
-    // What changed, in words: no JSON on screen.
-    expect(screen.getByText('用户名：（空） → lisi')).toBeInTheDocument();
+    // The object by its name, what changed in words as the server wrote it: no id, code or JSON on screen.
+    expect(screen.getByText('李四')).toBeInTheDocument();
+    expect(screen.getByText('用户名：lisi；角色：安全专员')).toBeInTheDocument();
     expect(screen.queryByText(/\{"/)).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: '对象ID' })).toBeNull();
     expect(screen.getByRole('button', { name: /导\s*出/ })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /删\s*除/ })).toBeNull();
     logs.unmount();
@@ -179,6 +184,28 @@ describe('system pages', { timeout: 20_000 }, () => {
     expect(await screen.findByText('密码错误')).toBeInTheDocument();
     expect(screen.getByText('失败')).toBeInTheDocument();
     expect(screen.getByText('账号密码')).toBeInTheDocument();
+  });
+
+  it('操作日志 searches by 操作人, by object type (in words) and by business number', async () => {
+    api = mockApi({ 'GET api/logs': page([]) });
+    const { search } = renderWithProviders(<Logs />, '/piibs/system/log');
+    await waitFor(() => expect(api.callsTo('GET api/logs')).toHaveLength(1));
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('textbox', { name: '操作人' }), '系统自动');
+    // The object types in words, filtered as one types.
+    await user.type(screen.getByRole('combobox', { name: '操作对象' }), '投保');
+    await user.click(await screen.findByTitle('投保单'));
+    await user.type(screen.getByRole('textbox', { name: '业务编号/名称' }), 'AZX2026000001');
+    await user.click(screen.getByRole('button', { name: /搜\s*索/ }));
+    await waitFor(() =>
+      expect(api.callsTo('GET api/logs').at(-1)?.params).toMatchObject({
+        actor: '系统自动',
+        entity: 'application',
+        number: 'AZX2026000001',
+        page: 0,
+      }),
+    );
+    expect(search().get('number')).toBe('AZX2026000001');
   });
 
   it('在线用户: 强制下线 asks, then revokes the session', async () => {
