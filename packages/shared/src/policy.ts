@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { applicationEventRow } from './application.ts';
 import { APPLICATION_STATUSES, CHANNELS, shanghaiToday } from './application-status.ts';
-import { formatFen } from './money.ts';
+import { formatFen, microPercentText } from './money.ts';
 import { paymentRow } from './payment.ts';
 import {
   COVERAGE_TYPES,
@@ -181,6 +181,17 @@ export const policyCoinsurer = z.object({
   preventionFeeFen: z.number(),
 });
 export type PolicyCoinsurer = z.infer<typeof policyCoinsurer>;
+
+/** A stored co-insurance row as the policy answers it (its share also as text). */
+export const policyCoinsurerOf = (c: Omit<PolicyCoinsurer, 'shareText'>): PolicyCoinsurer => ({
+  insurerCode: c.insurerCode,
+  insurerName: c.insurerName,
+  lead: c.lead,
+  share: c.share,
+  shareText: microPercentText(c.share),
+  premiumFen: c.premiumFen,
+  preventionFeeFen: c.preventionFeeFen,
+});
 
 export const policyRow = z.object({
   id: z.number(),

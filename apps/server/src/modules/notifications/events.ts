@@ -140,6 +140,22 @@ const DECIDED_KEYS: Record<ReviewDecision, string> = {
   reject: 'rejected',
 };
 
+/** An application with what its notices name: its number, its policyholder, its version (for one-off keys). */
+async function applicationOf(tx: Tx, id: number) {
+  const [a] = await tx
+    .select({
+      id: applications.id,
+      number: applications.number,
+      version: applications.version,
+      policyholderType: applications.policyholderType,
+      customerName: customers.name,
+    })
+    .from(applications)
+    .innerJoin(customers, eq(customers.id, applications.customerId))
+    .where(eq(applications.id, id));
+  return a;
+}
+
 /** A reviewer decided a task: the submitting side of the record is told, with the opinion. */
 export async function notifyReviewDecision(
   tx: Tx,
@@ -193,16 +209,7 @@ export async function notifyReviewDecision(
     return;
   }
   if (d.kind === 'application') {
-    const [a] = await tx
-      .select({
-        id: applications.id,
-        number: applications.number,
-        policyholderType: applications.policyholderType,
-        customerName: customers.name,
-      })
-      .from(applications)
-      .innerJoin(customers, eq(customers.id, applications.customerId))
-      .where(eq(applications.id, d.subjectId));
+    const a = await applicationOf(tx, d.subjectId);
     if (!a) return;
     await notify(tx, {
       userIds: except(await applicantUsers(tx, a.id), d.deciderId),
@@ -247,17 +254,7 @@ export async function notifyMaterialsRequested(
     requesterId: number;
   },
 ): Promise<void> {
-  const [a] = await tx
-    .select({
-      id: applications.id,
-      number: applications.number,
-      version: applications.version,
-      policyholderType: applications.policyholderType,
-      customerName: customers.name,
-    })
-    .from(applications)
-    .innerJoin(customers, eq(customers.id, applications.customerId))
-    .where(eq(applications.id, r.applicationId));
+  const a = await applicationOf(tx, r.applicationId);
   if (!a) return;
   await notify(tx, {
     userIds: except(await applicantUsers(tx, a.id), r.requesterId),
@@ -280,16 +277,7 @@ export async function notifyPaymentReceived(
   tx: Tx,
   p: { orderId: number; applicationId: number; amountFen: number },
 ): Promise<void> {
-  const [a] = await tx
-    .select({
-      id: applications.id,
-      number: applications.number,
-      policyholderType: applications.policyholderType,
-      customerName: customers.name,
-    })
-    .from(applications)
-    .innerJoin(customers, eq(customers.id, applications.customerId))
-    .where(eq(applications.id, p.applicationId));
+  const a = await applicationOf(tx, p.applicationId);
   if (!a) return;
   await notify(tx, {
     userIds: await applicantUsers(tx, a.id),

@@ -15,8 +15,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
-import { microPercentText } from '@piibs/shared/money';
-import { type PolicyCoinsurer, type PolicyCoverage, policyCoversOf, verifyPath } from '@piibs/shared/policy';
+import {
+  type PolicyCoinsurer,
+  type PolicyCoverage,
+  policyCoinsurerOf,
+  policyCoversOf,
+  verifyPath,
+} from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
@@ -147,15 +152,7 @@ export async function redrawPolicyDocument(ctx: BusinessContext, policyId: numbe
           applicationNumber: a?.number ?? '',
           productName: product?.name ?? '',
           clauseVersion: product?.clauseVersion ?? null,
-          coinsurers: coinsurers.map((c) => ({
-            insurerCode: c.insurerCode,
-            insurerName: c.insurerName,
-            lead: c.lead,
-            share: c.share,
-            shareText: microPercentText(c.share),
-            premiumFen: c.premiumFen,
-            preventionFeeFen: c.preventionFeeFen,
-          })),
+          coinsurers: coinsurers.map(policyCoinsurerOf),
         },
       ),
     );

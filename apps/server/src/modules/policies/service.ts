@@ -1,7 +1,6 @@
 // Policies: the list (the caller's scope, as applications: a policy is visible exactly when its application
 // is), the detail with payments and the timeline, the e-policy download, and the public verification.
 import { type ApplicationStatus, type Channel, shanghaiToday } from '@piibs/shared/application-status';
-import { microPercentText } from '@piibs/shared/money';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName, type PaymentSource } from '@piibs/shared/payment';
 import {
   maskHolderName,
@@ -13,6 +12,7 @@ import {
   type PolicyRow,
   type PolicyStatus,
   type PolicyVerification,
+  policyCoinsurerOf,
   policyCoversOf,
   policyStatusOn,
   VERIFY_FAILED,
@@ -225,15 +225,7 @@ export async function getPolicy(db: Db, viewer: CustomerViewer, id: number): Pro
     projectName: p!.projectName,
     specialTerms: p!.specialTerms,
     coverages: await policyCovers(db, p!),
-    coinsurers: coinsurers.map((c) => ({
-      insurerCode: c.insurerCode,
-      insurerName: c.insurerName,
-      lead: c.lead,
-      share: c.share,
-      shareText: microPercentText(c.share),
-      premiumFen: c.premiumFen,
-      preventionFeeFen: c.preventionFeeFen,
-    })),
+    coinsurers: coinsurers.map(policyCoinsurerOf),
     verificationCode: p!.verificationCode,
     verifyPath: verifyPath(p!.verificationCode),
     document: { sha256: p!.pdfSha256, sizeBytes: p!.pdfSize, downloadPath: `/api/policies/${id}/pdf` },

@@ -1,12 +1,13 @@
 // Test fixtures of the risk-control tests (not a test file): the permission codes granted as the menu seed is
 // meant to grant them, issued policies for two enterprises, two service organisations with their accounts.
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { client } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { newUscc } from '../../../test/business.ts';
 import type { TestContext } from '../../../test/helpers.ts';
-import { applications, menus, policies, roleMenus, roles } from '../../db/schema.ts';
+import { menus, policies, roleMenus, roles } from '../../db/schema.ts';
+import { moveIntoPast } from '../../demo/clock.ts';
 import {
   cashier,
   createPayWorld,
@@ -55,9 +56,8 @@ export const POLICY_AGE_DAYS = 10;
 
 /**
  * An issued policy of `who` for its customer, through the real API and the sandbox cashier, in force since
- * POLICY_AGE_DAYS ago. No one may back-date an application, so the world's clock is turned instead: the issued
- * period (the policy's and its application's) is moved back, keeping its length, as if all this had happened
- * that many days earlier.
+ * POLICY_AGE_DAYS ago. No one may back-date an application, so the world's clock is turned instead, as the
+ * demo's is (demo/clock.ts): the application's business moves back as if it had happened that many days earlier.
  */
 export async function issuedPolicy(w: PayWorld, who: PayWorld['ent'], customerId: number) {
   const a = await pendingPayment(w, who, customerId);
@@ -65,12 +65,12 @@ export async function issuedPolicy(w: PayWorld, who: PayWorld['ent'], customerId
   const res = await cashier(w, start.cashierUrl, 'pay');
   if (res.statusCode !== 303) throw new Error(res.body);
   const db = w.t.database.db;
+  const issued = async () =>
+    (await db.select().from(policies).where(eq(policies.applicationId, a.id)))[0] ??
+    Promise.reject(new Error('policy not issued'));
   const since = addDays(shanghaiToday(), -POLICY_AGE_DAYS);
-  const moved = { startDate: sql`${since}::date`, endDate: sql`${since}::date + (end_date - start_date)` };
-  await db.update(applications).set(moved).where(eq(applications.id, a.id));
-  const [p] = await db.update(policies).set(moved).where(eq(policies.applicationId, a.id)).returning();
-  if (!p) throw new Error('policy not issued');
-  return p;
+  await moveIntoPast(db, a.id, (Date.parse((await issued()).startDate) - Date.parse(since)) / 86_400_000);
+  return issued();
 }
 
 export type Client = PayWorld['ent'];

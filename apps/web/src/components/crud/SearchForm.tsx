@@ -161,13 +161,13 @@ export function SearchForm({
   // Refilled only when the filters in the URL change. A kept-alive page (a tab) runs its effects again each time
   // it is shown: the text typed but not yet searched stays until the tab is closed or refreshed.
   const filled = useRef<string | null>(null);
-  const filtersKey = JSON.stringify(filters);
   useEffect(() => {
-    if (filled.current === filtersKey) return;
-    filled.current = filtersKey;
+    const key = JSON.stringify(filters);
+    if (filled.current === key) return;
+    filled.current = key;
     form.resetFields();
-    form.setFieldsValue(toFormValues(fieldsRef.current, JSON.parse(filtersKey)));
-  }, [form, filtersKey]);
+    form.setFieldsValue(toFormValues(fieldsRef.current, filters));
+  }, [form, filters]);
 
   const submit = (values: FormValues) => {
     // Filters of the list the bar does not show (a tree beside the table …) stay as they are.
