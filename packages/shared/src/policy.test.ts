@@ -28,6 +28,7 @@ describe('policy helpers', () => {
     expect(policyStatusOn(p, '2026-05-01')).toBe('IN_FORCE');
     expect(policyStatusOn(p, '2027-04-30')).toBe('IN_FORCE');
     expect(policyStatusOn(p, '2027-05-01')).toBe('EXPIRED');
+    expect(policyStatusOn({ ...p, status: 'CANCELLED' }, '2026-06-01')).toBe('CANCELLED');
   });
 
   it('knows the number and code formats', () => {

@@ -19,13 +19,17 @@ import {
   LIMIT_LABELS,
 } from './rating.ts';
 
-/** Stored ISSUED at issue; IN_FORCE from 00:00 of the start day; EXPIRED after 24:00 of the end day. */
-export const POLICY_STATUSES = ['ISSUED', 'IN_FORCE', 'EXPIRED'] as const;
+/**
+ * Stored ISSUED at issue; IN_FORCE from 00:00 of the start day; EXPIRED after 24:00 of the end day; CANCELLED
+ * (退保) from the cancellation's effective date, whatever the period says.
+ */
+export const POLICY_STATUSES = ['ISSUED', 'IN_FORCE', 'EXPIRED', 'CANCELLED'] as const;
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 export const POLICY_STATUS_LABELS: Readonly<Record<PolicyStatus, string>> = Object.freeze({
   ISSUED: '已出单',
   IN_FORCE: '保障中',
   EXPIRED: '已到期',
+  CANCELLED: '已退保',
 });
 
 /** The state a policy is in on a day (Asia/Shanghai): its period decides once it is issued. */
@@ -34,6 +38,7 @@ export function policyStatusOn(
   today: string = shanghaiToday(),
 ): PolicyStatus {
   if (!(POLICY_STATUSES as readonly string[]).includes(policy.status)) return 'ISSUED';
+  if (policy.status === 'CANCELLED') return 'CANCELLED';
   if (today > policy.endDate) return 'EXPIRED';
   if (today >= policy.startDate) return 'IN_FORCE';
   return policy.status as PolicyStatus;

@@ -39,6 +39,7 @@ const POLICY_STATUS_COLORS: Record<PolicyStatus, string> = {
   ISSUED: 'processing',
   IN_FORCE: 'success',
   EXPIRED: 'default',
+  CANCELLED: 'error',
 };
 
 export function PolicyStatusTag({ status, label }: { status: PolicyStatus; label: string }) {
