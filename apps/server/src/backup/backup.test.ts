@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { databaseUrl, dropDatabase, onServer } from '../../test/databases.ts';
+import { materialsDir } from '../modules/materials/storage.ts';
+import { createPayWorld, type PayWorld, pendingPayment } from '../modules/payments/test-fixtures.ts';
+import { BackupError, createBackup, restoreBackup } from './archive.ts';
+
+let w: PayWorld;
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'piibs-backup-test-'));
+const made: string[] = [];
+
+async function emptyDatabase(): Promise<string> {
+  const name = `piibs_r_${Math.random().toString(16).slice(2, 10)}`;
+  await onServer(inject('databaseUrl'), `CREATE DATABASE ${name}`);
+  made.push(name);
+  return databaseUrl(inject('databaseUrl'), name);
+}
+
+/**
+ * Every application table's row count and a digest of its rows, computed independently of the backup code: the
+ * rows as text, sorted, hashed by the server. `snapshot` reads them in an exported snapshot.
+ */
+async function fingerprint(url: string, snapshot?: string): Promise<Record<string, string>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    if (snapshot) await client.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+    const tables = await client.query<{ t: string }>(
+      `SELECT tablename::text AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
+    );
+    const out: Record<string, string> = {};
+    for (const { t } of tables.rows) {
+      const r = await client.query<{ n: string; d: string | null }>(
+        `SELECT count(*)::text AS n, md5(string_agg(x::text, E'\\n' ORDER BY x::text)) AS d FROM public."${t}" x`,
+      );
+      out[t] = `${r.rows[0]!.n}:${r.rows[0]!.d ?? '-'}`;
+    }
+    await client.query('COMMIT');
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Every material row's file, hashed from the restored DATA_DIR. */
+async function materialFiles(
+  url: string,
+  dataDir: string,
+): Promise<{ key: string; want: string; got: string }[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = await client.query<{ key: string; sha256: string }>(
+      'SELECT storage_key AS key, sha256 FROM material ORDER BY id',
+    );
+    return rows.rows.map((m) => ({
+      key: m.key,
+      want: m.sha256,
+      got: createHash('sha256')
+        .update(readFileSync(path.join(materialsDir(dataDir), ...m.key.split('/'))))
+        .digest('hex'),
+    }));
+  } finally {
+    await client.end();
+  }
+}
+
+const sourceUrl = () => String(w.t.database.pool.options.connectionString);
+
+beforeAll(async () => {
+  w = await createPayWorld();
+  // An application through submission and approval: customers, tasks, audit entries, uploaded materials.
+  await pendingPayment(w, w.ent, w.entCustomerId);
+});
+
+afterAll(async () => {
+  await w.t.close();
+  for (const name of made) await dropDatabase(inject('databaseUrl'), name);
+  rmSync(w.t.config.dataDir, { recursive: true, force: true });
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('backup and restore', () => {
+  it('restores one snapshot into an empty database and DATA_DIR: every row, every referenced file', async () => {
+    // The snapshot is exported by a transaction of the test, which fingerprints the data as that snapshot sees it.
+    const holder = new pg.Client({ connectionString: sourceUrl() });
+    await holder.connect();
+    await holder.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    const snapshot = (await holder.query<{ s: string }>('SELECT pg_export_snapshot() AS s')).rows[0]!.s;
+    const before = await fingerprint(sourceUrl(), snapshot);
+    // Written after the snapshot: a second application with its materials; not in the backup.
+    const later = await pendingPayment(w, w.ent2, w.ent2CustomerId);
+    const file = path.join(tmp, 'one.tar.gz');
+    const lines: string[] = [];
+    const manifest = await createBackup({
+      databaseUrl: sourceUrl(),
+      dataDir: w.t.config.dataDir,
+      out: file,
+      snapshot,
+      log: (l) => lines.push(l),
+    });
+    await holder.query('COMMIT');
+    await holder.end();
+    expect(manifest.missing).toEqual([]);
+    expect(manifest.files.filter((f) => f.kind === 'material').length).toBeGreaterThan(0);
+
+    const target = await emptyDatabase();
+    const dataDir = path.join(tmp, 'restored');
+    const summary = await restoreBackup({ file, dataDir, databaseUrl: target });
+    expect(summary.files).toBe(manifest.files.length);
+
+    const after = await fingerprint(target);
+    expect(after).toEqual(before);
+    const now = await fingerprint(sourceUrl());
+    expect(now.application).not.toEqual(before.application);
+    const files = await materialFiles(target, dataDir);
+    expect(files.length).toBe(manifest.files.filter((f) => f.kind === 'material').length);
+    for (const f of files) expect(f.got, f.key).toBe(f.want);
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    const gone = await client.query('SELECT 1 FROM application WHERE id = $1', [later.id]);
+    // The sequences go on past every restored id.
+    const next = await client.query<{ n: string }>(`SELECT nextval('application_id_seq')::text AS n`);
+    await client.end();
+    expect(gone.rowCount).toBe(0);
+    expect(Number(next.rows[0]!.n)).toBeGreaterThan(later.id - 1);
+  });
+
+  it('refuses a target that is not empty and a damaged backup, changing nothing', async () => {
+    const file = path.join(tmp, 'two.tar.gz');
+    await createBackup({ databaseUrl: sourceUrl(), dataDir: w.t.config.dataDir, out: file });
+    // The source itself: a database with tables.
+    await expect(
+      restoreBackup({ file, dataDir: path.join(tmp, 'other'), databaseUrl: sourceUrl() }),
+    ).rejects.toThrow(/not empty/);
+    // A DATA_DIR with anything in it (embedded restore): refused before any database is started.
+    await expect(restoreBackup({ file, dataDir: tmp })).rejects.toThrow(BackupError);
+    await expect(restoreBackup({ file, dataDir: tmp })).rejects.toThrow(/is not empty/);
+
+    const damaged = path.join(tmp, 'damaged.tar.gz');
+    const bytes = readFileSync(file);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    writeFileSync(damaged, bytes);
+    const target = await emptyDatabase();
+    await expect(
+      restoreBackup({ file: damaged, dataDir: path.join(tmp, 'd2'), databaseUrl: target }),
+    ).rejects.toThrow(/damaged|not a PIIBS backup/);
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    const tables = await client.query(`SELECT 1 FROM pg_tables WHERE schemaname = 'public'`);
+    await client.end();
+    expect(tables.rowCount).toBe(0);
+  });
+});
