@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -8,6 +8,8 @@ import { databaseUrl, dropDatabase, onServer } from '../../test/databases.ts';
 import { materialsDir } from '../modules/materials/storage.ts';
 import { createPayWorld, type PayWorld, pendingPayment } from '../modules/payments/test-fixtures.ts';
 import { BackupError, createBackup, restoreBackup } from './archive.ts';
+import { scheduledBackup } from './schedule.ts';
+import { backupSettingsFrom } from './settings.ts';
 
 let w: PayWorld;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'piibs-backup-test-'));
@@ -155,5 +157,36 @@ describe('backup and restore', () => {
     const tables = await client.query(`SELECT 1 FROM pg_tables WHERE schemaname = 'public'`);
     await client.end();
     expect(tables.rowCount).toBe(0);
+  });
+});
+
+describe('the daily backup', () => {
+  it('writes one file a run into DATA_DIR/backups and keeps the newest PIIBS_BACKUP_KEEP', async () => {
+    const settings = backupSettingsFrom({ PIIBS_BACKUP_KEEP: '2' }, w.t.config.dataDir);
+    expect(settings.dir).toBe(path.join(w.t.config.dataDir, 'backups'));
+    const days = ['2026-11-01T18:30:00Z', '2026-11-02T18:30:00Z', '2026-11-03T18:30:00Z'];
+    for (const day of days)
+      await scheduledBackup({ databaseUrl: sourceUrl(), dataDir: w.t.config.dataDir, settings }, new Date(day));
+    expect(readdirSync(settings.dir).sort()).toEqual([
+      'piibs-backup-20261102-183000.tar.gz',
+      'piibs-backup-20261103-183000.tar.gz',
+    ]);
+    // The kept file is a whole backup.
+    const target = await emptyDatabase();
+    const summary = await restoreBackup({
+      file: path.join(settings.dir, 'piibs-backup-20261103-183000.tar.gz'),
+      dataDir: path.join(tmp, 'from-daily'),
+      databaseUrl: target,
+    });
+    expect(summary.files).toBeGreaterThan(0);
+  });
+
+  it('reads its place and count from the environment, refusing a count that is not a whole number', () => {
+    expect(backupSettingsFrom({}, '/srv/piibs')).toEqual({ dir: '/srv/piibs/backups', keep: 7 });
+    expect(backupSettingsFrom({ PIIBS_BACKUP_DIR: '/mnt/b', PIIBS_BACKUP_KEEP: '0' }, '/srv/piibs')).toEqual({
+      dir: '/mnt/b',
+      keep: 0,
+    });
+    expect(() => backupSettingsFrom({ PIIBS_BACKUP_KEEP: 'seven' }, '/srv/piibs')).toThrow(/PIIBS_BACKUP_KEEP/);
   });
 });
