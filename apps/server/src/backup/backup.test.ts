@@ -166,7 +166,10 @@ describe('the daily backup', () => {
     expect(settings.dir).toBe(path.join(w.t.config.dataDir, 'backups'));
     const days = ['2026-11-01T18:30:00Z', '2026-11-02T18:30:00Z', '2026-11-03T18:30:00Z'];
     for (const day of days)
-      await scheduledBackup({ databaseUrl: sourceUrl(), dataDir: w.t.config.dataDir, settings }, new Date(day));
+      await scheduledBackup(
+        { databaseUrl: sourceUrl(), dataDir: w.t.config.dataDir, settings },
+        new Date(day),
+      );
     expect(readdirSync(settings.dir).sort()).toEqual([
       'piibs-backup-20261102-183000.tar.gz',
       'piibs-backup-20261103-183000.tar.gz',
@@ -187,6 +190,8 @@ describe('the daily backup', () => {
       dir: '/mnt/b',
       keep: 0,
     });
-    expect(() => backupSettingsFrom({ PIIBS_BACKUP_KEEP: 'seven' }, '/srv/piibs')).toThrow(/PIIBS_BACKUP_KEEP/);
+    expect(() => backupSettingsFrom({ PIIBS_BACKUP_KEEP: 'seven' }, '/srv/piibs')).toThrow(
+      /PIIBS_BACKUP_KEEP/,
+    );
   });
 });

@@ -28,7 +28,8 @@ export async function scheduledBackup(
   for (const n of await readdir(opts.settings.dir)) {
     if (!n.endsWith('.partial')) continue;
     const s = await stat(path.join(opts.settings.dir, n)).catch(() => null);
-    if (s && now.getTime() - s.mtimeMs > 86_400_000) await rm(path.join(opts.settings.dir, n), { force: true });
+    if (s && now.getTime() - s.mtimeMs > 86_400_000)
+      await rm(path.join(opts.settings.dir, n), { force: true });
   }
   return out;
 }

@@ -16,4 +16,3 @@ export function backupSettingsFrom(env: NodeJS.ProcessEnv, dataDir: string): Bac
     throw new ConfigError(`PIIBS_BACKUP_KEEP must be a whole number 0-3650, got "${env.PIIBS_BACKUP_KEEP}"`);
   return { dir: path.resolve(env.PIIBS_BACKUP_DIR || path.join(dataDir, 'backups')), keep };
 }
-
