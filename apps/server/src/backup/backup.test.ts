@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseUrl, dropDatabase, onServer } from '../../test/databases.ts';
-import { materialsDir } from '../modules/materials/storage.ts';
+import { fingerprint } from '../../test/fingerprint.ts';
 import { createPayWorld, type PayWorld, pendingPayment } from '../modules/payments/test-fixtures.ts';
 import { BackupError, createBackup, restoreBackup } from './archive.ts';
 import { scheduledBackup } from './schedule.ts';
@@ -20,56 +19,6 @@ async function emptyDatabase(): Promise<string> {
   await onServer(inject('databaseUrl'), `CREATE DATABASE ${name}`);
   made.push(name);
   return databaseUrl(inject('databaseUrl'), name);
-}
-
-/**
- * Every application table's row count and a digest of its rows, computed independently of the backup code: the
- * rows as text, sorted, hashed by the server. `snapshot` reads them in an exported snapshot.
- */
-async function fingerprint(url: string, snapshot?: string): Promise<Record<string, string>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    if (snapshot) await client.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
-    const tables = await client.query<{ t: string }>(
-      `SELECT tablename::text AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`,
-    );
-    const out: Record<string, string> = {};
-    for (const { t } of tables.rows) {
-      const r = await client.query<{ n: string; d: string | null }>(
-        `SELECT count(*)::text AS n, md5(string_agg(x::text, E'\\n' ORDER BY x::text)) AS d FROM public."${t}" x`,
-      );
-      out[t] = `${r.rows[0]!.n}:${r.rows[0]!.d ?? '-'}`;
-    }
-    await client.query('COMMIT');
-    return out;
-  } finally {
-    await client.end();
-  }
-}
-
-/** Every material row's file, hashed from the restored DATA_DIR. */
-async function materialFiles(
-  url: string,
-  dataDir: string,
-): Promise<{ key: string; want: string; got: string }[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const rows = await client.query<{ key: string; sha256: string }>(
-      'SELECT storage_key AS key, sha256 FROM material ORDER BY id',
-    );
-    return rows.rows.map((m) => ({
-      key: m.key,
-      want: m.sha256,
-      got: createHash('sha256')
-        .update(readFileSync(path.join(materialsDir(dataDir), ...m.key.split('/'))))
-        .digest('hex'),
-    }));
-  } finally {
-    await client.end();
-  }
 }
 
 const sourceUrl = () => String(w.t.database.pool.options.connectionString);
@@ -94,7 +43,7 @@ describe('backup and restore', () => {
     await holder.connect();
     await holder.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
     const snapshot = (await holder.query<{ s: string }>('SELECT pg_export_snapshot() AS s')).rows[0]!.s;
-    const before = await fingerprint(sourceUrl(), snapshot);
+    const before = await fingerprint(sourceUrl(), w.t.config.dataDir, snapshot);
     // Written after the snapshot: a second application with its materials; not in the backup.
     const later = await pendingPayment(w, w.ent2, w.ent2CustomerId);
     const file = path.join(tmp, 'one.tar.gz');
@@ -116,13 +65,13 @@ describe('backup and restore', () => {
     const summary = await restoreBackup({ file, dataDir, databaseUrl: target });
     expect(summary.files).toBe(manifest.files.length);
 
-    const after = await fingerprint(target);
-    expect(after).toEqual(before);
-    const now = await fingerprint(sourceUrl());
-    expect(now.application).not.toEqual(before.application);
-    const files = await materialFiles(target, dataDir);
-    expect(files.length).toBe(manifest.files.filter((f) => f.kind === 'material').length);
-    for (const f of files) expect(f.got, f.key).toBe(f.want);
+    const after = await fingerprint(target, dataDir);
+    expect(after.tables).toEqual(before.tables);
+    expect(Object.keys(after.files).length).toBe(manifest.files.filter((f) => f.kind === 'material').length);
+    expect(after.files).toEqual(before.files);
+    expect(after.files).toEqual(after.recorded);
+    const now = await fingerprint(sourceUrl(), w.t.config.dataDir);
+    expect(now.tables.application).not.toEqual(before.tables.application);
     const client = new pg.Client({ connectionString: target });
     await client.connect();
     const gone = await client.query('SELECT 1 FROM application WHERE id = $1', [later.id]);
