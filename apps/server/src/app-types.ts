@@ -3,6 +3,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { EmbeddedPostgres } from './db/embedded.ts';
+import type { ReadRouter } from './db/replica.ts';
 import type { PaymentProvider } from './modules/payments/provider.ts';
 
 /** What buildApp() is given. */
@@ -17,6 +18,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Where slightly-stale-tolerant reads go: the replica when one keeps up, else the primary (db/replica.ts). */
+    reads: ReadRouter;
   }
 }
 

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-types.ts';
 import type { Config } from './config.ts';
+import { ReadRouter } from './db/replica.ts';
 import { jobsPlugin } from './jobs/boss.ts';
 import { HttpError } from './lib/errors.ts';
 import { logOptions } from './lib/logging.ts';
@@ -81,6 +82,10 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
     ...rest,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
+  const reads = new ReadRouter(deps.database, deps.config.replicaUrl);
+  app.decorate('reads', reads);
+  app.addHook('onReady', () => reads.start());
+  app.addHook('onClose', () => reads.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { type BackupSettings, backupSettingsFrom } from './backup/settings.ts';
 import { ConfigError } from './config-error.ts';
 import { type BusinessSettings, businessSettingsFrom } from './modules/payments/settings.ts';
 
@@ -25,6 +26,10 @@ export interface Config {
   version: string;
   /** Payments, pg-boss jobs, the public URL (PIIBS_PAYMENT_PROVIDER, PIIBS_SANDBOX_PAY_KEY, PIIBS_JOBS …). */
   business: BusinessSettings;
+  /** The daily backup: where and how many (PIIBS_BACKUP_DIR, PIIBS_BACKUP_KEEP). */
+  backup: BackupSettings;
+  /** A streaming replica for slightly-stale-tolerant reads (DATABASE_REPLICA_URL). */
+  replicaUrl: string | undefined;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -133,5 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),
     business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port }),
+    backup: backupSettingsFrom(env, dataDir),
+    replicaUrl: env.DATABASE_REPLICA_URL || undefined,
   };
 }

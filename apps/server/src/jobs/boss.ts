@@ -10,12 +10,16 @@
 //                        back-off (issuePolicy), up to ISSUE_RETRY_LIMIT times, then the sweep keeps trying
 //   policy-expiring      daily at 09:00 and on start: in-app notice of policies ending within 30 days, once
 //                        per policy (notifyExpiringPolicies)
+//   backup-daily         daily at 02:30 (Asia/Shanghai): one backup file under PIIBS_BACKUP_DIR, the newest
+//                        PIIBS_BACKUP_KEEP kept (scheduledBackup); not scheduled when PIIBS_BACKUP_KEEP=0
 //
 // The queue starts when the server listens (not in tests, which inject requests and never listen; they call
 // the handlers directly) unless PIIBS_JOBS=off, and stops when the app closes (Ctrl-C, tests' close()).
 import type { FastifyInstance } from 'fastify';
 import { PgBoss } from 'pg-boss';
 import type { BusinessContext, IssueQueue } from '../app-types.ts';
+import { scheduledBackup } from '../backup/schedule.ts';
+import type { BackupSettings } from '../backup/settings.ts';
 import { notifyExpiringPolicies } from '../modules/notifications/expiring.ts';
 import { businessContext } from '../modules/payments/context.ts';
 import { expireOverdueOrders } from '../modules/payments/service.ts';
@@ -27,6 +31,7 @@ export const QUEUES = {
   sweep: 'policy-issue-sweep',
   issue: 'policy-issue',
   expiring: 'policy-expiring',
+  backup: 'backup-daily',
 } as const;
 
 export const ISSUE_RETRY_LIMIT = 10;
@@ -41,6 +46,8 @@ export interface JobRunnerOptions {
   pollingIntervalSeconds?: number;
   /** First retry delay of a failed issuance, seconds (default 10; doubled each time, at most 10 minutes). */
   issueRetryDelaySeconds?: number;
+  /** The daily backup of this installation (none when not given or keep is 0). */
+  backup?: { dataDir: string; settings: BackupSettings };
 }
 
 /** The job handlers, exported so tests (and operators) can run a pass directly. */
@@ -55,6 +62,8 @@ export const jobHandlers = {
     await issuePolicy(ctx, applicationId);
   },
   expiring: (ctx: BusinessContext) => notifyExpiringPolicies(ctx.db),
+  backup: (databaseUrl: string, backup: { dataDir: string; settings: BackupSettings }) =>
+    scheduledBackup({ databaseUrl, ...backup }),
 };
 
 export class JobRunner implements IssueQueue {
@@ -93,6 +102,9 @@ export class JobRunner implements IssueQueue {
         expireInSeconds: 300,
       });
       await boss.createQueue(QUEUES.expiring, { policy: 'stately', retryLimit: 1, expireInSeconds: 600 });
+      const backup = this.#o.backup?.settings.keep ? this.#o.backup : undefined;
+      if (backup)
+        await boss.createQueue(QUEUES.backup, { policy: 'stately', retryLimit: 2, expireInSeconds: 3600 });
       const polling = { pollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2 };
       await boss.work(QUEUES.expire, polling, async () => {
         const n = await jobHandlers.expire(ctx);
@@ -109,10 +121,17 @@ export class JobRunner implements IssueQueue {
         const n = await jobHandlers.expiring(ctx);
         if (n) ctx.log.info({ notified: n }, 'expiring policies notified');
       });
+      if (backup)
+        await boss.work(QUEUES.backup, polling, async () => {
+          const file = await jobHandlers.backup(this.#o.connectionString, backup);
+          ctx.log.info({ file }, 'daily backup written');
+        });
       if (this.#o.schedule ?? true) {
         await boss.schedule(QUEUES.expire, '* * * * *', null, { tz: 'Asia/Shanghai' });
         await boss.schedule(QUEUES.sweep, '* * * * *', null, { tz: 'Asia/Shanghai' });
         await boss.schedule(QUEUES.expiring, '0 9 * * *', null, { tz: 'Asia/Shanghai' });
+        if (backup) await boss.schedule(QUEUES.backup, '30 2 * * *', null, { tz: 'Asia/Shanghai' });
+        else await boss.unschedule(QUEUES.backup).catch(() => {});
       }
       // Also once now: orders that expired while the server was down, issuance left half-way.
       await boss.send(QUEUES.expire, {});
@@ -150,6 +169,7 @@ async function jobsPlugin(app: FastifyInstance): Promise<void> {
   const runner = new JobRunner({
     connectionString: String(app.deps.database.pool.options.connectionString),
     ctx,
+    backup: { dataDir: app.deps.config.dataDir, settings: app.deps.config.backup },
   });
   app.addHook('onListen', async () => {
     try {

@@ -106,7 +106,8 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const spec = applicationListSpec(db(), await customerViewerOf(db(), req.user), req.query);
+      // The rows from the replica when it keeps up; who may see what is decided on the primary.
+      const spec = applicationListSpec(app.reads.pick(), await customerViewerOf(db(), req.user), req.query);
       return sendXlsx(reply, { name: '投保单', columns: EXPORT_COLUMNS, rows: allRows(req.query, spec) });
     },
   );

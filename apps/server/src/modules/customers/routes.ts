@@ -104,7 +104,9 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const spec = customerListSpec(db(), await customerViewerOf(db(), req.user), req.query);
+      // The rows from the replica when it keeps up (an export tolerates seconds of staleness); who may see what
+      // is decided on the primary.
+      const spec = customerListSpec(app.reads.pick(), await customerViewerOf(db(), req.user), req.query);
       return sendXlsx(reply, {
         name: '投保人数据',
         columns: [

@@ -57,15 +57,18 @@ async function answerFor(
   ]);
   const holder = user.roles.some((r) => HOLDER_ROLES.includes(r));
   const staff = isAdmin || user.roles.some((r) => !OUTSIDE_ROLES.includes(r));
+  // The figures from the replica when it keeps up (they tolerate seconds of staleness, and are cached 30 s
+  // anyway), else from the primary; who the user is and what they may see is decided above, on the primary.
+  const { reads } = app;
   const [review, business, management, service, system] = await Promise.all([
-    kinds.length ? reviewFigures(db, viewer, kinds, range) : undefined,
-    holder ? businessFigures(db, viewer, range, today) : undefined,
+    kinds.length ? reads.read((fig) => reviewFigures(fig, viewer, kinds, range)) : undefined,
+    holder ? reads.read((fig) => businessFigures(fig, viewer, range, today)) : undefined,
     staff && listsApplications && viewer.staffScope
       ? // Staff figures cover their data scope, not the applications they hold as an agent or an enterprise.
-        managementFigures(db, { ...viewer, isAgent: false, isEnterprise: false }, range)
+        reads.read((fig) => managementFigures(fig, { ...viewer, isAgent: false, isEnterprise: false }, range))
       : undefined,
     // Members of a service organisation: its orders only, as their "my service orders" list.
-    org ? serviceFigures(db, org, range, today) : undefined,
+    org ? reads.read((fig) => serviceFigures(fig, org, range, today)) : undefined,
     isAdmin || monitors
       ? systemFigures(
           app.deps.database,

@@ -88,7 +88,7 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: 'IP', value: (r) => r.ip },
           { header: '详情', width: 60, value: (r) => r.lines.join('\n') || null },
         ],
-        rows: allRows(req.query, auditListSpec(db(), req.query)),
+        rows: allRows(req.query, auditListSpec(app.reads.pick(), req.query)),
       }),
   );
 
@@ -130,7 +130,7 @@ export const logRoutes: FastifyPluginAsyncZod = async (app) => {
           { header: 'IP', value: (r) => r.ip },
           { header: '浏览器', width: 28, value: (r) => r.browser },
         ],
-        rows: allRows(req.query, loginListSpec(db(), req.query)),
+        rows: allRows(req.query, loginListSpec(app.reads.pick(), req.query)),
       }),
   );
 };

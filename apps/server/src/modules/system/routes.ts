@@ -20,6 +20,8 @@ const healthSchema = z.object({
   database: z.literal('postgres'),
   embedded: z.boolean(),
   version: z.string(),
+  /** With DATABASE_REPLICA_URL: whether the replica answers the stale-tolerant reads (ok) or not (behind, down). */
+  replica: z.enum(['ok', 'behind', 'down']).optional(),
 });
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -36,7 +38,13 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (_req, reply) => {
       const { database, embedded, config } = app.deps;
-      const body = { database: 'postgres' as const, embedded, version: config.version };
+      const replica = app.reads.status.state;
+      const body = {
+        database: 'postgres' as const,
+        embedded,
+        version: config.version,
+        ...(replica === 'none' ? {} : { replica }),
+      };
       try {
         await database.pool.query('SELECT 1');
         return { status: 'ok' as const, ...body };
