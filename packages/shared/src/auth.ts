@@ -3,31 +3,16 @@
 // ./password-forms.ts: they carry the breached-password list, which the pages loading this module do not need.
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from './constants.ts';
+import { CHANNELS } from './role-codes.ts';
 import { isEmail, isMobile, MESSAGES, requiredText } from './validators.ts';
 
-/** Channels a user belongs to. */
-export const CHANNELS = ['staff', 'agent', 'enterprise', 'service'] as const;
-export type Channel = (typeof CHANNELS)[number];
-/** The channels in words, as the `user_channel` dictionary names them. */
-export const USER_CHANNEL_LABELS: Readonly<Record<Channel, string>> = Object.freeze({
-  staff: '内部员工',
-  agent: '代理人',
-  enterprise: '投保企业',
-  service: '风控服务机构',
-});
-
-/** Built-in role codes (the names the front end's permission checks use). */
-export const ROLE_CODES = Object.freeze({
-  admin: 'admin',
-  underwriter: 'underwriter',
-  agent: 'agent',
-  enterprise: '17',
-  service: 'service',
-  contractor: 'contractor',
-} as const);
-
-/** Where the web app goes after logout, by how the session was opened. */
-export const JUMP_URLS = Object.freeze({ password: '/piibs/login', ca: '/piibs/CAlogin' } as const);
+export {
+  CHANNELS,
+  type Channel,
+  JUMP_URLS,
+  ROLE_CODES,
+  USER_CHANNEL_LABELS,
+} from './role-codes.ts';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{2,32}$/;
 export const USERNAME_MESSAGE = '用户名为 2–32 位字母、数字或 _ . @ -';

@@ -1,5 +1,5 @@
-import { ROLE_CODES } from '@piibs/shared/auth';
 import { REDUCED_SHELL_ROLE } from '@piibs/shared/constants';
+import { ROLE_CODES } from '@piibs/shared/role-codes';
 import type { ReactNode } from 'react';
 import { useUserStore } from '@/stores/user.ts';
 

@@ -107,14 +107,27 @@ export const applications = pgTable(
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     version: integer('version').notNull().default(0),
+    /**
+     * Number and insured name as a search key of letters and digits (piibs_text_key, migration 0017), for the
+     * keyword search's trigram index (lib/filters.ts keyedContains). Kept by PostgreSQL.
+     */
+    searchKey: text('search_key').generatedAlwaysAs(
+      sql`piibs_text_key(coalesce(number, '') || ' ' || coalesce(insured_name, ''))`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('application_number').on(t.number),
-    index('application_customer').on(t.customerId),
-    index('application_owner').on(t.ownerId),
-    index('application_agent').on(t.agentId),
+    /**
+     * Data-scoped lists (modules/applications/queries.ts): each branch of the scope's OR (owner, agent, client)
+     * reads its newest rows in list order from one of these, then the branches are merged (scopedIds).
+     */
+    index('application_customer_updated').on(t.customerId, t.updatedAt, t.id),
+    index('application_owner_updated').on(t.ownerId, t.updatedAt, t.id),
+    index('application_agent_updated').on(t.agentId, t.updatedAt, t.id),
+    /** Keyword search ("contains" on number and insured name): a trigram index of search_key (pg_trgm). */
+    index('application_search_trgm').using('gin', sql`${t.searchKey} gin_trgm_ops`),
     index('application_status_created').on(t.status, t.createdAt),
     /** insureList's orders, paged by cursor: (key, id) row comparisons read only the page. */
     index('application_updated_id').on(t.updatedAt, t.id),

@@ -32,6 +32,13 @@ export const customers = pgTable(
     reviewOpinion: text('review_opinion'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     version: integer('version').notNull().default(0),
+    /**
+     * Name, credit code and contact as a search key of letters and digits (piibs_text_key, migration 0017), for
+     * the keyword search's trigram index (lib/filters.ts keyedContains). Kept by PostgreSQL.
+     */
+    searchKey: text('search_key').generatedAlwaysAs(
+      sql`piibs_text_key(coalesce(name, '') || ' ' || coalesce(uscc, '') || ' ' || coalesce(contact_name, ''))`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -39,6 +46,8 @@ export const customers = pgTable(
     uniqueIndex('customer_uscc').on(t.uscc),
     uniqueIndex('customer_ca_fingerprint').on(t.caFingerprint).where(sql`${t.caFingerprint} is not null`),
     index('customer_owner').on(t.ownerId),
+    /** Keyword search ("contains" on name, credit code, contact): a trigram index of search_key (pg_trgm). */
+    index('customer_search_trgm').using('gin', sql`${t.searchKey} gin_trgm_ops`),
     index('customer_created_by').on(t.createdBy),
     index('customer_review_status').on(t.reviewStatus),
     index('customer_created').on(t.createdAt),

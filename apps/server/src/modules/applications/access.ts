@@ -5,36 +5,37 @@
 //   agent                           the applications they entered and those of their own clients;
 //   staff (other roles)             by data scope: applications owned by users in scope.
 // Changing an application (draft, co-insurers, submit, cancel) is for its owner (or its agent) only: 403.
-import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { applications, customers, reviewTasks, users } from '../../db/schema.ts';
 import { usersInScope } from '../../lib/data-scope.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 
-/** The WHERE condition of the applications a viewer may see (undefined: all). */
-export function applicationsVisibleTo(db: Pick<Db, 'select'>, v: CustomerViewer): SQL | undefined {
+/**
+ * The applications a viewer may see, as the branches of an OR (undefined: all). Each branch fits an index that
+ * starts with its column and goes on in list order ((owner | agent | customer, updated_at, id), migration 0017),
+ * so a list can take each branch's newest rows and merge them (queries.ts) instead of filtering along the date.
+ * The applicants' ids are `= any(array(…))`: an index condition, where `in (subquery)` is a filter.
+ */
+export function applicationScopeBranches(db: Pick<Db, 'select'>, v: CustomerViewer): SQL[] | undefined {
   if (v.staffScope?.all) return undefined;
+  const customerIn = (where: SQL) =>
+    sql`${applications.customerId} = any(array(${db.select({ id: customers.id }).from(customers).where(where)}))`;
   const conditions: SQL[] = [eq(applications.ownerId, v.user.id)];
-  if (v.isEnterprise && v.uscc)
-    conditions.push(
-      inArray(
-        applications.customerId,
-        db.select({ id: customers.id }).from(customers).where(eq(customers.uscc, v.uscc)),
-      ),
-    );
+  if (v.isEnterprise && v.uscc) conditions.push(customerIn(eq(customers.uscc, v.uscc)));
   if (v.isAgent)
-    conditions.push(
-      eq(applications.agentId, v.user.id),
-      inArray(
-        applications.customerId,
-        db.select({ id: customers.id }).from(customers).where(eq(customers.ownerId, v.user.id)),
-      ),
-    );
+    conditions.push(eq(applications.agentId, v.user.id), customerIn(eq(customers.ownerId, v.user.id)));
   if (v.staffScope) {
     const inScope = db.select({ id: users.id }).from(users).where(usersInScope(v.staffScope));
-    conditions.push(inArray(applications.ownerId, inScope));
+    conditions.push(sql`${applications.ownerId} = any(array(${inScope}))`);
   }
-  return or(...conditions);
+  return conditions;
+}
+
+/** The WHERE condition of the applications a viewer may see (undefined: all). */
+export function applicationsVisibleTo(db: Pick<Db, 'select'>, v: CustomerViewer): SQL | undefined {
+  const branches = applicationScopeBranches(db, v);
+  return branches && or(...branches);
 }
 
 /** The condition limiting review tasks of kind 'application' to applications the viewer may see. */

@@ -1,6 +1,6 @@
 // insureList at depth: keyset (cursor) pages against offset pages, ties, the cached count and data scope, on a
 // small volume data set (apps/server/src/demo/volume.ts).
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../../test/admin.ts';
 import { tokenFor } from '../../../test/auth.ts';
@@ -9,8 +9,10 @@ import { applications, customers, products, users } from '../../db/schema.ts';
 import { DEMO_PASSWORD } from '../../demo/base.ts';
 import { demoUser } from '../../demo/user.ts';
 import { seedVolume } from '../../demo/volume.ts';
+import { keyedContains } from '../../lib/filters.ts';
 import { CountCache, CURSOR_INVALID } from '../../lib/keyset.ts';
 import { customerViewerOf } from '../customers/access.ts';
+import { applicationScopeBranches } from './access.ts';
 import { listApplications } from './queries.ts';
 
 type Row = { id: number; number: string; updatedAt: string; createdAt: string; ownerId: number };
@@ -179,6 +181,64 @@ describe('data scope with cursors', () => {
     const visible = new Set(ids(await walkForward(agent, '', 500)));
     expect(res.content.length).toBeGreaterThan(0);
     for (const r of res.content) expect(visible.has(r.id)).toBe(true);
+  });
+});
+
+describe('indexes that fit the data scope and the keyword search (migration 0017)', () => {
+  /** The plan of `query` with sequential scans priced out (the test data is small enough to scan). */
+  async function planOf(query: SQL): Promise<string> {
+    return w.t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const res = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${query}`);
+      return res.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+  }
+
+  it("each branch of an agent's scope reads its newest rows from its own index, in list order", async () => {
+    const db = w.t.database.db;
+    const [me] = await db.select().from(users).where(eq(users.username, 'vol_agent_001'));
+    const viewer = await customerViewerOf(db, { ...me!, roles: ['agent'] } as never);
+    const branches = applicationScopeBranches(db, viewer)!;
+    expect(branches).toHaveLength(3);
+    const plans = await Promise.all(
+      branches.map((b) =>
+        planOf(sql`select id from application where ${b} order by updated_at desc, id desc limit 20`),
+      ),
+    );
+    expect(plans[0]).toMatch(/Index (Only )?Scan Backward using application_owner_updated/);
+    expect(plans[1]).toMatch(/Index (Only )?Scan Backward using application_agent_updated/);
+    expect(plans[2]).toMatch(/application_customer_updated/);
+    for (const plan of plans) expect(plan).not.toMatch(/application_updated_id/);
+  });
+
+  it('"contains" on names, numbers and credit codes is a trigram index search', async () => {
+    const name = keyedContains('安全', customers.searchKey, customers.name, customers.uscc);
+    expect(await planOf(sql`select id from customer where ${name}`)).toMatch(/customer_search_trgm/);
+    const number = keyedContains('TB2026', applications.searchKey, applications.number);
+    expect(await planOf(sql`select id from application where ${number}`)).toMatch(/application_search_trgm/);
+  });
+
+  it('finds Chinese and mixed-case text, and nothing the search key matches only across characters', async () => {
+    const db = w.t.database.db;
+    const [c] = await db.select().from(customers).orderBy(customers.id).limit(1);
+    // 甲 (U+7532, 30002) is "n5e" in the search key: "N5E" finds the key, not the name.
+    await db
+      .update(customers)
+      .set({ name: '测试Ab@甲乙企业', uscc: '91330100MA2B3C0X5E', contactName: '王五' })
+      .where(eq(customers.id, c!.id));
+    const search = async (text: string) =>
+      (await w.admin.get(`/api/customers?size=100&blurry=${encodeURIComponent(text)}`)).json().content as {
+        id: number;
+      }[];
+    for (const text of ['甲乙', '试ab', 'AB@', 'ma2b3c0x'])
+      expect((await search(text)).map((r) => r.id)).toContain(c!.id);
+    const [key] = (
+      await db.execute<{ key: boolean; exact: boolean }>(
+        sql`select piibs_text_key('甲') like '%' || piibs_text_key('N5E') || '%' as key, '甲' ilike '%N5E%' as exact`,
+      )
+    ).rows;
+    expect(key).toEqual({ key: true, exact: false });
+    expect((await search('N5E')).map((r) => r.id)).not.toContain(c!.id);
   });
 });
 

@@ -47,7 +47,7 @@ import {
 } from '../../db/schema.ts';
 import { actorNameOf, diff } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { blurry } from '../../lib/filters.ts';
+import { keyedContains } from '../../lib/filters.ts';
 import {
   type CountCache,
   decodeCursor,
@@ -63,7 +63,7 @@ import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { insurerName } from '../init/service.ts';
 import { customerDocTypes } from '../materials/requirements.ts';
-import { applicationsVisibleTo, isApplicationOwner } from './access.ts';
+import { applicationScopeBranches, applicationsVisibleTo, isApplicationOwner } from './access.ts';
 import { APPLICATION_NOT_FOUND, seeAll } from './changes.ts';
 
 // ---- reading ----
@@ -393,6 +393,16 @@ const sortColumns: SortColumns<SortField> = {
   premiumFen: applications.premiumFen,
 };
 const DEFAULT_ORDER = [sql`${applications.id} desc`];
+/**
+ * The id and the columns an order reads, for the merged branches of a scoped list: no more, so that a branch
+ * whose rows come from several index ranges (an agent's clients) is an index-only scan of (column, key, id).
+ */
+function sortedBy(order: SQL): SQL {
+  const names = new Set(['id']);
+  for (const m of dialect.sqlToQuery(order).sql.matchAll(/"application"\."(\w+)"/g)) names.add(m[1]!);
+  return sql.raw([...names].map((n) => `"${n}"`).join(', '));
+}
+
 /** The sorts that page by cursor (NOT NULL columns, each with an index on (column, id)); no sort: by id. */
 const KEYSET: Partial<Record<SortField, KeysetField>> = {
   number: { column: applications.number, kind: 'text' },
@@ -402,22 +412,25 @@ const KEYSET: Partial<Record<SortField, KeysetField>> = {
 
 /** The WHERE of insureList: what the viewer may see, and the filters. Conditions on application alone. */
 function listFilter(db: Db, viewer: CustomerViewer, f: ApplicationFilter): SQL | undefined {
+  return and(applicationsVisibleTo(db, viewer), filterOf(db, f));
+}
+
+/** The list's filters, without the viewer's scope. */
+function filterOf(db: Db, f: ApplicationFilter): SQL | undefined {
   return and(
-    applicationsVisibleTo(db, viewer),
     f.status ? eq(applications.status, f.status) : undefined,
     f.productId ? eq(applications.productId, f.productId) : undefined,
     f.customerId ? eq(applications.customerId, f.customerId) : undefined,
     f.channel ? eq(applications.channel, f.channel) : undefined,
+    // Each side on its index (migration 0017): number and insured name by the search key's trigrams, the
+    // applicants' ids as `= any(array(…))` (an index condition: PostgreSQL ORs the two bitmaps, no scan).
     f.blurry
       ? or(
-          blurry(f.blurry, applications.number, applications.insuredName),
-          inArray(
-            applications.customerId,
-            db
-              .select({ id: customers.id })
-              .from(customers)
-              .where(blurry(f.blurry, customers.name, customers.uscc)),
-          ),
+          keyedContains(f.blurry, applications.searchKey, applications.number, applications.insuredName),
+          sql`${applications.customerId} = any(array(${db
+            .select({ id: customers.id })
+            .from(customers)
+            .where(keyedContains(f.blurry, customers.searchKey, customers.name, customers.uscc))}))`,
         )
       : undefined,
     f.startTime ? gte(applications.createdAt, f.startTime) : undefined,
@@ -438,13 +451,32 @@ function fetchListPage(
     orderBy: SQL[];
     boundary?: SQL | undefined;
     key?: SQL<string> | undefined;
+    /** The viewer's scope as the branches of an OR (applicationScopeBranches), when `where` leaves it out. */
+    branches?: SQL[] | undefined;
   },
 ) {
   // LIMIT written out (a page size, one of a few): with LIMIT as a parameter PostgreSQL keeps re-planning the
   // prepared statement (runNamed) instead of settling on its generic plan. OFFSET only when paging by number.
   const limit = sql.raw(String(Math.trunc(q.limit)));
-  const ids = sql`(select ${applications.id} from ${applications} where ${and(where, q.boundary) ?? sql`true`}
-    order by ${sql.join(q.orderBy, sql`, `)} limit ${limit}${q.offset ? sql` offset ${q.offset}` : sql``})`;
+  const offset = q.offset ? sql` offset ${q.offset}` : sql``;
+  const order = sql.join(q.orderBy, sql`, `);
+  let ids: SQL;
+  if (q.branches && q.branches.length > 1) {
+    // A data scope (an OR of owner, agent, clients …): each branch's first offset + limit rows in list order,
+    // along its own index, merged; then the page. The union's rows carry the id and the sort columns under
+    // the table's name, so the order (and the cursor boundary inside each branch) reads as it does on the table.
+    const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
+    const columns = sortedBy(order);
+    const parts = q.branches.map(
+      (branch) => sql`(select ${columns} from ${applications}
+        where ${and(branch, where, q.boundary)} order by ${order} limit ${each})`,
+    );
+    ids = sql`(select ${applications.id} from (${sql.join(parts, sql` union `)}) as ${applications}
+      order by ${order} limit ${limit}${offset})`;
+  } else {
+    ids = sql`(select ${applications.id} from ${applications} where ${and(where, q.boundary) ?? sql`true`}
+      order by ${order} limit ${limit}${offset})`;
+  }
   // The sort key expression goes into the pre-rendered select list: a column expression, without parameters.
   const key = q.key ? dialect.sqlToQuery(q.key).sql : `''`;
   const query = sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${applications.id} in ${ids}
@@ -495,12 +527,16 @@ export async function listApplications(
 ): Promise<Page<ApplicationRow> & { cursors: PageCursors | null }> {
   if (q.after !== undefined && q.before !== undefined) throw badRequest('游标：after 与 before 只能给一个');
   const where = listFilter(db, viewer, q);
+  // A scope of several branches is read branch by branch (fetchListPage); one branch is a plain WHERE.
+  const scope = applicationScopeBranches(db, viewer);
+  const branches = scope && scope.length > 1 ? scope : undefined;
   const order = keysetOrder(q.sort, KEYSET, applications.id);
   const text = q.after ?? q.before;
   const cursor = text === undefined ? null : decodeCursor(order, text);
   const back = q.before !== undefined;
   const start = q.page * q.size;
-  const rows = await fetchListPage(db, where, {
+  const rows = await fetchListPage(db, branches ? filterOf(db, q) : where, {
+    branches,
     limit: q.size,
     offset: cursor ? 0 : start,
     orderBy: order ? (back ? order.reversed : order.orderBy) : orderByOf(q.sort, sortColumns, DEFAULT_ORDER),

@@ -28,7 +28,7 @@ import { customers, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { blurry, timeRange } from '../../lib/filters.ts';
+import { keyedContains, timeRange } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { openReviewTask } from '../tasks/queue.ts';
@@ -126,7 +126,7 @@ export function customerListSpec(
 ): ListSpec<SortField, CustomerRow> {
   const where = and(
     customersVisibleTo(db, viewer),
-    blurry(f.blurry, customers.name, customers.uscc, customers.contactName),
+    keyedContains(f.blurry, customers.searchKey, customers.name, customers.uscc, customers.contactName),
     f.uscc ? eq(customers.uscc, f.uscc) : undefined,
     f.reviewStatus ? eq(customers.reviewStatus, f.reviewStatus) : undefined,
     f.region ? eq(customers.region, f.region) : undefined,

@@ -4,7 +4,7 @@
 
 import type { PolicyholderType } from '@piibs/shared/application-status';
 import { shanghaiToday } from '@piibs/shared/application-status';
-import { ROLE_CODES } from '@piibs/shared/auth';
+import { ROLE_CODES } from '@piibs/shared/role-codes';
 import { type RenewalResult, renewalPeriod, renewalState } from '@piibs/shared/sales';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, type ButtonProps } from 'antd';
