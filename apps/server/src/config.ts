@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.ts';
+import { type StorageSettings, storageSettingsFrom } from './modules/materials/storage-settings.ts';
 import { type BusinessSettings, businessSettingsFrom } from './modules/payments/settings.ts';
 
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   jwtSecret: string;
   webDist: string;
   version: string;
+  /** Where stored files live: DATA_DIR/materials, or an S3-compatible bucket (PIIBS_STORAGE, PIIBS_S3_*). */
+  storage: StorageSettings;
   /** Payments, pg-boss jobs, the public URL (PIIBS_PAYMENT_PROVIDER, PIIBS_SANDBOX_PAY_KEY, PIIBS_JOBS …). */
   business: BusinessSettings;
 }
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),
+    storage: storageSettingsFrom(env),
     business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port }),
   };
 }
