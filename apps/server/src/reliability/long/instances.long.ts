@@ -1,7 +1,8 @@
 // Two API instances on one database behind Debian's nginx as a round-robin load balancer (issues 12 and 25,
 // scaling), and payments at scale: instance A with the embedded PostgreSQL (or TEST_DATABASE_URL / DATABASE_URL
 // when set: a fresh database there), instance B on A's database through DATABASE_URL, the same JWT_SECRET and
-// sandbox key, both with TRUST_PROXY naming nginx's address.
+// sandbox key, both with TRUST_PROXY naming nginx's address and their stored files in one S3 bucket (PIIBS_STORAGE=s3
+// against the S3-protocol server of test/s3.ts): a material uploaded through A downloads byte for byte through B.
 // - A session made on one instance works on the other; signed out on one, it ends on both; the client's address
 //   travels through nginx's X-Forwarded-For into the sign-in log.
 // - Live notifications: WebSockets on each instance directly and through nginx (upgrades passed) all receive a
@@ -14,10 +15,12 @@
 // - Forged notifications (wrong key, changed amount, added field, unknown order, garbage) to both instances:
 //   400, nothing changes.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { startTestS3, type TestS3 } from '../../../test/s3.ts';
 import { signFields } from '../../modules/payments/provider.ts';
 import {
   type CallOptions,
@@ -55,6 +58,7 @@ const s = scratch('instances');
 let a: Server | undefined;
 let b: Server | undefined;
 let proxy: Nginx;
+let bucket: TestS3;
 let db: pg.Client;
 let external: { admin: string; name: string } | undefined;
 let failed = false;
@@ -72,7 +76,18 @@ beforeAll(async () => {
     url = u.toString();
     external = { admin: outside, name };
   }
-  const common = { ...SHARED_ENV, ...(url ? { DATABASE_URL: url } : {}) };
+  // Stored files in one bucket for both (an S3-protocol server on loopback), as several instances need them.
+  bucket = await startTestS3();
+  const common = {
+    ...SHARED_ENV,
+    PIIBS_STORAGE: 's3',
+    PIIBS_S3_ENDPOINT: bucket.endpoint,
+    PIIBS_S3_BUCKET: bucket.bucket,
+    PIIBS_S3_ACCESS_KEY_ID: bucket.accessKeyId,
+    PIIBS_S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
+    PIIBS_S3_FORCE_PATH_STYLE: 'on',
+    ...(url ? { DATABASE_URL: url } : {}),
+  };
   a = await Server.start({
     name: 'instance A',
     dataDir: path.join(s.dir, 'a'),
@@ -98,6 +113,7 @@ afterAll(async () => {
   await db?.end().catch(() => {});
   await proxy?.close();
   await stopAll([b, a], [path.join(s.dir, 'a')]);
+  await bucket?.close();
   if (external) {
     const admin = await sqlClient(external.admin);
     await admin.query(`drop database if exists ${external.name} with (force)`);
@@ -186,6 +202,27 @@ describe('two instances behind nginx', () => {
     );
     // What the product requires besides the demo enterprise's 营业执照 (uploaded through nginx).
     await customerDocuments(proxy.base, enterprise, customerId, ['INSURED_LIST']);
+    // Stored in the shared bucket: uploaded through one instance, read byte for byte through the other.
+    const pdf = Buffer.from(`%PDF-1.7\n% ${randomBytes(2000).toString('hex')}\n%%EOF\n`);
+    const form = new FormData();
+    form.append('businessType', 'customer');
+    form.append('businessId', String(customerId));
+    form.append('docType', 'BUSINESS_LICENSE');
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), '营业执照.pdf');
+    const up = await fetch(`${a!.base}/api/materials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${enterprise}` },
+      body: form,
+    });
+    expect(up.status).toBe(200);
+    const materialId = ((await up.json()) as { id: number }).id;
+    const down = await fetch(`${b!.base}/api/materials/${materialId}/file`, {
+      headers: { authorization: `Bearer ${enterprise}` },
+    });
+    expect(down.status).toBe(200);
+    expect(Buffer.from(await down.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(existsSync(path.join(a!.dataDir, 'materials'))).toBe(false);
+    expect(bucket.verified()).toBeGreaterThan(0);
     /** An application submitted through `base`: its task is opened and the underwriter told. */
     const submitThrough = async (base: string) => {
       const made = ok(
