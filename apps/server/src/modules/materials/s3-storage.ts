@@ -48,17 +48,21 @@ export class S3FileStorage implements FileStorage {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (err) {
       const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
-      const why =
+      const other = (err as Error).message || (err as Error).name;
+      const [zh, en] =
         status === 403
-          ? '访问被拒绝：密钥不对或没有该存储桶的权限 / access denied: wrong keys or no permission on the bucket'
+          ? [
+              '访问被拒绝：密钥不对或没有该存储桶的权限',
+              'access denied: wrong keys or no permission on the bucket',
+            ]
           : status === 404
-            ? '存储桶不存在 / no such bucket'
+            ? ['存储桶不存在', 'no such bucket']
             : status === 301 || status === 400
-              ? '区域或访问方式不对 / wrong region or addressing style'
-              : (err as Error).message || (err as Error).name;
+              ? ['区域或访问方式不对', 'wrong region or addressing style']
+              : [other, other];
       throw new ConfigError(
-        `无法访问对象存储 ${this.where}（${why}）：请检查 PIIBS_S3_ENDPOINT、PIIBS_S3_BUCKET、PIIBS_S3_REGION、` +
-          `访问密钥与 PIIBS_S3_FORCE_PATH_STYLE / cannot reach the object store ${this.where} (${why}): ` +
+        `无法访问对象存储 ${this.where}（${zh}）：请检查 PIIBS_S3_ENDPOINT、PIIBS_S3_BUCKET、PIIBS_S3_REGION、` +
+          `访问密钥与 PIIBS_S3_FORCE_PATH_STYLE / cannot reach the object store ${this.where} (${en}): ` +
           'check PIIBS_S3_ENDPOINT, PIIBS_S3_BUCKET, PIIBS_S3_REGION, the access keys and PIIBS_S3_FORCE_PATH_STYLE',
       );
     }

@@ -525,7 +525,9 @@ ${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
 worker_processes 1;
 pid ${path.join(dir, 'nginx.pid')};
 error_log ${errorLog} warn;
-events { worker_connections 1024; }
+# Each proxied request holds two connections (client and upstream): room for the battery's 500 at once.
+worker_rlimit_nofile 16384;
+events { worker_connections 4096; }
 http {
   log_format upstream '$upstream_addr $status "$request"';
   access_log ${accessLog} upstream;

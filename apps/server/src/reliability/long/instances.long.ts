@@ -42,6 +42,7 @@ import {
   sleep,
   sqlClient,
   startNginx,
+  startRefused,
   stopAll,
   Tally,
 } from './harness.ts';
@@ -59,6 +60,7 @@ let a: Server | undefined;
 let b: Server | undefined;
 let proxy: Nginx;
 let bucket: TestS3;
+let common: Record<string, string>;
 let db: pg.Client;
 let external: { admin: string; name: string } | undefined;
 let failed = false;
@@ -78,7 +80,7 @@ beforeAll(async () => {
   }
   // Stored files in one bucket for both (an S3-protocol server on loopback), as several instances need them.
   bucket = await startTestS3();
-  const common = {
+  common = {
     ...SHARED_ENV,
     PIIBS_STORAGE: 's3',
     PIIBS_S3_ENDPOINT: bucket.endpoint,
@@ -160,6 +162,17 @@ describe('two instances behind nginx', () => {
     say(
       `instances: token from A accepted by B and the proxy; signed out on A, refused by B after ${Date.now() - ended} ms`,
     );
+  }, 60_000);
+
+  it('an instance whose bucket refuses its keys does not start, and says why', async () => {
+    const refused = await startRefused({
+      name: 'instance C',
+      dataDir: path.join(s.dir, 'c'),
+      env: { ...common, PIIBS_S3_SECRET_ACCESS_KEY: 'not-the-secret' },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('无法访问对象存储');
+    expect(refused.output).toContain('访问被拒绝：密钥不对或没有该存储桶的权限');
   }, 60_000);
 
   it('a notification written through one instance reaches sockets on both, directly and through nginx', async ({
