@@ -161,4 +161,31 @@ export async function ensureBrowser(write = (text) => process.stdout.write(text)
   return false;
 }
 
+/**
+ * Debian's nginx for the two-instance test of the reliability battery (the load balancer in front of both
+ * instances). When missing, installs `nginx-light` with apt-get where it can (as root); otherwise says what to
+ * run. Answers whether nginx is there (the test says why it cannot run without it).
+ */
+export async function ensureNginx(write = (text) => process.stdout.write(text)) {
+  const nginx = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+  if (existsSync(nginx)) return true;
+  const canApt =
+    process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (canApt) {
+    write('[piibs] installing nginx-light (apt-get), the load balancer of the two-instance test\n');
+    const installed =
+      (await runTo(write, 'apt-get', ['update', '-qq'])) &&
+      (await runTo(write, 'apt-get', ['install', '-y', '-qq', 'nginx-light'], {
+        DEBIAN_FRONTEND: 'noninteractive',
+      }));
+    if (installed && existsSync(nginx)) return true;
+    write('[piibs] the installation did not complete: see the messages above\n');
+  }
+  write(
+    `[piibs] The two-instance test needs nginx at ${nginx}. Install it with:\n` +
+      '  sudo apt-get update && sudo apt-get install -y nginx-light\n(or set NGINX_PATH)\n',
+  );
+  return false;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureInstalled();

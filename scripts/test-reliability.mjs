@@ -7,10 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureInstalled, onPinnedNode, root } from './ensure.mjs';
+import { ensureInstalled, ensureNginx, onPinnedNode, root } from './ensure.mjs';
 
 ensureInstalled();
 onPinnedNode();
+// The two-instance test runs them behind Debian's nginx (installed here when missing and possible).
+await ensureNginx();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'piibs-reliability-'));
 const json = path.join(dir, 'results.json');

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { type BackupSettings, backupSettingsFrom } from './backup/settings.ts';
 import { ConfigError } from './config-error.ts';
+import { type StorageSettings, storageSettingsFrom } from './modules/materials/storage-settings.ts';
 import { type BusinessSettings, businessSettingsFrom } from './modules/payments/settings.ts';
 
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   jwtSecret: string;
   webDist: string;
   version: string;
+  /** Where stored files live: DATA_DIR/materials, or an S3-compatible bucket (PIIBS_STORAGE, PIIBS_S3_*). */
+  storage: StorageSettings;
   /** Payments, pg-boss jobs, the public URL (PIIBS_PAYMENT_PROVIDER, PIIBS_SANDBOX_PAY_KEY, PIIBS_JOBS …). */
   business: BusinessSettings;
   /** The daily backup: where and how many (PIIBS_BACKUP_DIR, PIIBS_BACKUP_KEEP). */
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),
+    storage: storageSettingsFrom(env),
     business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port }),
     backup: backupSettingsFrom(env, dataDir),
     replicaUrl: env.DATABASE_REPLICA_URL || undefined,

@@ -4,12 +4,19 @@ import { loadConfig, loadSecrets } from './config.ts';
 import { ConfigError } from './config-error.ts';
 import { connect, runMigrations } from './db/client.ts';
 import { type EmbeddedPostgres, lockDataDir, StartupError, startEmbeddedPostgres } from './db/embedded.ts';
+import { S3FileStorage } from './modules/materials/s3-storage.ts';
+import { materialStorageFor } from './modules/materials/storage.ts';
 import { onStart } from './startup.ts';
 
 const say = (line: string) => process.stdout.write(`[piibs] ${line}\n`);
 
 async function main() {
   const config = loadConfig();
+  const files = materialStorageFor(config);
+  if (files instanceof S3FileStorage) {
+    await files.check();
+    say(`stored files (materials) in ${files.where}`);
+  }
   let embeddedPg: EmbeddedPostgres | undefined;
   let unlock: (() => void) | undefined;
   let url = config.databaseUrl;

@@ -5,6 +5,7 @@ import type { CustomerCreateForm } from '@piibs/shared/customer';
 import { type MaterialNeeds, missingDocTypes } from '@piibs/shared/material';
 import type { MaterialStage } from '@piibs/shared/product';
 import { inArray } from 'drizzle-orm';
+import type { Config } from '../src/config.ts';
 import { users } from '../src/db/schema.ts';
 import { client } from './admin.ts';
 import { ADMIN, tokenFor } from './auth.ts';
@@ -59,8 +60,8 @@ export interface World {
  * A migrated database, initialised, with the seed dictionaries and products, and one account per role (the world
  * template of databases.ts, copied), everyone signed in.
  */
-export async function createWorld(): Promise<World> {
-  const t = await createTestApp({}, undefined, { from: 'world' });
+export async function createWorld(overrides: Partial<Config> = {}): Promise<World> {
+  const t = await createTestApp(overrides, undefined, { from: 'world' });
   const accounts = await t.database.db
     .select({ id: users.id, username: users.username })
     .from(users)

@@ -7,10 +7,12 @@ import {
   chmodSync,
   createWriteStream,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -483,3 +485,124 @@ export async function scalar(db: pg.Client, text: string, values: unknown[] = []
 }
 
 export const say = (line: string) => process.stdout.write(`${line}\n`);
+
+// ---- nginx ----
+
+/** Debian's nginx (`apt-get install nginx-light`; scripts/test-reliability.mjs installs it when missing). */
+export const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
+
+export interface Nginx {
+  base: string;
+  port: number;
+  /** Requests each upstream port answered, from nginx's access log (a request is logged when it ends). */
+  served(): Map<number, number>;
+  /** The access log's lines: `<upstream port> <status> <request line>`. */
+  log(): string[];
+  close(): Promise<void>;
+}
+
+/**
+ * nginx as a load balancer in front of the instances, as docs/scaling.md sets it up: round-robin over
+ * `upstreams`, no sticky sessions, `X-Forwarded-For` appended, WebSocket upgrades passed, uploads up to 12 MB.
+ * Runs in the foreground as a child process with its config, logs and temporary files in `dir`.
+ */
+export async function startNginx(upstreams: number[], dir: string): Promise<Nginx> {
+  if (!existsSync(NGINX)) {
+    throw new Error(
+      `nginx not found at ${NGINX}: npm run test:reliability installs it as root, or run ` +
+        '`sudo apt-get install -y nginx-light` (or set NGINX_PATH)',
+    );
+  }
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const conf = path.join(dir, 'nginx.conf');
+  const accessLog = path.join(dir, 'access.log');
+  const errorLog = path.join(dir, 'error.log');
+  writeFileSync(
+    conf,
+    `# Written by apps/server/src/reliability/long/harness.ts (startNginx)
+${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
+worker_processes 1;
+pid ${path.join(dir, 'nginx.pid')};
+error_log ${errorLog} warn;
+# Each proxied request holds two connections (client and upstream): room for the battery's 500 at once.
+worker_rlimit_nofile 16384;
+events { worker_connections 4096; }
+http {
+  log_format upstream '$upstream_addr $status "$request"';
+  access_log ${accessLog} upstream;
+  client_body_temp_path ${path.join(dir, 'body')};
+  proxy_temp_path ${path.join(dir, 'proxy')};
+  fastcgi_temp_path ${path.join(dir, 'fastcgi')};
+  uwsgi_temp_path ${path.join(dir, 'uwsgi')};
+  scgi_temp_path ${path.join(dir, 'scgi')};
+  map $http_upgrade $connection_upgrade { default upgrade; '' ''; }
+  upstream piibs {
+${upstreams.map((p) => `    server 127.0.0.1:${p};`).join('\n')}
+    keepalive 32;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 12m;
+    location / {
+      proxy_pass http://piibs;
+      proxy_http_version 1.1;
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_read_timeout 1h;
+    }
+  }
+}
+`,
+  );
+  const out = createWriteStream(path.join(dir, 'nginx.out'), { flags: 'a' });
+  const proc = spawn(NGINX, ['-p', dir, '-c', conf, '-e', errorLog], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout?.pipe(out);
+  proc.stderr?.pipe(out);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (proc.exitCode !== null) {
+      throw new Error(`nginx exited at start: ${existsSync(errorLog) ? readFileSync(errorLog, 'utf8') : ''}`);
+    }
+    const res = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2_000) }).catch(() => null);
+    if (res?.status === 200) break;
+    if (Date.now() > deadline) {
+      proc.kill('SIGKILL');
+      throw new Error('nginx did not answer within 15 s');
+    }
+    await sleep(100);
+  }
+  const log = () =>
+    existsSync(accessLog)
+      ? readFileSync(accessLog, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.replace(/^127\.0\.0\.1:(\d+)/, '$1'))
+      : [];
+  return {
+    base,
+    port,
+    log,
+    served() {
+      const counts = new Map<number, number>(upstreams.map((p) => [p, 0]));
+      for (const line of log()) {
+        const p = Number(line.split(' ')[0]);
+        if (counts.has(p)) counts.set(p, counts.get(p)! + 1);
+      }
+      return counts;
+    },
+    async close() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      // SIGTERM: fast shutdown (a graceful one would wait for the open WebSockets); SIGKILL after 10 s.
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

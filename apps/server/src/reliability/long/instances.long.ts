@@ -1,7 +1,12 @@
-// Two API instances on one database behind a loopback round-robin proxy (issue 12, scaling), and payments at
-// scale: instance A with the embedded PostgreSQL (or TEST_DATABASE_URL / DATABASE_URL when set: a fresh database
-// there), instance B on A's database through DATABASE_URL, the same JWT_SECRET and sandbox key.
-// - A session made on one instance works on the other; signed out on one, it ends on both.
+// Two API instances on one database behind Debian's nginx as a round-robin load balancer (issues 12 and 25,
+// scaling), and payments at scale: instance A with the embedded PostgreSQL (or TEST_DATABASE_URL / DATABASE_URL
+// when set: a fresh database there), instance B on A's database through DATABASE_URL, the same JWT_SECRET and
+// sandbox key, both with TRUST_PROXY naming nginx's address and their stored files in one S3 bucket (PIIBS_STORAGE=s3
+// against the S3-protocol server of test/s3.ts): a material uploaded through A downloads byte for byte through B.
+// - A session made on one instance works on the other; signed out on one, it ends on both; the client's address
+//   travels through nginx's X-Forwarded-For into the sign-in log.
+// - Live notifications: WebSockets on each instance directly and through nginx (upgrades passed) all receive a
+//   notification written through the other instance.
 // - 50 orders (RELIABILITY_ORDERS) paid at the sandbox gateway without its callback, then 20 signed
 //   notifications each (RELIABILITY_REPLAYS; fresh nonces and byte-identical replays), half the orders one after
 //   another, half all at once, spread over both instances: exactly one payment per order, every answer 200,
@@ -10,11 +15,12 @@
 // - Forged notifications (wrong key, changed amount, added field, unknown order, garbage) to both instances:
 //   400, nothing changes.
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestS3, type TestS3 } from '../../../test/s3.ts';
 import { signFields } from '../../modules/payments/provider.ts';
 import {
   type CallOptions,
@@ -23,6 +29,7 @@ import {
   DEMO_PASSWORD,
   embeddedUrl,
   envNumber,
+  type Nginx,
   ok,
   pool,
   type Reply,
@@ -34,6 +41,8 @@ import {
   signIn,
   sleep,
   sqlClient,
+  startNginx,
+  startRefused,
   stopAll,
   Tally,
 } from './harness.ts';
@@ -43,46 +52,15 @@ const ORDERS = envNumber('RELIABILITY_ORDERS', 50);
 const REPLAYS = envNumber('RELIABILITY_REPLAYS', 20);
 const JWT_SECRET = randomBytes(32).toString('base64url');
 const PAY_KEY = randomBytes(32).toString('base64url');
-const SHARED_ENV = { JWT_SECRET, PIIBS_SANDBOX_PAY_KEY: PAY_KEY };
-
-/** A round-robin HTTP proxy on a loopback port in front of the instances; counts what each one served. */
-async function roundRobinProxy(ports: number[]) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const served = ports.map(() => 0);
-  let next = 0;
-  const server = http.createServer((req, res) => {
-    const i = next++ % ports.length;
-    served[i]!++;
-    const { connection: _c, 'keep-alive': _k, ...headers } = req.headers;
-    const upstream = http.request(
-      { host: '127.0.0.1', port: ports[i], method: req.method, path: req.url, headers, agent },
-      (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    served,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-      agent.destroy();
-    },
-  };
-}
+// nginx connects to the instances from 127.0.0.1: its X-Forwarded-For is believed from there only.
+const SHARED_ENV = { JWT_SECRET, PIIBS_SANDBOX_PAY_KEY: PAY_KEY, TRUST_PROXY: '127.0.0.1' };
 
 const s = scratch('instances');
 let a: Server | undefined;
 let b: Server | undefined;
-let proxy: Awaited<ReturnType<typeof roundRobinProxy>>;
+let proxy: Nginx;
+let bucket: TestS3;
+let common: Record<string, string>;
 let db: pg.Client;
 let external: { admin: string; name: string } | undefined;
 let failed = false;
@@ -100,7 +78,18 @@ beforeAll(async () => {
     url = u.toString();
     external = { admin: outside, name };
   }
-  const common = { ...SHARED_ENV, ...(url ? { DATABASE_URL: url } : {}) };
+  // Stored files in one bucket for both (an S3-protocol server on loopback), as several instances need them.
+  bucket = await startTestS3();
+  common = {
+    ...SHARED_ENV,
+    PIIBS_STORAGE: 's3',
+    PIIBS_S3_ENDPOINT: bucket.endpoint,
+    PIIBS_S3_BUCKET: bucket.bucket,
+    PIIBS_S3_ACCESS_KEY_ID: bucket.accessKeyId,
+    PIIBS_S3_SECRET_ACCESS_KEY: bucket.secretAccessKey,
+    PIIBS_S3_FORCE_PATH_STYLE: 'on',
+    ...(url ? { DATABASE_URL: url } : {}),
+  };
   a = await Server.start({
     name: 'instance A',
     dataDir: path.join(s.dir, 'a'),
@@ -114,11 +103,11 @@ beforeAll(async () => {
     logFile: path.join(s.dir, 'b.log'),
     env: { ...common, DATABASE_URL: url, PIIBS_DEMO: '0' },
   });
-  proxy = await roundRobinProxy([a.port, b.port]);
+  proxy = await startNginx([a.port, b.port], path.join(s.dir, 'nginx'));
   db = await sqlClient(url);
   db.on('error', () => {});
   say(
-    `instances: A up in ${a.startMs} ms (${external ? 'external database' : 'embedded PostgreSQL'}), B up in ${b.startMs} ms on A's database, proxy ${proxy.base}`,
+    `instances: A up in ${a.startMs} ms (${external ? 'external database' : 'embedded PostgreSQL'}), B up in ${b.startMs} ms on A's database, nginx ${proxy.base}`,
   );
 }, 300_000);
 
@@ -126,6 +115,7 @@ afterAll(async () => {
   await db?.end().catch(() => {});
   await proxy?.close();
   await stopAll([b, a], [path.join(s.dir, 'a')]);
+  await bucket?.close();
   if (external) {
     const admin = await sqlClient(external.admin);
     await admin.query(`drop database if exists ${external.name} with (force)`);
@@ -134,7 +124,7 @@ afterAll(async () => {
   s.cleanup(failed);
 });
 
-describe('two instances behind a proxy', () => {
+describe('two instances behind nginx', () => {
   it('a session made on one instance works on the other, and sign-out ends it on both', async ({
     onTestFailed,
   }) => {
@@ -144,8 +134,19 @@ describe('two instances behind a proxy', () => {
     const onA = await signIn(a!.base, 'enterprise', DEMO_PASSWORD);
     const info = ok(await call(b!.base, 'GET', '/api/auth/info', undefined, { token: onA }), 'info on B');
     expect(info.username).toBe('enterprise');
+    const before = proxy.served();
     for (let i = 0; i < 10; i++)
       expect((await call(proxy.base, 'GET', '/api/auth/info', undefined, { token: onA })).status).toBe(200);
+    // Round-robin: each instance answered half of them.
+    await sleep(200);
+    const after = proxy.served();
+    expect([a!.port, b!.port].map((p) => after.get(p)! - before.get(p)!)).toEqual([5, 5]);
+
+    // The client's address reaches the sign-in log through nginx's X-Forwarded-For (TRUST_PROXY=127.0.0.1).
+    await signIn(proxy.base, 'agent', DEMO_PASSWORD, '203.0.113.77');
+    expect(
+      await scalar(db, `select count(*) from login_attempt where username = 'agent' and ip = '203.0.113.77'`),
+    ).toBe(1);
 
     const onB = await signIn(b!.base, 'underwriter', DEMO_PASSWORD);
     expect((await call(a!.base, 'GET', '/api/tasks', undefined, { token: onB })).status).toBe(200);
@@ -162,6 +163,133 @@ describe('two instances behind a proxy', () => {
       `instances: token from A accepted by B and the proxy; signed out on A, refused by B after ${Date.now() - ended} ms`,
     );
   }, 60_000);
+
+  it('an instance whose bucket refuses its keys does not start, and says why', async () => {
+    const refused = await startRefused({
+      name: 'instance C',
+      dataDir: path.join(s.dir, 'c'),
+      env: { ...common, PIIBS_S3_SECRET_ACCESS_KEY: 'not-the-secret' },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('无法访问对象存储');
+    expect(refused.output).toContain('访问被拒绝：密钥不对或没有该存储桶的权限');
+  }, 60_000);
+
+  it('a notification written through one instance reaches sockets on both, directly and through nginx', async ({
+    onTestFailed,
+  }) => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    const underwriter = await signIn(proxy.base, 'underwriter', DEMO_PASSWORD);
+    const enterprise = await signIn(proxy.base, 'enterprise', DEMO_PASSWORD);
+    const wsOf = (base: string) => `${base.replace(/^http/, 'ws')}/api/notifications/ws`;
+    /** A signed-in socket that records every notification pushed to it. */
+    const open = async (base: string) => {
+      const ws = new WebSocket(wsOf(base));
+      const texts: string[] = [];
+      await new Promise<void>((resolve, reject) => {
+        ws.once('error', reject);
+        ws.once('open', () => ws.send(JSON.stringify({ type: 'auth', token: underwriter, after: 0 })));
+        ws.on('message', (data) => {
+          const m = JSON.parse(String(data));
+          if (m.type === 'ready') resolve();
+          if (m.type === 'notification') texts.push(JSON.stringify(m.notification));
+        });
+        setTimeout(() => reject(new Error(`no ready from ${base}`)), 15_000);
+      });
+      // Only pushes from now on count (the catch-up sent everything older).
+      texts.length = 0;
+      return { ws, texts };
+    };
+    const sockets = {
+      'on A': await open(a!.base),
+      'on B': await open(b!.base),
+      'through nginx (1)': await open(proxy.base),
+      'through nginx (2)': await open(proxy.base),
+    };
+    const productId = await scalar(db, `select id from product where code = 'AZX_GM_2025'`);
+    const customerId = await scalar(
+      db,
+      `select c.id from customer c join app_user u on u.uscc = c.uscc where u.username = 'enterprise'`,
+    );
+    // What the product requires besides the demo enterprise's 营业执照 (uploaded through nginx).
+    await customerDocuments(proxy.base, enterprise, customerId, ['INSURED_LIST']);
+    // Stored in the shared bucket: uploaded through one instance, read byte for byte through the other.
+    const pdf = Buffer.from(`%PDF-1.7\n% ${randomBytes(2000).toString('hex')}\n%%EOF\n`);
+    const form = new FormData();
+    form.append('businessType', 'customer');
+    form.append('businessId', String(customerId));
+    form.append('docType', 'BUSINESS_LICENSE');
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), '营业执照.pdf');
+    const up = await fetch(`${a!.base}/api/materials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${enterprise}` },
+      body: form,
+    });
+    expect(up.status).toBe(200);
+    const materialId = ((await up.json()) as { id: number }).id;
+    const down = await fetch(`${b!.base}/api/materials/${materialId}/file`, {
+      headers: { authorization: `Bearer ${enterprise}` },
+    });
+    expect(down.status).toBe(200);
+    expect(Buffer.from(await down.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(existsSync(path.join(a!.dataDir, 'materials'))).toBe(false);
+    expect(bucket.verified()).toBeGreaterThan(0);
+    /** An application submitted through `base`: its task is opened and the underwriter told. */
+    const submitThrough = async (base: string) => {
+      const made = ok(
+        await call(
+          base,
+          'POST',
+          '/api/applications',
+          { productId, customerId },
+          { token: enterprise, key: randomUUID() },
+        ),
+        'create',
+      );
+      ok(
+        await call(
+          base,
+          'POST',
+          `/api/applications/${made.id}/submit`,
+          { version: made.version },
+          { token: enterprise, key: randomUUID() },
+        ),
+        'submit',
+      );
+      return made.number as string;
+    };
+    const waited: string[] = [];
+    for (const [via, base] of [
+      ['B', b!.base],
+      ['A', a!.base],
+    ] as const) {
+      const number = await submitThrough(base);
+      const started = Date.now();
+      while (
+        Date.now() - started < 10_000 &&
+        !Object.values(sockets).every((s) => s.texts.some((t) => t.includes(number)))
+      )
+        await sleep(25);
+      for (const [where, s] of Object.entries(sockets))
+        expect(
+          s.texts.some((t) => t.includes(number)),
+          `written through ${via}, socket ${where}`,
+        ).toBe(true);
+      waited.push(`written through ${via}: on every socket in ${Date.now() - started} ms`);
+    }
+    for (const s of Object.values(sockets)) s.ws.close();
+    await sleep(500);
+    // nginx's two sockets went one to each instance (round-robin; each is logged when it closes).
+    const upgrades = proxy.log().filter((l) => l.includes('/api/notifications/ws'));
+    expect(upgrades.map((l) => l.split(' ').slice(0, 2).join(' ')).sort()).toEqual(
+      [`${a!.port} 101`, `${b!.port} 101`].sort(),
+    );
+    say(
+      `instances: live notifications — ${waited.join('; ')} (4 sockets: A, B, two through nginx, one on each)`,
+    );
+  }, 120_000);
 
   it(`${ORDERS} orders × ${REPLAYS} notification replays, sequential and concurrent, over both instances: exactly one payment each; forged: nothing`, async ({
     onTestFailed,
@@ -434,7 +562,7 @@ describe('two instances behind a proxy', () => {
     say(
       `instances: ${ORDERS} orders set up over the proxy (${setup.summary()})\n` +
         `instances: ${sequential.length} orders × ${REPLAYS} notifications one after another in ${seqMs} ms, ${concurrent.length} × ${REPLAYS} at once in ${allMs} ms, ${ORDERS} late replays; ` +
-        `${notify.summary()}; proxy served A ${proxy.served[0]} / B ${proxy.served[1]}\n` +
+        `${notify.summary()}; nginx sent A ${proxy.served().get(a!.port)} / B ${proxy.served().get(b!.port)}\n` +
         `instances: ${ORDERS} payments, ${ORDERS} policies, every notification recorded once (1 PAID + ${REPLAYS - 1} DUPLICATE each)` +
         `${hasNotifications ? ', in-app notifications unchanged by replays' : ''}; ${forged} forged notifications → 400, nothing changed (seed ${SEED})`,
     );
