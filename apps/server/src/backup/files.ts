@@ -5,6 +5,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { materialStorageFor } from '../modules/materials/storage.ts';
+import { type StorageSettings, storageSettingsFrom } from '../modules/materials/storage-settings.ts';
 import { AVATAR_NAME, avatarDir } from '../modules/users/service.ts';
 
 /** What kind of file an archive entry is: the names under `files/` in a backup. */
@@ -43,8 +44,11 @@ async function hasAnyFile(dir: string): Promise<boolean> {
 /** Configuration names a backup carries: the generated secrets and the trusted CA roots. */
 const CONFIG_NAME = /^(secrets\.json|ca\/trusted\/[A-Za-z0-9._-]+)$/;
 
-export function fileStoreFor(dataDir: string): FileStore {
-  const storage = materialStorageFor({ dataDir });
+export function fileStoreFor(
+  dataDir: string,
+  settings: StorageSettings = storageSettingsFrom(process.env),
+): FileStore {
+  const storage = materialStorageFor({ dataDir, storage: settings });
   const localPath = (kind: FileKind, name: string) => {
     if (kind === 'avatar') {
       if (!AVATAR_NAME.test(name)) throw new Error(`not an avatar name: ${name}`);
@@ -76,7 +80,8 @@ export function fileStoreFor(dataDir: string): FileStore {
       return out;
     },
     async holdsFiles() {
-      return (await hasAnyFile(path.join(dataDir, 'materials'))) || (await hasAnyFile(avatarDir(dataDir)));
+      for await (const _ of storage.keys()) return true;
+      return hasAnyFile(avatarDir(dataDir));
     },
   };
 }
