@@ -25,6 +25,13 @@ export interface Config {
   version: string;
   /** Payments, pg-boss jobs, the public URL (PIIBS_PAYMENT_PROVIDER, PIIBS_SANDBOX_PAY_KEY, PIIBS_JOBS …). */
   business: BusinessSettings;
+  /** Whether PIIBS_PUBLIC_URL is set (the e-documents' QR codes and links use it; start-up warns without it). */
+  publicUrlSet: boolean;
+  /**
+   * The insurer's document-signing key (PIIBS_SIGNING_P12: a PKCS#12 file, PIIBS_SIGNING_P12_PASSWORD). Without
+   * one the demo CA issues a demo certificate (lib/signing.ts).
+   */
+  signing: { p12Path: string | null; p12Password: string };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -133,5 +140,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),
     business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port }),
+    publicUrlSet: Boolean(env.PIIBS_PUBLIC_URL?.trim()),
+    signing: {
+      p12Path: env.PIIBS_SIGNING_P12?.trim() ? path.resolve(env.PIIBS_SIGNING_P12.trim()) : null,
+      p12Password: env.PIIBS_SIGNING_P12_PASSWORD ?? '',
+    },
   };
 }
