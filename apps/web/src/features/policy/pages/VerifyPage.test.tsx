@@ -1,5 +1,6 @@
 import { VERIFY_FAILED } from '@piibs/shared/policy';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState } from '@/components/crud/test-utils.tsx';
@@ -40,18 +41,16 @@ describe('保单验真 (/piibs/verify/:code, public)', { timeout: 30_000 }, () =
     ).toBeInTheDocument();
   });
 
-  const drop = (bytes: string) => {
-    const input = screen.getByTestId('verify-file-drop').querySelector('input[type=file]')!;
-    fireEvent.change(input, {
-      target: { files: [new File([bytes], 'policy.pdf', { type: 'application/pdf' })] },
-    });
+  const drop = async (bytes: string) => {
+    const input = document.querySelector('input[type=file]') as HTMLInputElement;
+    await userEvent.setup().upload(input, new File([bytes], 'policy.pdf', { type: 'application/pdf' }));
   };
 
   it('a dropped file identical to an issued one: 与签发文件一致, naming the file', async () => {
     api = mockApi({ 'GET api/policies/verify/K7M2Q9X4TB8R3N6P': { data: verification() } });
     render('K7M2Q9X4TB8R3N6P');
     await screen.findByText('保单真实有效');
-    drop('%PDF-policy');
+    await drop('%PDF-policy');
     expect(await screen.findByText('与签发文件一致')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('电子保单 PAZX202600000009');
     expect(screen.queryByText('与签发文件不一致')).toBeNull();
@@ -61,7 +60,7 @@ describe('保单验真 (/piibs/verify/:code, public)', { timeout: 30_000 }, () =
     api = mockApi({ 'GET api/policies/verify/K7M2Q9X4TB8R3N6P': { data: verification() } });
     render('K7M2Q9X4TB8R3N6P');
     await screen.findByText('保单真实有效');
-    drop('%PDF-policz');
+    await drop('%PDF-policz');
     expect(await screen.findByText('与签发文件不一致')).toBeInTheDocument();
     expect(screen.queryByText('与签发文件一致')).toBeNull();
   });
