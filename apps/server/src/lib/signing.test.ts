@@ -1,6 +1,7 @@
 // The insurer's signature on a document, checked by poppler's pdfsig (an independent verifier), and the
 // signing key's checks at start.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,59 @@ async function sealed(signer: ReturnType<typeof documentSigner>) {
   return pdf.finish('测试文件', { signer, insurerName: INSURER, label: '电子保单专用章', reason: '测试' });
 }
 
+/**
+ * How many pixels of the seal's red lie in the seal's square (bottom right of page 1), page 1 rendered by
+ * poppler's pdftoppm at 72 dpi (1 pixel = 1 point) as a binary PPM.
+ */
+function sealRedPixels(bytes: Uint8Array): number {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'doc.pdf'), bytes);
+  const res = spawnSync(
+    'pdftoppm',
+    [
+      '-r',
+      '72',
+      '-f',
+      '1',
+      '-l',
+      '1',
+      '-x',
+      '420',
+      '-y',
+      '660',
+      '-W',
+      '120',
+      '-H',
+      '120',
+      '-singlefile',
+      'doc.pdf',
+      'page',
+    ],
+    { cwd: dir },
+  );
+  if (res.status !== 0) throw new Error(`pdftoppm failed: ${res.stderr}`);
+  const ppm = readFileSync(path.join(dir, 'page.ppm'));
+  // Header: P6\n<w> <h>\n255\n
+  let at = 0;
+  for (let lines = 0; lines < 3; at++) if (ppm[at] === 0x0a) lines++;
+  let red = 0;
+  for (let i = at; i + 2 < ppm.length; i += 3)
+    if (ppm[i]! > 180 && ppm[i + 1]! < 110 && ppm[i + 2]! < 110) red++;
+  return red;
+}
+
 describe('documents signed by the insurer', { timeout: 60_000 }, () => {
+  it('page 1 carries the red seal at the signature field; an unsealed page has none', async () => {
+    const signer = documentSigner(
+      { dataDir: tempDir(), signing: { p12Path: null, p12Password: '' } },
+      INSURER,
+    );
+    expect(sealRedPixels(await sealed(signer))).toBeGreaterThan(800);
+    const plain = createPdf({ Title: '测试' });
+    plain.doc.font('cjk').fontSize(12).text('保险费合计 人民币 ¥12,345.67', 60, 120);
+    expect(sealRedPixels(await plain.finish('测试文件'))).toBe(0);
+  });
+
   it('without PIIBS_SIGNING_P12 the demo CA issues the insurer a 电子签章 certificate, and the signature is valid', async () => {
     const dataDir = tempDir();
     const heard: boolean[] = [];
