@@ -139,6 +139,8 @@ export async function ensureBrowser(write = (text) => process.stdout.write(text)
   const missing = [
     ...(existsSync(browser) ? [] : ['chromium']),
     ...(hasCjkFonts() ? [] : ['fonts-noto-cjk']),
+    // pdfsig: the server suite's independent check of the documents' signatures.
+    ...(spawnSync('pdfsig', ['-v'], { stdio: 'ignore' }).error ? ['poppler-utils'] : []),
   ];
   if (missing.length === 0) return true;
   const canApt =

@@ -33,6 +33,13 @@ export interface Config {
   backup: BackupSettings;
   /** A streaming replica for slightly-stale-tolerant reads (DATABASE_REPLICA_URL). */
   replicaUrl: string | undefined;
+  /** Whether PIIBS_PUBLIC_URL is set (the e-documents' QR codes and links use it; start-up warns without it). */
+  publicUrlSet: boolean;
+  /**
+   * The insurer's document-signing key (PIIBS_SIGNING_P12: a PKCS#12 file, PIIBS_SIGNING_P12_PASSWORD). Without
+   * one the demo CA issues a demo certificate (lib/signing.ts).
+   */
+  signing: { p12Path: string | null; p12Password: string };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -144,5 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port }),
     backup: backupSettingsFrom(env, dataDir),
     replicaUrl: env.DATABASE_REPLICA_URL || undefined,
+    publicUrlSet: Boolean(env.PIIBS_PUBLIC_URL?.trim()),
+    signing: {
+      p12Path: env.PIIBS_SIGNING_P12?.trim() ? path.resolve(env.PIIBS_SIGNING_P12.trim()) : null,
+      p12Password: env.PIIBS_SIGNING_P12_PASSWORD ?? '',
+    },
   };
 }

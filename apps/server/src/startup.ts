@@ -7,7 +7,9 @@ import { seedDemoNotifications } from './demo/notifications.ts';
 import { seedDemoPolicies } from './demo/policies.ts';
 import { seedDemoProjects } from './demo/projects.ts';
 import { seedDemoRiskControl } from './demo/risk-control.ts';
+import { documentSigner } from './lib/signing.ts';
 import { seedDictionaries } from './modules/dicts/seed.ts';
+import { insurerName } from './modules/init/service.ts';
 import { syncSeedMenus } from './modules/menus/seed.ts';
 import { seedProducts } from './modules/products/seed.ts';
 
@@ -19,10 +21,36 @@ export interface StartDeps {
 }
 
 /**
+ * The insurer's document-signing certificate, opened before the server listens (a PKCS#12 that cannot be opened
+ * or has expired stops the start with a ConfigError), and the public URL the documents print.
+ */
+async function checkDocumentSigning(deps: StartDeps): Promise<void> {
+  const signer = documentSigner(deps.config, await insurerName(deps.database.db), (file, written) =>
+    deps.log(
+      `WARNING: documents are signed by a demo certificate (${written ? 'issued now by the demo CA: ' : ''}${file}); set PIIBS_SIGNING_P12 and PIIBS_SIGNING_P12_PASSWORD to sign with the insurer's own certificate.`,
+    ),
+  );
+  const c = signer.certificate;
+  deps.log(
+    `documents are signed by "${c.subject}" (issuer "${c.issuer}", serial ${c.serial}, valid until ${c.notAfter.toISOString().slice(0, 10)})`,
+  );
+  if (!deps.config.demo && !deps.config.publicUrlSet)
+    deps.log(
+      `WARNING: PIIBS_PUBLIC_URL is not set: the e-documents' QR codes and verification links point at ${deps.config.business.publicUrl}, which the public may not reach.`,
+    );
+}
+
+/**
  * Runs once after migrations, before the server listens: the seed dictionaries and products on first start
- * (every installation), then demo data and the demo CA in demo mode.
+ * (every installation), the document-signing certificate, then demo data and the demo CA in demo mode.
  */
 export async function onStart(deps: StartDeps): Promise<void> {
+  await seed(deps);
+  // After the demo's seed: the demo certificate is named after the organisation it set up.
+  await checkDocumentSigning(deps);
+}
+
+async function seed(deps: StartDeps): Promise<void> {
   if (await seedDictionaries(deps.database.db))
     deps.log('dictionaries seeded (industries, regions, statuses …)');
   const menusAdded = await syncSeedMenus(deps.database.db);

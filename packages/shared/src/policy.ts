@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { applicationEventRow } from './application.ts';
 import { APPLICATION_STATUSES, CHANNELS, shanghaiToday } from './application-status.ts';
+import { issuedDocumentRow } from './documents.ts';
 import { formatFen, microPercentText } from './money.ts';
 import { paymentRow } from './payment.ts';
 import {
@@ -253,16 +254,32 @@ export const policyDetail = policyRow.extend({
 });
 export type PolicyDetail = z.infer<typeof policyDetail>;
 
-/** GET /api/policies/verify/:code (public): nothing beyond what the paper shows, the holder masked. */
+/**
+ * GET /api/policies/verify/:code (public): what the paper shows, the holder masked — the insurer, premium, covers
+ * and limits, the status today, the endorsements issued against the policy and every file issued for it (its
+ * SHA-256 and signing certificate), so a visitor can check a file against them.
+ */
 export const policyVerification = z.object({
   valid: z.literal(true),
+  insurerName: z.string(),
   policyNumber: z.string(),
   productName: z.string(),
   holderName: z.string(),
   startDate: z.string(),
   endDate: z.string(),
+  premiumFen: z.number(),
+  coverages: z.array(policyCoverage),
   status: z.enum(POLICY_STATUSES),
   statusLabel: z.string(),
   issuedAt: z.string(),
+  endorsements: z.array(
+    z.object({
+      number: z.string(),
+      effectiveDate: z.string(),
+      premiumDiffFen: z.number(),
+      issuedAt: z.string(),
+    }),
+  ),
+  documents: z.array(issuedDocumentRow),
 });
 export type PolicyVerification = z.infer<typeof policyVerification>;

@@ -208,6 +208,24 @@ export function demoCaPaths(dataDir: string, uscc: string) {
   };
 }
 
+/** The demo root CA of DATA_DIR/ca, made (and its files listed in `written`) when missing. */
+function ensureDemoRoot(
+  paths: { rootCert: string; rootKey: string },
+  written: string[],
+): { root: Issued; newRoot: boolean } {
+  mkdirSync(path.dirname(paths.rootCert), { recursive: true });
+  if (existsSync(paths.rootCert) && existsSync(paths.rootKey))
+    return {
+      root: loadCa(readFileSync(paths.rootCert, 'utf8'), readFileSync(paths.rootKey, 'utf8')),
+      newRoot: false,
+    };
+  const root = createRootCa();
+  writeFileSync(paths.rootKey, root.keyPem, { mode: 0o600 });
+  writeFileSync(paths.rootCert, root.certPem);
+  written.push(paths.rootCert, paths.rootKey);
+  return { root, newRoot: true };
+}
+
 /**
  * Makes sure DATA_DIR/ca holds the demo root CA (kept if present) and a PKCS#12 sign-in certificate for the
  * enterprise (written if missing, or always with `reissue`).
@@ -219,18 +237,7 @@ export function ensureDemoCa(
 ): DemoCaFiles {
   const paths = demoCaPaths(dataDir, enterprise.uscc);
   const written: string[] = [];
-  mkdirSync(path.dirname(paths.rootCert), { recursive: true });
-  let root: Issued;
-  let newRoot = false;
-  if (existsSync(paths.rootCert) && existsSync(paths.rootKey)) {
-    root = loadCa(readFileSync(paths.rootCert, 'utf8'), readFileSync(paths.rootKey, 'utf8'));
-  } else {
-    root = createRootCa();
-    writeFileSync(paths.rootKey, root.keyPem, { mode: 0o600 });
-    writeFileSync(paths.rootCert, root.certPem);
-    written.push(paths.rootCert, paths.rootKey);
-    newRoot = true;
-  }
+  const { root, newRoot } = ensureDemoRoot(paths, written);
   if (opts.reissue || newRoot || !existsSync(paths.enterpriseP12)) {
     const leaf = issueEnterpriseCert(root, enterprise);
     writeFileSync(paths.enterpriseP12, toPkcs12(leaf, [root], DEMO_P12_PASSWORD, enterprise.name), {
@@ -239,4 +246,64 @@ export function ensureDemoCa(
     written.push(paths.enterpriseP12);
   }
   return { ...paths, written };
+}
+
+/** The insurer's document-signing certificate the demo CA issues: its subject's common name. */
+export const demoSealName = (insurer: string) => `${insurer} 电子签章`;
+
+/**
+ * A document-signing (电子签章) certificate for the insurer, signed by `ca`: key usage digital signature and
+ * non-repudiation, 3 years by default.
+ */
+export function issueSealCert(ca: Issued, insurer: string, validity: Validity = {}): Issued {
+  const keys = generateKeys();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = validity.notBefore ?? new Date(Date.now() - DAY);
+  cert.validity.notAfter = validity.notAfter ?? new Date(Date.now() + 3 * 365 * DAY);
+  cert.setSubject([
+    { name: 'countryName', value: 'CN' },
+    { name: 'organizationName', value: insurer, valueTagClass: utf8 },
+    { name: 'commonName', value: demoSealName(insurer), valueTagClass: utf8 },
+  ] as forge.pki.CertificateField[]);
+  cert.setIssuer(ca.cert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+    { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  return finish(cert, ca.key, keys.privateKey, keys.keyPem);
+}
+
+/**
+ * DATA_DIR/ca/document-signing.p12 (password Demo@2026): the demo insurer's document-signing certificate and
+ * the demo root, written when missing, expired or issued by an earlier root. Answers the file and whether this
+ * call wrote it.
+ */
+export function ensureDemoSealP12(dataDir: string, insurer: string): { file: string; written: boolean } {
+  const dir = path.join(dataDir, 'ca');
+  const paths = {
+    rootCert: path.join(dir, 'trusted', 'piibs-demo-root.pem'),
+    rootKey: path.join(dir, 'demo-root.key.pem'),
+  };
+  const file = path.join(dir, 'document-signing.p12');
+  const { root, newRoot } = ensureDemoRoot(paths, []);
+  if (!newRoot && existsSync(file)) {
+    const certBag = (forge.pki.oids as Record<string, string>).certBag!;
+    const bags = forge.pkcs12
+      .pkcs12FromAsn1(forge.asn1.fromDer(readFileSync(file).toString('binary')), false, DEMO_P12_PASSWORD)
+      .getBags({ bagType: certBag })[certBag];
+    const leaf = bags?.[0]?.cert;
+    if (leaf && leaf.validity.notAfter.getTime() > Date.now()) return { file, written: false };
+  }
+  writeFileSync(
+    file,
+    toPkcs12(issueSealCert(root, insurer), [root], DEMO_P12_PASSWORD, demoSealName(insurer)),
+    {
+      mode: 0o600,
+    },
+  );
+  return { file, written: true };
 }

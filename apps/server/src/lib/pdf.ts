@@ -1,10 +1,13 @@
 // The PDF kit of the server's documents (the e-policy, the endorsement, the prevention archive), made with pdfkit
 // and a CJK font shipped in an npm package (@embedpdf/fonts-sc: Noto Sans Hans, OFL; pdfkit embeds only the
 // glyphs used): an A4 document with the footer and page number on every page, section titles, label/value rows
-// and bordered tables that break across pages.
+// and bordered tables that break across pages. An issued document is finished with the insurer's seal: the round
+// red electronic seal drawn on page 1 as vector graphics at the signature field's rectangle, and the PDF digital
+// signature of the insurer's certificate (lib/signing.ts) — see issueSignedDocument (modules/documents/issue.ts).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
+import { type DocumentSigner, signPdf } from './signing.ts';
 
 const fontDir = (() => {
   const entry = createRequire(import.meta.url).resolve('@embedpdf/fonts-sc');
@@ -25,8 +28,90 @@ export interface PdfDocument {
   width: number;
   /** The lowest y the content may reach on a page. */
   bottom: () => number;
-  /** Prints `footer · 第 n / m 页` on every page's foot and answers the PDF bytes. */
-  finish: (footer: string) => Promise<Buffer>;
+  /**
+   * Prints `footer · 第 n / m 页` on every page's foot and answers the PDF bytes; with a seal, draws it on page 1
+   * and answers the signed bytes.
+   */
+  finish: (footer: string, seal?: Seal) => Promise<Buffer>;
+}
+
+/** What an issued document is sealed and signed with (issueSignedDocument hands it to the renderer). */
+export interface Seal {
+  signer: DocumentSigner;
+  /** The insurer's name, round the seal's rim. */
+  insurerName: string;
+  /** The seal's lower line, e.g. 电子保单专用章. */
+  label: string;
+  /** The signature's reason, e.g. 签发电子保单 PAZX202600000001. */
+  reason: string;
+}
+
+export const SEAL_RED = '#d4161c';
+/** The seal's diameter: 42 mm, as an insurer's round seal. */
+const SEAL_SIZE = 119;
+
+/**
+ * The round red seal (印章) inside the square at (x, y) of side `size`: a double rim, the insurer's name along
+ * the upper arc, a five-pointed star in the middle and `label` beneath it. Vector graphics only.
+ */
+export function drawSeal(
+  doc: PDFKit.PDFDocument,
+  x: number,
+  y: number,
+  size: number,
+  insurer: string,
+  label: string,
+) {
+  const r = size / 2;
+  const cx = x + r;
+  const cy = y + r;
+  doc.save();
+  doc
+    .circle(cx, cy, r - 1.5)
+    .lineWidth(3)
+    .strokeColor(SEAL_RED)
+    .strokeOpacity(0.9)
+    .stroke();
+  doc
+    .circle(cx, cy, r - 5)
+    .lineWidth(0.6)
+    .strokeColor(SEAL_RED)
+    .stroke();
+  // The star: outer radius a quarter of the seal.
+  const outer = r * 0.3;
+  const inner = outer * 0.382;
+  const points: [number, number][] = [];
+  for (let i = 0; i < 10; i++) {
+    const rad = i % 2 === 0 ? outer : inner;
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    points.push([cx + rad * Math.cos(a), cy + rad * Math.sin(a)]);
+  }
+  doc
+    .polygon(...points)
+    .fillColor(SEAL_RED)
+    .fillOpacity(0.9)
+    .fill();
+  // The name along the upper arc, each character upright to the rim, from lower left to lower right.
+  const chars = Array.from(insurer);
+  const fontSize = Math.min(13, Math.max(8, (r * 3) / Math.max(chars.length, 1)));
+  const span = Math.min(215, chars.length * 20) * (Math.PI / 180);
+  const textRadius = r - 9 - fontSize / 2;
+  doc.font('cjk-bold').fontSize(fontSize).fillColor(SEAL_RED).fillOpacity(0.9);
+  chars.forEach((ch, i) => {
+    const angle = -span / 2 + (chars.length === 1 ? span / 2 : (i * span) / (chars.length - 1));
+    const px = cx + textRadius * Math.sin(angle);
+    const py = cy - textRadius * Math.cos(angle);
+    doc.save();
+    doc.rotate((angle * 180) / Math.PI, { origin: [px, py] });
+    doc.text(ch, px - fontSize / 2, py - fontSize * 0.6, { lineBreak: false, width: fontSize + 2 });
+    doc.restore();
+  });
+  const labelSize = Math.min(9, (r * 1.1) / Math.max(Array.from(label).length, 1));
+  doc
+    .font('cjk-bold')
+    .fontSize(labelSize)
+    .text(label, cx - r * 0.6, cy + outer + 4, { width: r * 1.2, align: 'center', lineBreak: false });
+  doc.restore();
 }
 
 /** Opens an A4 document with the CJK fonts registered as 'cjk' and 'cjk-bold'. */
@@ -48,7 +133,7 @@ export function createPdf(info: PDFKit.DocumentInfo): PdfDocument {
   const left = MARGIN;
   const width = doc.page.width - MARGIN * 2;
 
-  const finish = async (footer: string) => {
+  const finish = async (footer: string, seal?: Seal) => {
     const range = doc.bufferedPageRange();
     for (let i = range.start; i < range.start + range.count; i++) {
       doc.switchToPage(i);
@@ -69,9 +154,25 @@ export function createPdf(info: PDFKit.DocumentInfo): PdfDocument {
           },
         );
     }
+    // The seal at the foot of page 1, right, where the signature field lies.
+    const sealX = left + width - SEAL_SIZE - 4;
+    const sealY = doc.page.height - MARGIN - 14 - SEAL_SIZE;
+    if (seal) {
+      doc.switchToPage(range.start);
+      drawSeal(doc, sealX, sealY, SEAL_SIZE, seal.insurerName, seal.label);
+    }
+    const pageHeight = doc.page.height;
     doc.end();
     await ended;
-    return Buffer.concat(chunks);
+    const bytes = Buffer.concat(chunks);
+    if (!seal) return bytes;
+    return signPdf(bytes, seal.signer, {
+      // PDF units: the origin at the bottom left.
+      rect: [sealX, pageHeight - sealY - SEAL_SIZE, sealX + SEAL_SIZE, pageHeight - sealY],
+      reason: seal.reason,
+      location: seal.insurerName,
+      name: seal.signer.certificate.subject,
+    });
   };
   return { doc, left, width, bottom: () => doc.page.height - MARGIN - 12, finish };
 }

@@ -411,3 +411,42 @@ export const policyDocuments = pgTable('policy_document', {
   sha256: text('sha256').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Every signed file PIIBS issued (电子保单, its redraws, 批单, 退保通知书, 事故预防服务档案): its kind and number,
+ * the SHA-256 of the signed bytes, and the signing certificate as it was. Rows are only ever added: a new
+ * signing certificate or a redrawn document adds a row and leaves the earlier files as they were signed
+ * (the public verification lists them all). `content` holds the signed bytes of the policy's documents; the
+ * archive, made per request for what its reader may see, keeps its hash only. Written by issueSignedDocument
+ * (modules/documents/issue.ts).
+ */
+export const issuedDocuments = pgTable(
+  'issued_document',
+  {
+    id: id(),
+    /** DocumentKind (@piibs/shared/documents). */
+    kind: text('kind').notNull(),
+    /** The policy the file belongs to; null for the prevention archive (one enterprise, many policies). */
+    policyId: bigint('policy_id', { mode: 'number' }).references(() => policies.id),
+    /** The document's number (policy, endorsement or notice number; the archive: the enterprise's credit code). */
+    number: text('number').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    content: bytea('content'),
+    /** The signing certificate: subject and issuer common names, serial (hex), validity. */
+    certSubject: text('cert_subject').notNull(),
+    certIssuer: text('cert_issuer').notNull(),
+    certSerial: text('cert_serial').notNull(),
+    certNotBefore: timestamp('cert_not_before', { withTimezone: true }).notNull(),
+    certNotAfter: timestamp('cert_not_after', { withTimezone: true }).notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('issued_document_policy').on(t.policyId, t.issuedAt),
+    index('issued_document_sha256').on(t.sha256),
+    check(
+      'issued_document_kind',
+      sql`${t.kind} in ('POLICY', 'ENDORSEMENT', 'CANCELLATION', 'PREVENTION_ARCHIVE')`,
+    ),
+  ],
+);

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
+import { pdfsig } from '../../../test/pdfsig.ts';
 import { DEMO_ORGANISATION, DEMO_PASSWORD } from '../../demo/base.ts';
 import { seedDemoPolicies } from '../../demo/policies.ts';
 import { onStart } from '../../startup.ts';
@@ -40,8 +41,26 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
     const pdf = await get(`/api/policies/${p.id}/pdf`);
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
+    // Its e-policy, redrawn by the demo's clock, carries one valid signature of the demo insurer's certificate,
+    // and start-up said that documents are signed by a demo certificate.
+    expect(pdfsig(pdf.rawPayload)).toEqual([
+      expect.objectContaining({
+        signerName: `${DEMO_ORGANISATION} 电子签章`,
+        validation: 'Signature is Valid.',
+      }),
+    ]);
+    expect(lines.some((l) => l.startsWith('WARNING: documents are signed by a demo certificate'))).toBe(true);
     const verify = await t.app.inject({ method: 'GET', url: `/api/policies/verify/${p.verificationCode}` });
-    expect(verify.json()).toMatchObject({ policyNumber: p.number, holderName: '镇江**安全科技有限公司' });
+    expect(verify.json()).toMatchObject({
+      policyNumber: p.number,
+      holderName: '镇江**安全科技有限公司',
+      insurerName: DEMO_ORGANISATION,
+      premiumFen: p.premiumFen,
+    });
+    // The file drawn at issue and its redraw by the demo clock: both listed, the download the latest.
+    const docs = verify.json().documents as { sha256: string }[];
+    expect(docs).toHaveLength(2);
+    expect(docs.at(-1)!.sha256).toBe(pdf.headers['x-content-sha256']);
   });
 
   it('seeding again writes nothing', async () => {

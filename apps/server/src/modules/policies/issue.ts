@@ -6,13 +6,14 @@
 // serial from policy_number_seq), copies the period, the covers (the product's coverages the quote priced,
 // with their limits and deductibles: policyCoversOf), the co-insurance table (the issuing insurer's row named as
 // the organisation) and the prevention fee, draws a
-// random verification code, renders the e-policy PDF and stores it with its SHA-256, and moves the application
-// PAID → ISSUED with its event and audit trail.
+// random verification code, renders the e-policy PDF sealed and signed by the insurer (issueSignedDocument, which
+// records the file in issued_document) and stores it with its SHA-256, and moves the application PAID → ISSUED
+// with its event and audit trail.
 //
 // It runs right after payment; a failure is handed to the pg-boss job 'policy-issue' (retried with back-off)
 // and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid
 // application without a policy.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import {
@@ -39,10 +40,21 @@ import {
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { applicationCoinsurersOf } from '../applications/queries.ts';
+import { issueSignedDocument } from '../documents/issue.ts';
 import { insurerName } from '../init/service.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
 import { getProduct, numberPrefix } from '../products/service.ts';
 import { type PolicyPdfData, renderPolicyPdf } from './pdf.ts';
+
+/** The e-policy as issueSignedDocument signs it. */
+const policyDocument = (policyId: number, data: PolicyPdfData) => ({
+  kind: 'POLICY' as const,
+  policyId,
+  number: data.number,
+  sealLabel: '电子保单专用章',
+  reason: `签发电子保单 ${data.number}`,
+  render: (seal: Parameters<typeof renderPolicyPdf>[1]) => renderPolicyPdf(data, seal),
+});
 
 /**
  * Test hook: while `remaining` > 0, an issuance fails after it has written everything (so the rollback is
@@ -125,8 +137,9 @@ const pdfData = (
 });
 
 /**
- * Draws an issued policy's e-policy again from its row and stores it with its new SHA-256: for the demo's clock
- * (demo/clock.ts), which moves a policy's period and issue time after it was issued. Not for business changes —
+ * Draws an issued policy's e-policy again from its row, signs it and stores it as the policy's e-policy with its
+ * new SHA-256: for the demo's clock (demo/clock.ts), which moves a policy's period and issue time after it was
+ * issued. The file drawn before stays recorded (issued_document) as it was signed. Not for business changes —
  * those are endorsements (批单), documents of their own.
  */
 export async function redrawPolicyDocument(ctx: BusinessContext, policyId: number): Promise<void> {
@@ -143,22 +156,23 @@ export async function redrawPolicyDocument(ctx: BusinessContext, policyId: numbe
       .from(policyCoinsurers)
       .where(eq(policyCoinsurers.policyId, p.id))
       .orderBy(asc(policyCoinsurers.sort));
-    const pdf = await renderPolicyPdf(
-      pdfData(
-        ctx,
-        { ...p, coverages: p.coverages as PolicyCoverage[] },
-        {
-          insurerName: await insurerName(tx),
-          applicationNumber: a?.number ?? '',
-          productName: product?.name ?? '',
-          clauseVersion: product?.clauseVersion ?? null,
-          coinsurers: coinsurers.map(policyCoinsurerOf),
-        },
-      ),
+    const data = pdfData(
+      ctx,
+      { ...p, coverages: p.coverages as PolicyCoverage[] },
+      {
+        insurerName: await insurerName(tx),
+        applicationNumber: a?.number ?? '',
+        productName: product?.name ?? '',
+        clauseVersion: product?.clauseVersion ?? null,
+        coinsurers: coinsurers.map(policyCoinsurerOf),
+      },
     );
-    const sha256 = createHash('sha256').update(pdf).digest('hex');
-    await tx.update(policies).set({ pdfSha256: sha256, pdfSize: pdf.length }).where(eq(policies.id, p.id));
-    await tx.update(policyDocuments).set({ content: pdf, sha256 }).where(eq(policyDocuments.policyId, p.id));
+    const doc = await issueSignedDocument(tx, ctx, policyDocument(p.id, data));
+    await tx.update(policies).set({ pdfSha256: doc.sha256, pdfSize: doc.size }).where(eq(policies.id, p.id));
+    await tx
+      .update(policyDocuments)
+      .set({ content: doc.content, sha256: doc.sha256 })
+      .where(eq(policyDocuments.policyId, p.id));
   });
 }
 
@@ -234,22 +248,22 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       verificationCode: newVerificationCode(),
       issuedAt: new Date(),
     };
-    const pdf = await renderPolicyPdf(
-      pdfData(ctx, row, {
-        insurerName: issuer,
-        applicationNumber: a.number,
-        productName: product.name,
-        clauseVersion: product.clauseVersion,
-        coinsurers,
-      }),
-    );
-    const sha256 = createHash('sha256').update(pdf).digest('hex');
-
+    const data = pdfData(ctx, row, {
+      insurerName: issuer,
+      applicationNumber: a.number,
+      productName: product.name,
+      clauseVersion: product.clauseVersion,
+      coinsurers,
+    });
+    // The row first (the issued file names its policy), its document's hash once signed.
     const [policy] = await tx
       .insert(policies)
-      .values({ ...row, pdfSha256: sha256, pdfSize: pdf.length })
+      .values({ ...row, pdfSha256: '', pdfSize: 0 })
       .returning({ id: policies.id });
     const policyId = policy!.id;
+    const doc = await issueSignedDocument(tx, ctx, policyDocument(policyId, data));
+    const sha256 = doc.sha256;
+    await tx.update(policies).set({ pdfSha256: sha256, pdfSize: doc.size }).where(eq(policies.id, policyId));
     if (coinsurers.length)
       await tx.insert(policyCoinsurers).values(
         coinsurers.map((c, i) => ({
@@ -263,7 +277,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
           sort: i,
         })),
       );
-    await tx.insert(policyDocuments).values({ policyId, content: pdf, sha256 });
+    await tx.insert(policyDocuments).values({ policyId, content: doc.content, sha256 });
     await tx
       .update(applications)
       .set({ status: 'ISSUED', version: sql`${applications.version} + 1`, updatedAt: sql`now()` })

@@ -21,6 +21,7 @@ import {
   MARGIN,
   notes,
   type PdfDocument,
+  type Seal,
   section,
   table,
 } from '../../lib/pdf.ts';
@@ -96,12 +97,14 @@ export interface DocumentFrame {
   qrUrl: string;
   /** Printed on every page's foot, followed by the page number. */
   footer: string;
+  /** The insurer's seal and signature (issueSignedDocument gives it). */
+  seal: Seal;
 }
 
 export interface OpenDocument extends Omit<PdfDocument, 'finish'> {
   /** The y below the header. */
   top: number;
-  /** Prints the footers and answers the PDF bytes. */
+  /** Prints the footers, draws the seal, signs, and answers the signed PDF bytes. */
   finish: () => Promise<Buffer>;
 }
 
@@ -143,11 +146,11 @@ export async function openDocument(f: DocumentFrame): Promise<OpenDocument> {
     .strokeColor(BLUE)
     .stroke();
 
-  return { ...pdf, top: top + 10, finish: () => pdf.finish(f.footer) };
+  return { ...pdf, top: top + 10, finish: () => pdf.finish(f.footer, f.seal) };
 }
 
-/** Renders the e-policy; answers the PDF bytes. */
-export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
+/** Renders the e-policy, sealed and signed; answers the PDF bytes. */
+export async function renderPolicyPdf(d: PolicyPdfData, seal: Seal): Promise<Buffer> {
   const o = await openDocument({
     insurerName: d.insurerName,
     title: d.productName,
@@ -160,6 +163,7 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
     createdAt: d.issuedAt,
     qrUrl: d.verifyUrl,
     footer: `${d.insurerName} · 保险单号 ${d.number} · 验证码 ${d.verificationCode}`,
+    seal,
   });
   const { doc, left, width, bottom } = o;
 
@@ -234,8 +238,8 @@ export async function renderPolicyPdf(d: PolicyPdfData): Promise<Buffer> {
   }
   y = section(doc, '重要提示', y + 14, bottom);
   notes(o, y, [
-    '1. 本保险单为电子保险单，与纸质保险单具有同等法律效力。',
-    `2. 验真：扫描右上角二维码，或访问 ${d.verifyUrl} 核对保单信息。`,
+    '1. 本保险单为电子保险单，经本公司电子签章（数字签名）签署，与纸质保险单具有同等法律效力；文件一经改动，签名即失效。',
+    `2. 验真：扫描右上角二维码，或访问 ${d.verifyUrl} 核对保单信息，并可将本文件拖入验真页面比对是否与签发文件一致。`,
     '3. 保险期间内发生生产安全事故，请立即报案并配合开展事故预防与理赔服务。',
   ]);
   return o.finish();

@@ -5,8 +5,10 @@ import { maskHolderName, VERIFY_FAILED } from '@piibs/shared/policy';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../../../test/pdf.ts';
-import { applications, auditLog, policies, policyDocuments } from '../../db/schema.ts';
+import { pdfsig } from '../../../test/pdfsig.ts';
+import { applications, auditLog, issuedDocuments, policies, policyDocuments } from '../../db/schema.ts';
 import { jobHandlers } from '../../jobs/boss.ts';
+import { createBusinessContext } from '../payments/context.ts';
 import {
   cashier,
   createPayWorld,
@@ -16,8 +18,9 @@ import {
   postNotification,
   startPay,
 } from '../payments/test-fixtures.ts';
-import { issuanceFaults } from './issue.ts';
+import { issuanceFaults, redrawPolicyDocument } from './issue.ts';
 
+const quiet = { info() {}, warn() {}, error() {} };
 let w: PayWorld;
 /** An issued, co-insured policy of the enterprise. */
 let policyId: number;
@@ -181,6 +184,8 @@ describe('the e-policy PDF', () => {
       .from(policyDocuments)
       .where(eq(policyDocuments.policyId, policyId));
     expect(doc!.sha256).toBe(sha);
+    // The same download twice: the same bytes.
+    expect((await w.ent.get(`/api/policies/${policyId}/pdf`)).rawPayload.equals(bytes)).toBe(true);
 
     const flat = await pdfText(bytes);
     expect(flat).toContain(p.number);
@@ -194,6 +199,40 @@ describe('the e-policy PDF', () => {
     expect(flat).toContain(
       `本保单为共保保单，由主承保人测试财产保险股份有限公司代收全部保费${formatFen(p.premiumFen)}，并按份额与共保人结算。`,
     );
+  });
+});
+
+describe('the e-policy is signed by the insurer', () => {
+  it("carries one valid PDF signature (pdfsig) of the insurer's certificate over the whole file, recorded with its hash", async () => {
+    const bytes = (await w.ent.get(`/api/policies/${policyId}/pdf`)).rawPayload;
+    expect(pdfsig(bytes)).toEqual([
+      {
+        signerName: '测试财产保险股份有限公司 电子签章',
+        validation: 'Signature is Valid.',
+        subFilter: 'adbe.pkcs7.detached',
+        hash: 'SHA-256',
+        wholeDocument: true,
+      },
+    ]);
+    const rows = await w.t.database.db
+      .select()
+      .from(issuedDocuments)
+      .where(eq(issuedDocuments.policyId, policyId));
+    expect(rows).toEqual([
+      expect.objectContaining({
+        kind: 'POLICY',
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        size: bytes.length,
+        certSubject: '测试财产保险股份有限公司 电子签章',
+        certIssuer: 'PIIBS Demo Root CA',
+      }),
+    ]);
+    expect(rows[0]!.content?.equals(bytes)).toBe(true);
+    // a byte changed: the signature fails
+    const changed = Buffer.from(bytes);
+    const at = changed.indexOf('/Producer') + 2;
+    changed[at] = changed[at]! ^ 1;
+    expect(pdfsig(changed)[0]?.validation).not.toBe('Signature is Valid.');
   });
 });
 
@@ -264,16 +303,38 @@ describe('verification (public)', () => {
     expect(p.verifyPath).toBe(`/piibs/verify/${p.verificationCode}`);
     const res = await w.t.app.inject({ method: 'GET', url: `/api/policies/verify/${p.verificationCode}` });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({
+    const body = res.json();
+    expect(body).toEqual({
       valid: true,
+      insurerName: '测试财产保险股份有限公司',
       policyNumber: p.number,
       productName: p.productName,
       holderName: '镇江**测试科技有限公司',
       startDate: p.startDate,
       endDate: p.endDate,
+      premiumFen: p.premiumFen,
+      coverages: p.coverages,
       status: 'ISSUED',
       statusLabel: '已出单',
       issuedAt: expect.any(String),
+      endorsements: [],
+      documents: [
+        {
+          kind: 'POLICY',
+          kindLabel: '电子保单',
+          number: p.number,
+          sha256: p.document.sha256,
+          sizeBytes: p.document.sizeBytes,
+          issuedAt: expect.any(String),
+          certificate: {
+            subject: '测试财产保险股份有限公司 电子签章',
+            issuer: 'PIIBS Demo Root CA',
+            serial: expect.stringMatching(/^[0-9a-f]+$/),
+            notBefore: expect.any(String),
+            notAfter: expect.any(String),
+          },
+        },
+      ],
     });
     expect(res.body).not.toContain('润扬');
     expect(res.body).not.toContain(w.entUscc);
@@ -284,6 +345,32 @@ describe('verification (public)', () => {
       url: `/api/policies/verify/${p.verificationCode.toLowerCase()}`,
     });
     expect(lower.statusCode).toBe(200);
+  });
+
+  it('a redrawn e-policy is a new file; the file issued before stays listed with its own hash and signature', async () => {
+    const [other] = await w.t.database.db
+      .select({ id: policies.id, code: policies.verificationCode, sha: policies.pdfSha256 })
+      .from(policies)
+      .where(eq(policies.id, policyId));
+    const before = (await w.ent.get(`/api/policies/${policyId}/pdf`)).rawPayload;
+    await redrawPolicyDocument(
+      createBusinessContext({ db: w.t.database.db, config: w.t.config, log: quiet }),
+      other!.id,
+    );
+    const after = (await w.ent.get(`/api/policies/${policyId}/pdf`)).rawPayload;
+    expect(after.equals(before)).toBe(false);
+    const docs = (await w.t.app.inject({ method: 'GET', url: `/api/policies/verify/${other!.code}` })).json()
+      .documents as { sha256: string }[];
+    expect(docs.map((d) => d.sha256)).toEqual([
+      createHash('sha256').update(before).digest('hex'),
+      createHash('sha256').update(after).digest('hex'),
+    ]);
+    expect(pdfsig(after)[0]?.validation).toBe('Signature is Valid.');
+    const [first] = await w.t.database.db
+      .select({ content: issuedDocuments.content })
+      .from(issuedDocuments)
+      .where(eq(issuedDocuments.sha256, other!.sha));
+    expect(first!.content?.equals(before)).toBe(true);
   });
 
   it('masks names as the spec shows', () => {

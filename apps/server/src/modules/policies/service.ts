@@ -1,6 +1,7 @@
 // Policies: the list (the caller's scope, as applications: a policy is visible exactly when its application
 // is), the detail with payments and the timeline, the e-policy download, and the public verification.
 import { type ApplicationStatus, type Channel, shanghaiToday } from '@piibs/shared/application-status';
+import { DOCUMENT_KIND_LABELS, type DocumentKind, type IssuedDocumentRow } from '@piibs/shared/documents';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName, type PaymentSource } from '@piibs/shared/payment';
 import {
   maskHolderName,
@@ -23,6 +24,8 @@ import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm'
 import type { Db, Tx } from '../../db/client.ts';
 import {
   applications,
+  endorsements,
+  issuedDocuments,
   paymentOrders,
   payments,
   policies,
@@ -37,6 +40,7 @@ import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { applicationEventsOf } from '../applications/queries.ts';
 import type { CustomerViewer } from '../customers/access.ts';
+import { insurerName } from '../init/service.ts';
 import { getProduct } from '../products/service.ts';
 
 /** The condition limiting policies to those whose application the viewer may see (undefined: all). */
@@ -263,35 +267,100 @@ export async function policyPdf(
   return { number: row.number, content: doc.content, sha256: doc.sha256 };
 }
 
+/**
+ * Every file issued for a policy, oldest first: its kind, number, SHA-256 and signing certificate. A policy
+ * issued before documents were signed lists its e-policy as stored, without a certificate.
+ */
+export async function policyDocumentsOf(
+  db: Db,
+  p: { id: number; number: string; pdfSha256: string; pdfSize: number; issuedAt: Date },
+): Promise<IssuedDocumentRow[]> {
+  const rows = await db
+    .select({
+      kind: issuedDocuments.kind,
+      number: issuedDocuments.number,
+      sha256: issuedDocuments.sha256,
+      size: issuedDocuments.size,
+      issuedAt: issuedDocuments.issuedAt,
+      subject: issuedDocuments.certSubject,
+      issuer: issuedDocuments.certIssuer,
+      serial: issuedDocuments.certSerial,
+      notBefore: issuedDocuments.certNotBefore,
+      notAfter: issuedDocuments.certNotAfter,
+    })
+    .from(issuedDocuments)
+    .where(eq(issuedDocuments.policyId, p.id))
+    .orderBy(asc(issuedDocuments.issuedAt), asc(issuedDocuments.id));
+  const docs: IssuedDocumentRow[] = rows.map((r) => ({
+    kind: r.kind as DocumentKind,
+    kindLabel: DOCUMENT_KIND_LABELS[r.kind as DocumentKind] ?? r.kind,
+    number: r.number,
+    sha256: r.sha256,
+    sizeBytes: r.size,
+    issuedAt: r.issuedAt.toISOString(),
+    certificate: {
+      subject: r.subject,
+      issuer: r.issuer,
+      serial: r.serial,
+      notBefore: r.notBefore.toISOString(),
+      notAfter: r.notAfter.toISOString(),
+    },
+  }));
+  if (p.pdfSha256 && !docs.some((d) => d.sha256 === p.pdfSha256))
+    docs.unshift({
+      kind: 'POLICY',
+      kindLabel: DOCUMENT_KIND_LABELS.POLICY,
+      number: p.number,
+      sha256: p.pdfSha256,
+      sizeBytes: p.pdfSize,
+      issuedAt: p.issuedAt.toISOString(),
+      certificate: null,
+    });
+  return docs;
+}
+
 /** GET /api/policies/verify/:code (public): masked data only; an unknown code answers 404. */
 export async function verifyPolicy(db: Db, code: string): Promise<PolicyVerification> {
   const normal = code.trim().toUpperCase();
   const [row] = normal
     ? await db
-        .select({
-          number: policies.number,
-          productName: products.name,
-          holderName: policies.holderName,
-          startDate: policies.startDate,
-          endDate: policies.endDate,
-          status: policies.status,
-          issuedAt: policies.issuedAt,
-        })
+        .select({ policy: policies, productName: products.name })
         .from(policies)
         .innerJoin(products, eq(products.id, policies.productId))
         .where(eq(policies.verificationCode, normal))
     : [];
   if (!row) throw notFound(VERIFY_FAILED);
-  const status = policyStatusOn(row);
+  const p = row.policy;
+  const status = policyStatusOn(p);
+  const [insurer, covers, endorsed, documents] = await Promise.all([
+    insurerName(db),
+    policyCovers(db, p),
+    db
+      .select({
+        number: endorsements.number,
+        effectiveDate: endorsements.effectiveDate,
+        premiumDiffFen: endorsements.premiumDiffFen,
+        issuedAt: endorsements.issuedAt,
+      })
+      .from(endorsements)
+      .where(eq(endorsements.policyId, p.id))
+      .orderBy(asc(endorsements.issuedAt), asc(endorsements.id)),
+    policyDocumentsOf(db, p),
+  ]);
   return {
     valid: true,
-    policyNumber: row.number,
+    insurerName: insurer,
+    policyNumber: p.number,
     productName: row.productName,
-    holderName: maskHolderName(row.holderName),
-    startDate: row.startDate,
-    endDate: row.endDate,
+    holderName: maskHolderName(p.holderName),
+    startDate: p.startDate,
+    endDate: p.endDate,
+    premiumFen: p.premiumFen,
+    coverages: covers,
     status,
     statusLabel: POLICY_STATUS_LABELS[status],
-    issuedAt: row.issuedAt.toISOString(),
+    issuedAt: p.issuedAt.toISOString(),
+    endorsements: endorsed.map((e) => ({ ...e, issuedAt: e.issuedAt.toISOString() })),
+    documents,
   };
 }

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readXlsx } from '../../../test/admin.ts';
 import { pdfText } from '../../../test/pdf.ts';
+import { pdfsig } from '../../../test/pdfsig.ts';
 import { annualOrders, endorsements, policies, secondaryOrders } from '../../db/schema.ts';
 import { jobHandlers } from '../../jobs/boss.ts';
 import { issueEndorsement } from './endorsements.ts';
@@ -196,6 +197,25 @@ describe('the quota a change moves', () => {
     expect(pdf.headers['x-content-sha256']).toBe(hash);
     expect(e.pdfSha256).toBe(hash);
     expect(e.pdfSize).toBe(pdf.rawPayload.length);
+    // Signed by the insurer, and listed on the policy's public verification with its hash.
+    expect(pdfsig(pdf.rawPayload)).toEqual([
+      expect.objectContaining({
+        validation: 'Signature is Valid.',
+        subFilter: 'adbe.pkcs7.detached',
+        wholeDocument: true,
+      }),
+    ]);
+    const [verified] = await w.t.database.db
+      .select({ code: policies.verificationCode })
+      .from(policies)
+      .where(eq(policies.id, p.policyId!));
+    const verification = (
+      await w.t.app.inject({ method: 'GET', url: `/api/policies/verify/${verified!.code}` })
+    ).json();
+    expect(verification.endorsements).toEqual([expect.objectContaining({ number: e.number })]);
+    expect(
+      verification.documents.map((d: { kindLabel: string; sha256: string }) => [d.kindLabel, d.sha256]),
+    ).toContainEqual(['批单', hash]);
     // The policy's covers with their limits, the premium after the change stated once.
     const text = await pdfText(pdf.rawPayload);
     expect(text).toContain('保险责任及限额（批改后）');

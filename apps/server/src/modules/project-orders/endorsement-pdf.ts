@@ -6,7 +6,7 @@
 import { formatFen } from '@piibs/shared/money';
 import { coverTableOf, type PolicyCoverage } from '@piibs/shared/policy';
 import type { EndorsementChange } from '@piibs/shared/project-order';
-import { facts, notes, section, table } from '../../lib/pdf.ts';
+import { facts, notes, type Seal, section, table } from '../../lib/pdf.ts';
 import { coverTable, openDocument } from '../policies/pdf.ts';
 
 export interface EndorsementPdfData {
@@ -38,7 +38,8 @@ export function premiumDiffText(diffFen: number): string {
   return '保险费不变';
 }
 
-export async function renderEndorsementPdf(d: EndorsementPdfData): Promise<Buffer> {
+/** Renders the endorsement, sealed and signed; answers the PDF bytes. */
+export async function renderEndorsementPdf(d: EndorsementPdfData, seal: Seal): Promise<Buffer> {
   const o = await openDocument({
     insurerName: d.insurerName,
     title: d.productName,
@@ -51,6 +52,7 @@ export async function renderEndorsementPdf(d: EndorsementPdfData): Promise<Buffe
     createdAt: d.issuedAt,
     qrUrl: d.verifyUrl,
     footer: `${d.insurerName} · 批单号 ${d.number} · 保险单号 ${d.policyNumber}`,
+    seal,
   });
   const { doc, left, width, bottom } = o;
   let y = facts(o, o.top, [
@@ -107,7 +109,7 @@ export async function renderEndorsementPdf(d: EndorsementPdfData): Promise<Buffe
 
   y = section(doc, '重要提示', y + 14, bottom);
   notes(o, y, [
-    '1. 本批单为电子批单，是保险单的组成部分，与纸质批单具有同等法律效力。',
+    '1. 本批单为电子批单，经本公司电子签章（数字签名）签署，是保险单的组成部分，与纸质批单具有同等法律效力。',
     `2. 保费差额按年度订单结算：加收部分占用年度订单保费额度，退还部分释放相应额度。`,
     `3. 验真：扫描右上角二维码，或访问 ${d.verifyUrl} 核对所批改的保险单。`,
   ]);

@@ -4,9 +4,8 @@
 // policy is issued) and again from the issuance sweep for any approved change without one: one transaction that
 // locks the change, answers the endorsement already there (the unique index on endorsement.secondary_order_id
 // backs this), else numbers it ('E' + product prefix + year + serial), lists the changed fields before → after
-// from the change's snapshot of the project, renders its PDF in the e-policy's frame and stores it with its
-// SHA-256. The policy row and its e-policy stay as issued; the endorsement amends them.
-import { createHash } from 'node:crypto';
+// from the change's snapshot of the project, renders its PDF in the e-policy's frame, sealed and signed by the
+// insurer (issueSignedDocument, which records the file in issued_document), and stores it with its SHA-256. The policy row and its e-policy stay as issued; the endorsement amends them.
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
@@ -26,6 +25,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
+import { issueSignedDocument } from '../documents/issue.ts';
 import { insurerName } from '../init/service.ts';
 import { policiesVisibleTo, policyCovers } from '../policies/service.ts';
 import { numberPrefix } from '../products/service.ts';
@@ -96,7 +96,7 @@ async function issueOnce(ctx: BusinessContext, changeId: number): Promise<Endors
     const effectiveDate = addDays(shanghaiToday((c.decidedAt ?? new Date()).getTime()), 1);
     const issuedAt = new Date();
     const premiumDiffFen = after.premiumFen - before.premiumFen;
-    const pdf = await renderEndorsementPdf({
+    const data = {
       insurerName: await insurerName(tx),
       number,
       policyNumber: policy.number,
@@ -114,8 +114,17 @@ async function issueOnce(ctx: BusinessContext, changeId: number): Promise<Endors
       verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(policy.verificationCode)}`,
       issuedAt,
       issuedAtText: formatTime(issuedAt),
+    };
+    const doc = await issueSignedDocument(tx, ctx, {
+      kind: 'ENDORSEMENT',
+      policyId: policy.id,
+      number,
+      sealLabel: '批单专用章',
+      reason: `签发批单 ${number}`,
+      render: (seal) => renderEndorsementPdf(data, seal),
     });
-    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    const pdf = doc.content;
+    const sha256 = doc.sha256;
     const [row] = await tx
       .insert(endorsements)
       .values({

@@ -4,6 +4,7 @@ import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { formatFen } from '@piibs/shared/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../../../test/pdf.ts';
+import { pdfsig } from '../../../test/pdfsig.ts';
 import { type Client, createRiskWorld, dayInPeriod, type RiskWorld } from './test-fixtures.ts';
 
 let w: RiskWorld;
@@ -66,6 +67,10 @@ describe('the service archive PDF', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('application/pdf');
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // Sealed and signed by the insurer like every issued document.
+    expect(pdfsig(res.rawPayload)).toEqual([
+      expect.objectContaining({ validation: 'Signature is Valid.', hash: 'SHA-256', wholeDocument: true }),
+    ]);
     const disposition = decodeURIComponent(String(res.headers['content-disposition']));
     expect(disposition).toMatch(/^attachment; filename\*=UTF-8''\d+-事故预防服务档案-/);
     expect(disposition).toContain(`事故预防服务档案-${w.policy.holderName}.pdf`);

@@ -2,14 +2,15 @@
 // per policy its prevention fund (total / planned / spent / left, in yuan), its service orders, the hazards found
 // with their rectification, and the complaints. The data is what the caller may see — the same visibility as
 // the xlsx archive (GET /api/prevention/archive/download): the prevention records of plansVisibleTo and the
-// orders of archiveSpec. Nothing visible answers 404. Made with pdfkit and the CJK font of the e-policy.
+// orders of archiveSpec. Nothing visible answers 404. Made with pdfkit and the CJK font of the e-policy, sealed
+// and signed by the insurer like every issued document (its hash recorded, the bytes not: it is made per request).
 import { formatTime } from '@piibs/shared/constants';
 import { formatFen } from '@piibs/shared/money';
 import { type FundSummary, preventionSeqNo } from '@piibs/shared/risk-control';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../lib/errors.ts';
 import { allRows } from '../../lib/paging.ts';
-import { BLUE, createPdf, facts, GREY, MARGIN, notes, section, table } from '../../lib/pdf.ts';
+import { BLUE, createPdf, facts, GREY, MARGIN, notes, type Seal, section, table } from '../../lib/pdf.ts';
 import type { PreventionViewer } from './access.ts';
 import { type ArchiveRow, archiveSpec } from './order-queries.ts';
 import { planListSpec } from './plans.ts';
@@ -82,8 +83,8 @@ export async function archivePdfData(
   return { enterpriseName, uscc, policies: [...byPolicy.values()], generatedAt: now };
 }
 
-/** Renders the archive summary; answers the PDF bytes. */
-export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
+/** Renders the archive summary, sealed and signed (issueSignedDocument); answers the PDF bytes. */
+export async function renderArchivePdf(d: ArchivePdfData, seal: Seal): Promise<Buffer> {
   const generatedText = formatTime(d.generatedAt);
   const pdf = createPdf({
     Title: `事故预防服务档案 ${d.enterpriseName}`,
@@ -236,5 +237,5 @@ export async function renderArchivePdf(d: ArchivePdfData): Promise<Buffer> {
     .fillColor(GREY)
     .text(`生成时间：${generatedText}（仅含当前账号可查看的服务记录）`, left, y + 16, { width });
 
-  return pdf.finish(`${d.enterpriseName} · 事故预防服务档案`);
+  return pdf.finish(`${d.enterpriseName} · 事故预防服务档案`, seal);
 }

@@ -39,6 +39,7 @@ import { requireAnyPermission } from '../../lib/permissions.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { attachmentHeader, sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
+import { issueSignedDocument } from '../documents/issue.ts';
 import { preventionViewerOf } from './access.ts';
 import { archivePdfData, renderArchivePdf } from './archive-pdf.ts';
 import { ARCHIVE_COLUMNS, archiveSpec, getOrder, orderListSpec } from './order-queries.ts';
@@ -97,10 +98,11 @@ const archiveQuery = z.object({
 const pdfResponse = z.string().meta({ format: 'binary', description: 'application/pdf' });
 
 /** A PDF download named `timestamp-<name>.pdf`. */
-const sendPdf = (reply: FastifyReply, name: string, content: Buffer): FastifyReply =>
+const sendPdf = (reply: FastifyReply, name: string, content: Buffer, sha256: string): FastifyReply =>
   reply
     .type('application/pdf')
     .header('content-disposition', attachmentHeader(downloadFileName(name, 'pdf')))
+    .header('x-content-sha256', sha256)
     .header('cache-control', 'private, no-store')
     .send(content);
 
@@ -456,7 +458,16 @@ export const preventionRoutes: FastifyPluginAsyncZod = async (app) => {
       const uscc = req.query.uscc || v.enterprise?.uscc;
       if (!uscc) throw fieldError('uscc', '不能为空', '统一社会信用代码');
       const data = await archivePdfData(db(), v, uscc);
-      return sendPdf(reply, `事故预防服务档案-${data.enterpriseName}`, await renderArchivePdf(data));
+      const doc = await issueSignedDocument(db(), app.deps, {
+        kind: 'PREVENTION_ARCHIVE',
+        policyId: null,
+        number: data.uscc,
+        sealLabel: '事故预防服务专用章',
+        reason: `出具事故预防服务档案 ${data.uscc}`,
+        render: (seal) => renderArchivePdf(data, seal),
+        keepContent: false,
+      });
+      return sendPdf(reply, `事故预防服务档案-${data.enterpriseName}`, doc.content, doc.sha256);
     },
   );
 };

@@ -287,18 +287,69 @@ export function projectPolicyDetail(over: Partial<PolicyDetail> = {}): PolicyDet
   });
 }
 
-/** GET /api/policies/verify/:code: the masked facts. */
+/** The signing certificate a verification lists with each file. */
+const sealCertificate = {
+  subject: '示例财产保险股份有限公司 电子签章',
+  issuer: 'PIIBS Demo Root CA',
+  serial: '6746c665b7ee8a0de8d877d693d8bb5a',
+  notBefore: '2026-11-20T01:45:07.000Z',
+  notAfter: '2029-11-20T01:45:07.000Z',
+};
+
+/** GET /api/policies/verify/:code: the masked facts, an endorsement and the files issued (their SHA-256). */
 export function verification(over: Partial<PolicyVerification> = {}): PolicyVerification {
   return {
     valid: true,
+    insurerName: '示例财产保险股份有限公司',
     policyNumber: 'PAZX202600000009',
     productName: '安全生产责任保险（工贸行业）',
     holderName: '镇江**机械有限公司',
     startDate: '2026-12-01',
     endDate: '2027-11-30',
+    premiumFen: 1_234_567,
+    coverages: [
+      cover('EMPLOYEE_DEATH_DISABILITY', '从业人员伤亡（死亡/伤残）', {
+        perPersonLimitFen: 50_000_000,
+        premiumFen: 1_000_000,
+      }),
+      cover('RESCUE', '事故应急救援费用', {
+        perAccidentLimitFen: 50_000_000,
+        aggregateLimitFen: 100_000_000,
+        premiumFen: 234_567,
+      }),
+    ],
     status: 'ISSUED',
     statusLabel: '已出单',
     issuedAt: '2026-11-21T09:00:05.000Z',
+    endorsements: [
+      {
+        number: 'EAZX202600000003',
+        effectiveDate: '2026-12-15',
+        premiumDiffFen: 50_000,
+        issuedAt: '2026-12-14T02:00:00.000Z',
+      },
+    ],
+    documents: [
+      {
+        kind: 'POLICY',
+        kindLabel: '电子保单',
+        number: 'PAZX202600000009',
+        // SHA-256 of the bytes '%PDF-policy'
+        sha256: '58f9cd63e97d70198fcb51bfa886a5e5617fa8c2f0835c24ff25e76df4a20d6d',
+        sizeBytes: 104_523,
+        issuedAt: '2026-11-21T09:00:05.000Z',
+        certificate: sealCertificate,
+      },
+      {
+        kind: 'ENDORSEMENT',
+        kindLabel: '批单',
+        number: 'EAZX202600000003',
+        sha256: 'ab12'.repeat(16),
+        sizeBytes: 98_100,
+        issuedAt: '2026-12-14T02:00:00.000Z',
+        certificate: sealCertificate,
+      },
+    ],
     ...over,
   };
 }

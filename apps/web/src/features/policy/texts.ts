@@ -1,5 +1,7 @@
 // User-facing texts of the payment, payment-result, policy, verification and supplement (补录) pages and the
 // renewal button.
+
+import { FILE_DIFFERS, FILE_MATCHES } from '@piibs/shared/documents';
 import { PAYMENT_MESSAGES } from '@piibs/shared/payment';
 import { VERIFY_FAILED } from '@piibs/shared/policy';
 
@@ -131,6 +133,33 @@ export const VERIFY_TEXTS = Object.freeze({
   period: '保险期间',
   status: '保单状态',
   issuedAt: '出单时间',
+  insurer: '保险公司',
+  premium: '保险费合计',
+  covers: '保险责任及限额',
+  endorsements: '批单',
+  noEndorsements: '本保单未出具批单',
+  endorsementNumber: '批单号',
+  effectiveDate: '批改生效日期',
+  premiumDiff: '保险费差额',
+  documents: '签发文件',
+  documentsHint: '本保单签发的每一份文件及其 SHA-256 摘要；更换签名证书不会改动已签发的文件',
+  document: '文件',
+  documentIssuedAt: '签发时间',
+  certificate: '签名证书',
+  certificateIssuer: '颁发机构',
+  certificateValidity: '有效期',
+  notSigned: '签章功能上线前出具，未数字签名',
+  sha256: 'SHA-256 摘要',
+  check: '核对文件',
+  checkDrop: '将电子保单或批单的 PDF 文件拖到此处，或点击选择文件',
+  checkHint: '文件只在本机浏览器中计算摘要并与上表比对，不会上传',
+  checking: '正在计算文件摘要…',
+  matches: FILE_MATCHES,
+  differs: FILE_DIFFERS,
+  matchesDetail: (what: string) => `该文件与本保单签发的${what}完全相同，未被改动。`,
+  differsDetail:
+    '该文件不是本保单签发的任何一份文件：可能已被改动，或属于其他保单。请以验真页面所列信息为准。',
+  readFailed: '无法读取该文件，请重新选择',
   loadFailed: '验真服务暂时不可用，请稍后重试',
   retry: '重试',
 });
