@@ -31,6 +31,7 @@ import {
   type ProductClass,
   SAFETY_LIABILITY_CLASSES,
 } from './rating.ts';
+import { SHORT_PERIOD_RULES, shortRateTableProblem } from './short-period.ts';
 
 export const PRODUCT_CODE = /^[A-Z][A-Z0-9_-]{1,31}$/;
 /** A GB/T 2260 region code (the `region_*` dictionaries). */
@@ -358,9 +359,23 @@ const rateTableFields = z.object({
     .max(2000, { error: '最多 2000 行' })
     .meta({ title: '费率明细' }),
   note: optionalText('备注', 200),
+  /** How a period shorter than a year is priced (default: the short-rate table). */
+  shortPeriodRule: z
+    .enum(SHORT_PERIOD_RULES, { error: '请选择短期费率规则' })
+    .default('SHORT_RATE_TABLE')
+    .meta({ title: '短期费率规则' }),
+  /** The short-rate table: basis points of the annual premium for 1 … 12 months; null: the standard table. */
+  shortRateTable: z
+    .array(z.number({ error: '请输入数字' }))
+    .nullish()
+    .meta({ title: '短期费率表', description: '1 至 12 个月占年保费的万分比，如 1000 = 10%' }),
 });
 
 function rateTableRules(t: z.output<typeof rateTableFields>, ctx: z.RefinementCtx): void {
+  if (t.shortRateTable) {
+    const problem = shortRateTableProblem(t.shortRateTable);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['shortRateTable'], message: problem });
+  }
   const codes = new Set<string>();
   for (const [i, f] of t.factors.entries()) {
     const problem = factorDefProblem(f);
@@ -466,6 +481,9 @@ export const rateTableRow = z.object({
   highRiskLoading: z.number().nullable(),
   factors: z.array(factorDefRow),
   note: z.string().nullable(),
+  shortPeriodRule: z.enum(SHORT_PERIOD_RULES),
+  /** Basis points for 1 … 12 months; null: the standard table. */
+  shortRateTable: z.array(z.number()).nullable(),
   rowCount: z.number(),
   activatedAt: z.string().nullable(),
   activatedBy: z.string().nullable(),
@@ -535,6 +553,10 @@ export const quoteForm = z.object({
     .meta({ title: '浮动因子', description: '{ 因子代码: 选项代码 }' }),
   /** Within the product's range; default its lower bound. */
   preventionRatio: microPercent('事故预防费用比例', MAX_PREVENTION_RATIO, '21%').optional(),
+  /** The period (both days covered); absent: a whole year. A shorter one is priced by the short-period rule. */
+  periodStart: dateText('保险起期').optional(),
+  /** Absent with a start: a year from it. */
+  periodEnd: dateText('保险止期').optional(),
 });
 export type QuoteForm = z.input<typeof quoteForm>;
 
@@ -568,7 +590,26 @@ export const quoteResult = z.object({
     guaranteeAmountFen: z.number().nullable(),
     factors: z.record(z.string(), z.string()),
     preventionRatio: z.number(),
+    /** The period priced (absent or null: a whole year; quotes stored before periods were priced). */
+    periodStart: z.string().nullish(),
+    periodEnd: z.string().nullish(),
   }),
+  /** The period's share of the annual premium (absent or null: a whole year). */
+  period: z
+    .object({
+      start: z.string(),
+      end: z.string(),
+      rule: z.enum(SHORT_PERIOD_RULES),
+      numerator: z.number(),
+      denominator: z.number(),
+      months: z.number(),
+      days: z.number(),
+      fullYear: z.boolean(),
+      /** 短期费率 1 个月 10% / 按日比例 31/365 天 / 一年期. */
+      text: z.string(),
+      annualPremiumFen: z.number(),
+    })
+    .nullish(),
   premiumFen: z.number(),
   basePremiumFen: z.number(),
   combinedMultiplier: z.string(),
@@ -609,6 +650,8 @@ export const availableProduct = productRow.extend({
       limitTiersFen: z.array(z.number()),
       factors: z.array(factorDefRow),
       highRiskLoading: z.number().nullable(),
+      shortPeriodRule: z.enum(SHORT_PERIOD_RULES),
+      shortRateTable: z.array(z.number()).nullable(),
       /** The table's rate rows, in table order. */
       rows: z.array(rateRow.omit({ id: true })),
     })

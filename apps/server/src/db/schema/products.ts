@@ -109,6 +109,10 @@ export const rateTables = pgTable(
     status: text('status').notNull().default('draft'),
     /** Construction: the high-risk loading (× 10⁴); null: ×1.3. */
     highRiskLoading: integer('high_risk_loading'),
+    /** How a period shorter than a year is priced: SHORT_RATE_TABLE | PRO_RATA_DAILY (short-period.ts). */
+    shortPeriodRule: text('short_period_rule').notNull().default('SHORT_RATE_TABLE'),
+    /** The short-rate table, basis points for 1 … 12 months; null: the standard table. */
+    shortRateTable: jsonb('short_rate_table').$type<number[]>(),
     /** Floating factors: FactorDef[] (see packages/shared/src/rating.ts). */
     factors: jsonb('factors').notNull().default([]),
     note: text('note'),
@@ -123,6 +127,10 @@ export const rateTables = pgTable(
     uniqueIndex('rate_table_product_version').on(t.productId, t.versionNo),
     uniqueIndex('rate_table_one_active').on(t.productId).where(sql`${t.status} = 'active'`),
     check('rate_table_status', sql`${t.status} in ('draft', 'active', 'retired')`),
+    check(
+      'rate_table_short_period_rule',
+      sql`${t.shortPeriodRule} in ('SHORT_RATE_TABLE', 'PRO_RATA_DAILY')`,
+    ),
   ],
 );
 

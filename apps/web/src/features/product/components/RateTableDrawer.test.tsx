@@ -73,6 +73,8 @@ function table(overrides: Partial<RateTableDetail> = {}): RateTableDetail {
     versionNo: 1,
     effectiveDate: '2026-01-01',
     status: 'active',
+    shortPeriodRule: 'SHORT_RATE_TABLE',
+    shortRateTable: null,
     highRiskLoading: null,
     factors: [ACCIDENT, AWARD],
     note: '初始费率表',

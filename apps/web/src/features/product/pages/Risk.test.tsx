@@ -71,6 +71,8 @@ function rateTable(overrides: Partial<RateTableRow> = {}): RateTableRow {
     versionNo: 2,
     effectiveDate: '2027-01-01',
     status: 'draft',
+    shortPeriodRule: 'SHORT_RATE_TABLE',
+    shortRateTable: null,
     highRiskLoading: null,
     factors: [],
     note: null,
