@@ -272,7 +272,7 @@ describe('verification (public)', () => {
       startDate: p.startDate,
       endDate: p.endDate,
       status: 'ISSUED',
-      statusLabel: '已出单',
+      statusLabel: '未生效',
       issuedAt: expect.any(String),
     });
     expect(res.body).not.toContain('润扬');

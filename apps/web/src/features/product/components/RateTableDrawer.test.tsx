@@ -155,6 +155,9 @@ describe('rate-table versions', { timeout: 60_000 }, () => {
       effectiveDate: today(),
       highRiskLoading: null,
       note: null,
+      // The version copied keeps the short-period rule (the standard short-rate table).
+      shortPeriodRule: 'SHORT_RATE_TABLE',
+      shortRateTable: null,
       rows: [
         {
           coverageType: 'EMPLOYEE_DEATH_DISABILITY',
