@@ -123,7 +123,7 @@ export const POLICY_EXPORT_COLUMNS: XlsxColumn<PolicyRow>[] = [
   { header: '保费（元）', width: 14, value: (r) => fenToYuanText(r.premiumFen) },
   { header: '状态', width: 10, value: (r) => r.statusLabel },
   { header: '投保单号', width: 20, value: (r) => r.applicationNumber },
-  { header: '出单时间', width: 20, value: (r) => r.issuedAt.slice(0, 10) },
+  { header: '出单日期', width: 12, value: (r) => r.issuedAt.slice(0, 10) },
 ];
 
 type SortField = (typeof POLICY_SORT_FIELDS)[number];
