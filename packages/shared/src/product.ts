@@ -168,6 +168,8 @@ const productFields = z.object({
   validFrom: dateText('生效日期'),
   validTo: dateText('失效日期'),
   allowsCoinsurance: z.boolean().default(false).meta({ title: '允许共保' }),
+  /** The product asks for a named insured list (从业人员名单): the headcount follows the list. */
+  namedInsuredRequired: z.boolean().default(false).meta({ title: '需要从业人员名单' }),
   /** In a co-insured policy the issuing insurer (本公司) leads unless this is false (a co-insurer may lead). */
   issuerLeads: z.boolean().default(true).meta({ title: '本公司为主承保' }),
   /** A premium below this is raised to it (0: no minimum). */
@@ -280,6 +282,7 @@ export const productRow = z.object({
   validFrom: z.string(),
   validTo: z.string(),
   allowsCoinsurance: z.boolean(),
+  namedInsuredRequired: z.boolean(),
   issuerLeads: z.boolean(),
   minPremiumFen: z.number(),
   minProjectCostFen: z.number().nullable(),

@@ -33,6 +33,8 @@ export const products = pgTable(
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }).notNull(),
     allowsCoinsurance: boolean('allows_coinsurance').notNull().default(false),
+    /** The product asks for a named insured list (从业人员名单): the headcount follows the list. */
+    namedInsuredRequired: boolean('named_insured_required').notNull().default(false),
     /** In a co-insured policy the issuing insurer leads unless false. */
     issuerLeads: boolean('issuer_leads').notNull().default(true),
     /** A premium below it is raised to it; 0: no minimum. */

@@ -30,6 +30,7 @@ const PRODUCT: ProductRow = {
   validFrom: '2026-01-01',
   validTo: '2030-12-31',
   allowsCoinsurance: true,
+  namedInsuredRequired: false,
   issuerLeads: true,
   minPremiumFen: 0,
   minProjectCostFen: null,

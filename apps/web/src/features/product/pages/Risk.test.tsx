@@ -34,6 +34,7 @@ function productRow(overrides: Partial<ProductRow> = {}): ProductRow {
     validFrom: '2026-01-01',
     validTo: '2026-12-31',
     allowsCoinsurance: true,
+    namedInsuredRequired: false,
     issuerLeads: true,
     minPremiumFen: 0,
     minProjectCostFen: null,
