@@ -13,11 +13,13 @@ import {
   NAMED_INSURED_MAX,
   NAMED_INSURED_TITLE,
 } from '@piibs/shared/named-insured';
-import { asc, eq, sql } from 'drizzle-orm';
+import { POLICY_NOT_FOUND } from '@piibs/shared/policy';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { applicationInsuredPersons, applications, policyInsuredPersons } from '../../db/schema.ts';
-import { badRequest, HttpError } from '../../lib/errors.ts';
+import { applicationInsuredPersons, applications, policies, policyInsuredPersons } from '../../db/schema.ts';
+import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
+import { policiesVisibleTo } from '../policies/service.ts';
 import { getProduct } from '../products/service.ts';
 import { type ApplicationActor, audit, checkChange, lockApplication } from './changes.ts';
 import { quoteColumns, resplit, tryRate } from './pricing.ts';
@@ -55,6 +57,21 @@ export async function policyInsuredRows(db: Db | Tx, policyId: number) {
     .from(policyInsuredPersons)
     .where(eq(policyInsuredPersons.policyId, policyId))
     .orderBy(asc(policyInsuredPersons.sort));
+}
+
+/** GET /api/policies/:id/insuredPersons: the policy's list, masked (404 unless the viewer may see the policy). */
+export async function policyInsuredList(
+  db: Db,
+  viewer: CustomerViewer,
+  policyId: number,
+): Promise<InsuredList> {
+  const [p] = await db
+    .select({ id: policies.id, productId: policies.productId })
+    .from(policies)
+    .where(and(eq(policies.id, policyId), policiesVisibleTo(db, viewer)));
+  if (!p) throw notFound(POLICY_NOT_FOUND);
+  const product = await getProduct(db, p.productId);
+  return listOf(product.namedInsuredRequired, await policyInsuredRows(db, p.id));
 }
 
 /** At issuance: the application's list becomes the policy's. */

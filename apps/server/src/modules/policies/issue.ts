@@ -15,6 +15,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
+import { maskIdNumber } from '@piibs/shared/named-insured';
 import {
   type PolicyCoinsurer,
   type PolicyCoverage,
@@ -28,6 +29,7 @@ import type { BusinessContext } from '../../app-types.ts';
 import type { Tx } from '../../db/client.ts';
 import {
   applicationEvents,
+  applicationInsuredPersons,
   applications,
   customers,
   payments,
@@ -38,6 +40,7 @@ import {
 } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { copyInsuredListToPolicy, policyInsuredRows } from '../applications/insured-persons.ts';
 import { applicationCoinsurersOf } from '../applications/queries.ts';
 import { insurerName } from '../init/service.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
@@ -99,7 +102,7 @@ const pdfData = (
   row: PdfRow,
   about: Pick<
     PolicyPdfData,
-    'insurerName' | 'applicationNumber' | 'productName' | 'clauseVersion' | 'coinsurers'
+    'insurerName' | 'applicationNumber' | 'productName' | 'clauseVersion' | 'coinsurers' | 'insuredPersons'
   >,
 ): PolicyPdfData => ({
   ...about,
@@ -122,6 +125,12 @@ const pdfData = (
   verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(row.verificationCode)}`,
   issuedAt: row.issuedAt,
   issuedAtText: formatTime(row.issuedAt),
+});
+
+/** A named insured person as the e-policy annex prints them: the identity card number masked. */
+const maskedPerson = (p: { name: string; idNumber: string }) => ({
+  name: p.name,
+  idNumberMasked: maskIdNumber(p.idNumber),
 });
 
 /**
@@ -153,6 +162,7 @@ export async function redrawPolicyDocument(ctx: BusinessContext, policyId: numbe
           productName: product?.name ?? '',
           clauseVersion: product?.clauseVersion ?? null,
           coinsurers: coinsurers.map(policyCoinsurerOf),
+          insuredPersons: (await policyInsuredRows(tx, p.id)).map(maskedPerson),
         },
       ),
     );
@@ -241,6 +251,13 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
         productName: product.name,
         clauseVersion: product.clauseVersion,
         coinsurers,
+        insuredPersons: (
+          await tx
+            .select()
+            .from(applicationInsuredPersons)
+            .where(eq(applicationInsuredPersons.applicationId, a.id))
+            .orderBy(asc(applicationInsuredPersons.sort))
+        ).map(maskedPerson),
       }),
     );
     const sha256 = createHash('sha256').update(pdf).digest('hex');
@@ -250,6 +267,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       .values({ ...row, pdfSha256: sha256, pdfSize: pdf.length })
       .returning({ id: policies.id });
     const policyId = policy!.id;
+    await copyInsuredListToPolicy(tx, a.id, policyId);
     if (coinsurers.length)
       await tx.insert(policyCoinsurers).values(
         coinsurers.map((c, i) => ({
