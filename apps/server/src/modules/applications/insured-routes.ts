@@ -122,6 +122,8 @@ export const insuredPersonRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
+      // Someone else's application answers 404 before anything is read.
+      await applicationInsuredList(db(), await customerViewerOf(db(), req.user), req.params.id);
       if (!req.isMultipart()) throw badRequest('请以 multipart/form-data 上传文件');
       let bytes: Buffer | null = null;
       let version: number | null = null;
