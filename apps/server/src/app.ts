@@ -17,6 +17,7 @@ import { HttpError } from './lib/errors.ts';
 import { logOptions } from './lib/logging.ts';
 import { registerMetrics } from './lib/metrics.ts';
 import { validatorCompiler } from './lib/validation.ts';
+import { insuredPersonRoutes } from './modules/applications/insured-routes.ts';
 import { applicationRoutes } from './modules/applications/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { customerRoutes } from './modules/customers/routes.ts';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): 
   await app.register(productRoutes, { prefix: '/api' });
   await app.register(customerRoutes, { prefix: '/api' });
   await app.register(applicationRoutes, { prefix: '/api' });
+  await app.register(insuredPersonRoutes, { prefix: '/api' });
   await app.register(materialRoutes, { prefix: '/api' });
   await app.register(taskRoutes, { prefix: '/api' });
   await app.register(zhenjiangRoutes, { prefix: '/api' });

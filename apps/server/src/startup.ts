@@ -65,7 +65,8 @@ async function seed(deps: StartDeps): Promise<void> {
   if (customers) deps.log(`demo customers seeded: ${customers}`);
   const applications = await seedDemoApplications(deps.database.db, deps.config);
   if (applications) deps.log(`demo applications seeded: ${applications}`);
-  if (await seedDemoPolicies(deps.database.db, deps.config)) deps.log('demo policy seeded (paid, issued)');
+  if (await seedDemoPolicies(deps.database.db, deps.config))
+    deps.log('demo policies seeded (paid, issued; one inside its renewal window)');
   if (await seedDemoRiskControl(deps.database.db))
     deps.log('demo risk control seeded (organisation, experts, plan, orders)');
   if (await seedDemoProjects(deps.database.db, deps.config))

@@ -300,5 +300,7 @@ export const applicationDetail = applicationRow.extend({
   requestedDocTypes: z.array(z.string()),
   /** The document types on file for its applicant (customer materials, e.g. the licence): they count too. */
   customerDocTypes: z.array(z.string()),
+  /** The policy issued on it (the application view links to it); null before issuance. */
+  policy: z.object({ id: z.number(), number: z.string() }).nullable().optional(),
 });
 export type ApplicationDetail = z.infer<typeof applicationDetail>;

@@ -294,6 +294,7 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = Object.freeze({
   mandatory: { label: '必选' },
   lead: { label: '主承' },
   allowsCoinsurance: { label: '允许共保' },
+  namedInsuredRequired: { label: '需要从业人员名单' },
   mustChangePassword: { label: '须修改密码' },
   number: { label: '编号' },
   policyNumber: { label: '保单号' },

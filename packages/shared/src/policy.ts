@@ -27,8 +27,8 @@ import {
 export const POLICY_STATUSES = ['ISSUED', 'IN_FORCE', 'EXPIRED', 'CANCELLED'] as const;
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 export const POLICY_STATUS_LABELS: Readonly<Record<PolicyStatus, string>> = Object.freeze({
-  ISSUED: '已出单',
-  IN_FORCE: '保障中',
+  ISSUED: '未生效',
+  IN_FORCE: '有效',
   EXPIRED: '已到期',
   CANCELLED: '已退保',
 });

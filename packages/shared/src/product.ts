@@ -31,6 +31,7 @@ import {
   type ProductClass,
   SAFETY_LIABILITY_CLASSES,
 } from './rating.ts';
+import { SHORT_PERIOD_RULES, shortRateTableProblem } from './short-period.ts';
 
 export const PRODUCT_CODE = /^[A-Z][A-Z0-9_-]{1,31}$/;
 /** A GB/T 2260 region code (the `region_*` dictionaries). */
@@ -167,6 +168,8 @@ const productFields = z.object({
   validFrom: dateText('生效日期'),
   validTo: dateText('失效日期'),
   allowsCoinsurance: z.boolean().default(false).meta({ title: '允许共保' }),
+  /** The product asks for a named insured list (从业人员名单): the headcount follows the list. */
+  namedInsuredRequired: z.boolean().default(false).meta({ title: '需要从业人员名单' }),
   /** In a co-insured policy the issuing insurer (本公司) leads unless this is false (a co-insurer may lead). */
   issuerLeads: z.boolean().default(true).meta({ title: '本公司为主承保' }),
   /** A premium below this is raised to it (0: no minimum). */
@@ -279,6 +282,7 @@ export const productRow = z.object({
   validFrom: z.string(),
   validTo: z.string(),
   allowsCoinsurance: z.boolean(),
+  namedInsuredRequired: z.boolean(),
   issuerLeads: z.boolean(),
   minPremiumFen: z.number(),
   minProjectCostFen: z.number().nullable(),
@@ -358,9 +362,23 @@ const rateTableFields = z.object({
     .max(2000, { error: '最多 2000 行' })
     .meta({ title: '费率明细' }),
   note: optionalText('备注', 200),
+  /** How a period shorter than a year is priced (default: the short-rate table). */
+  shortPeriodRule: z
+    .enum(SHORT_PERIOD_RULES, { error: '请选择短期费率规则' })
+    .default('SHORT_RATE_TABLE')
+    .meta({ title: '短期费率规则' }),
+  /** The short-rate table: basis points of the annual premium for 1 … 12 months; null: the standard table. */
+  shortRateTable: z
+    .array(z.number({ error: '请输入数字' }))
+    .nullish()
+    .meta({ title: '短期费率表', description: '1 至 12 个月占年保费的万分比，如 1000 = 10%' }),
 });
 
 function rateTableRules(t: z.output<typeof rateTableFields>, ctx: z.RefinementCtx): void {
+  if (t.shortRateTable) {
+    const problem = shortRateTableProblem(t.shortRateTable);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['shortRateTable'], message: problem });
+  }
   const codes = new Set<string>();
   for (const [i, f] of t.factors.entries()) {
     const problem = factorDefProblem(f);
@@ -466,6 +484,9 @@ export const rateTableRow = z.object({
   highRiskLoading: z.number().nullable(),
   factors: z.array(factorDefRow),
   note: z.string().nullable(),
+  shortPeriodRule: z.enum(SHORT_PERIOD_RULES),
+  /** Basis points for 1 … 12 months; null: the standard table. */
+  shortRateTable: z.array(z.number()).nullable(),
   rowCount: z.number(),
   activatedAt: z.string().nullable(),
   activatedBy: z.string().nullable(),
@@ -535,6 +556,10 @@ export const quoteForm = z.object({
     .meta({ title: '浮动因子', description: '{ 因子代码: 选项代码 }' }),
   /** Within the product's range; default its lower bound. */
   preventionRatio: microPercent('事故预防费用比例', MAX_PREVENTION_RATIO, '21%').optional(),
+  /** The period (both days covered); absent: a whole year. A shorter one is priced by the short-period rule. */
+  periodStart: dateText('保险起期').optional(),
+  /** Absent with a start: a year from it. */
+  periodEnd: dateText('保险止期').optional(),
 });
 export type QuoteForm = z.input<typeof quoteForm>;
 
@@ -568,7 +593,26 @@ export const quoteResult = z.object({
     guaranteeAmountFen: z.number().nullable(),
     factors: z.record(z.string(), z.string()),
     preventionRatio: z.number(),
+    /** The period priced (absent or null: a whole year; quotes stored before periods were priced). */
+    periodStart: z.string().nullish(),
+    periodEnd: z.string().nullish(),
   }),
+  /** The period's share of the annual premium (absent or null: a whole year). */
+  period: z
+    .object({
+      start: z.string(),
+      end: z.string(),
+      rule: z.enum(SHORT_PERIOD_RULES),
+      numerator: z.number(),
+      denominator: z.number(),
+      months: z.number(),
+      days: z.number(),
+      fullYear: z.boolean(),
+      /** 短期费率 1 个月 10% / 按日比例 31/365 天 / 一年期. */
+      text: z.string(),
+      annualPremiumFen: z.number(),
+    })
+    .nullish(),
   premiumFen: z.number(),
   basePremiumFen: z.number(),
   combinedMultiplier: z.string(),
@@ -609,6 +653,8 @@ export const availableProduct = productRow.extend({
       limitTiersFen: z.array(z.number()),
       factors: z.array(factorDefRow),
       highRiskLoading: z.number().nullable(),
+      shortPeriodRule: z.enum(SHORT_PERIOD_RULES),
+      shortRateTable: z.array(z.number()).nullable(),
       /** The table's rate rows, in table order. */
       rows: z.array(rateRow.omit({ id: true })),
     })

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { yuan } from './money.ts';
 import type { AvailableProduct, ProductRow } from './product.ts';
@@ -577,6 +578,130 @@ describe("composeQuote: the product's minimums", () => {
     const q = composeQuote(MIN, CONSTRUCTION_TABLE, { projectCostFen: yuan(5_000_000) });
     expect(q.premium.premiumFen).toBe(yuan(3_250));
     expect(q.premium.lines.some((l) => l.key === 'MIN_PREMIUM')).toBe(false);
+  });
+});
+
+describe('composeQuote: a period shorter than a year', () => {
+  const inputs: QuoteInputs = { headcount: 37, industrySection: 'C', factors: { ACCIDENT_HISTORY: 'ONE' } };
+
+  it('prices one month (2026-12-01 … 2026-12-31) at 10% of the twelve-month quote, to the fen', () => {
+    const year = composeQuote(WS, WS_TABLE, { ...inputs, periodStart: '2026-12-01' });
+    const month = composeQuote(WS, WS_TABLE, {
+      ...inputs,
+      periodStart: '2026-12-01',
+      periodEnd: '2026-12-31',
+    });
+    expect(year.input).toMatchObject({ periodStart: '2026-12-01', periodEnd: '2027-11-30' });
+    expect(year.period).toMatchObject({ fullYear: true, text: '一年期' });
+    expect(year.premium.premiumFen).toBe(composeQuote(WS, WS_TABLE, inputs).premium.premiumFen);
+    // Hand-computed: 10% of the annual premium, half up.
+    expect(month.premium.premiumFen).toBe(Math.round(year.premium.premiumFen / 10));
+    expect(month.period).toMatchObject({
+      text: '短期费率 1 个月 10%',
+      months: 1,
+      days: 31,
+      annualPremiumFen: year.premium.premiumFen,
+    });
+    const line = month.premium.lines.at(-1)!;
+    expect(line.key).toBe('SHORT_PERIOD');
+    expect(line.label).toMatch(/^短期费率 1 个月 10%（年保费 ¥/);
+    expect(month.premium.lines.reduce((a, l) => a + l.premiumFen, 0)).toBe(month.premium.premiumFen);
+    // The prevention fee follows the premium.
+    expect(month.preventionFeeFen).toBe(Math.round((month.premium.premiumFen * 15) / 100));
+  });
+
+  it('counts a started month whole and takes the version’s own table or the daily pro rata rule', () => {
+    const twoMonths = composeQuote(WS, WS_TABLE, {
+      ...inputs,
+      periodStart: '2026-12-01',
+      periodEnd: '2027-01-01',
+    });
+    expect(twoMonths.period?.text).toBe('短期费率 2 个月 20%');
+    const own = [1500, 2500, 3000, 4000, 5000, 6000, 7000, 8000, 8500, 9000, 9500, 10000];
+    const custom = composeQuote(
+      WS,
+      { ...WS_TABLE, shortRateTable: own },
+      {
+        ...inputs,
+        periodStart: '2026-12-01',
+        periodEnd: '2026-12-31',
+      },
+    );
+    expect(custom.period?.text).toBe('短期费率 1 个月 15%');
+    const daily = composeQuote(
+      WS,
+      { ...WS_TABLE, shortPeriodRule: 'PRO_RATA_DAILY' },
+      {
+        ...inputs,
+        periodStart: '2026-12-01',
+        periodEnd: '2026-12-31',
+      },
+    );
+    expect(daily.period?.text).toBe('按日比例 31/365 天');
+    const annual = daily.period!.annualPremiumFen;
+    expect(daily.premium.premiumFen).toBe(Math.floor((annual * 31 * 2 + 365) / (2 * 365)));
+  });
+
+  it('scales the minimum premium with the period (the minimum is annual)', () => {
+    const MIN = { ...CONSTRUCTION, minPremiumFen: yuan(200) };
+    const q = composeQuote(MIN, CONSTRUCTION_TABLE, {
+      projectCostFen: yuan(100_000),
+      periodStart: '2026-12-01',
+      periodEnd: '2027-02-15',
+    });
+    expect(q.premium.premiumFen).toBe(yuan(60));
+    expect(q.period?.text).toBe('短期费率 3 个月 30%');
+    expect(q.premium.lines.slice(-2).map((l) => [l.key, l.premiumFen])).toEqual([
+      ['MIN_PREMIUM', yuan(135)],
+      ['SHORT_PERIOD', -yuan(140)],
+    ]);
+  });
+
+  it.each([
+    [{ periodEnd: '2026-12-31' }, 'periodStart', '保险起期：不能为空'],
+    [{ periodStart: '2026-12-01', periodEnd: '2026-11-30' }, 'periodEnd', '保险止期：不能早于保险起期'],
+    [{ periodStart: '2026-12-01', periodEnd: '2027-12-01' }, 'periodEnd', '保险止期：保险期间不能超过一年'],
+  ])('refuses a bad period %o', (period, field, message) => {
+    let thrown: unknown;
+    try {
+      composeQuote(WS, WS_TABLE, { ...inputs, ...period });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(RatingError);
+    expect(thrown).toMatchObject({ field, message });
+  });
+
+  it('property: every period costs its factor of the annual premium, never more, lines adding up', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 0, max: 364 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom('SHORT_RATE_TABLE', 'PRO_RATA_DAILY') as fc.Arbitrary<
+          'SHORT_RATE_TABLE' | 'PRO_RATA_DAILY'
+        >,
+        (headcount, length, offset, rule) => {
+          const start = new Date(Date.UTC(2026, 0, 1 + offset)).toISOString().slice(0, 10);
+          const end = new Date(Date.UTC(2026, 0, 1 + offset + length)).toISOString().slice(0, 10);
+          const table = { ...WS_TABLE, shortPeriodRule: rule };
+          const q = composeQuote(WS, table, {
+            headcount,
+            industrySection: 'C',
+            periodStart: start,
+            periodEnd: end,
+          });
+          const annual = q.period!.annualPremiumFen;
+          const { numerator: n, denominator: d } = q.period!;
+          expect(Number.isInteger(q.premium.premiumFen)).toBe(true);
+          expect(q.premium.premiumFen).toBeLessThanOrEqual(annual);
+          // Rounded once, half up: within half a fen of the exact share.
+          expect(Math.abs(q.premium.premiumFen * d - annual * n) * 2).toBeLessThanOrEqual(d);
+          expect(q.premium.lines.reduce((a, l) => a + l.premiumFen, 0)).toBe(q.premium.premiumFen);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 

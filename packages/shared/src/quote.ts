@@ -7,6 +7,7 @@
 //
 // Every bad input throws RatingError, its Chinese message starting with the field's label (the server answers
 // it as a 400 with that message).
+import { defaultEnd } from './application-status.ts';
 import { sectionOfDivision } from './industry.ts';
 import { amountShortText, formatFen, microPercentText } from './money.ts';
 import {
@@ -30,6 +31,14 @@ import {
   RatingError,
   ratedLimitOf,
 } from './rating.ts';
+import {
+  basisPointsText,
+  type PeriodFactor,
+  periodFactor,
+  periodPremium,
+  type ShortPeriodRule,
+  STANDARD_SHORT_RATE_TABLE,
+} from './short-period.ts';
 
 /** A coverage of a product, as far as pricing goes. */
 export interface QuoteCoverage {
@@ -62,6 +71,10 @@ export interface QuoteTable {
   /** Construction: the high-risk loading (× 10⁴); null: ×1.3. */
   highRiskLoading?: number | null | undefined;
   rows: readonly RateRow[];
+  /** How a period shorter than a year is priced; absent or null: the standard short-rate table. */
+  shortPeriodRule?: ShortPeriodRule | null | undefined;
+  /** The version's short-rate table (basis points, 1 … 12 months); absent or null: the standard table. */
+  shortRateTable?: readonly number[] | null | undefined;
 }
 
 /**
@@ -86,6 +99,10 @@ export interface QuoteInputs {
   factors?: Readonly<Record<string, string>> | null | undefined;
   /** Micro-percent, within the product's range; default its minimum. */
   preventionRatio?: number | null | undefined;
+  /** The period, 'yyyy-mm-dd' (Asia/Shanghai days, both ends covered); absent: a whole year. */
+  periodStart?: string | null | undefined;
+  /** Absent with a start: a whole year from it. */
+  periodEnd?: string | null | undefined;
 }
 
 /** Every input the premium depends on, resolved (defaults filled in): the quote's `input`. */
@@ -102,6 +119,17 @@ export interface ResolvedInput {
   /** The option taken per factor. */
   factors: Record<string, string>;
   preventionRatio: number;
+  /** The period priced (null: a whole year, no dates given). */
+  periodStart: string | null;
+  periodEnd: string | null;
+}
+
+/** The period of a quote: the share of the annual premium it costs. */
+export interface QuotePeriod extends PeriodFactor {
+  start: string;
+  end: string;
+  /** The premium of a whole year for the same risk (fen), the minimum premium applied. */
+  annualPremiumFen: number;
 }
 
 export interface ComposedQuote {
@@ -111,7 +139,63 @@ export interface ComposedQuote {
   preventionRatio: number;
   /** premium × ratio, rounded half-up to the fen. */
   preventionFeeFen: number;
+  /** The period priced and its factor; null: no dates given (a whole year). */
+  period: QuotePeriod | null;
 }
+
+/** The line a period shorter than a year carries: the part of the annual premium it does not cost (negative). */
+export const SHORT_PERIOD_LINE = 'SHORT_PERIOD';
+
+/**
+ * The premium of a period shorter than a year: the annual premium (every rate, factor and the minimum premium
+ * applied) times the period's factor, rounded once, half up, to the fen (`periodPremium`). The difference is a
+ * line of its own (短期费率 1 个月 10%：年保费 ¥…), so the lines still add up to the premium.
+ */
+export function withPeriod(premium: PremiumQuote, factor: PeriodFactor): PremiumQuote {
+  if (factor.fullYear) return premium;
+  const periodFen = periodPremium(premium.premiumFen, factor);
+  return {
+    ...premium,
+    premiumFen: periodFen,
+    lines: [
+      ...premium.lines,
+      {
+        key: SHORT_PERIOD_LINE,
+        label: `${factor.text}（年保费 ${formatFen(premium.premiumFen)}）`,
+        coverageType: null,
+        baseFen: 0,
+        rate: 0,
+        basePremiumFen: 0,
+        premiumFen: periodFen - premium.premiumFen,
+      },
+    ],
+  };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The period of the inputs and its factor, or null when no start is given. Throws RatingError. */
+export function quotePeriodFactor(
+  table: QuoteTable,
+  inputs: QuoteInputs,
+): (PeriodFactor & { start: string; end: string }) | null {
+  const start = inputs.periodStart || null;
+  if (!start) {
+    if (inputs.periodEnd) throw new RatingError('periodStart', '不能为空', '保险起期');
+    return null;
+  }
+  if (!DATE.test(start)) throw new RatingError('periodStart', '请输入正确的日期', '保险起期');
+  const end = inputs.periodEnd || defaultEnd(start);
+  if (!DATE.test(end)) throw new RatingError('periodEnd', '请输入正确的日期', '保险止期');
+  if (end < start) throw new RatingError('periodEnd', '不能早于保险起期', '保险止期');
+  if (end > defaultEnd(start)) throw new RatingError('periodEnd', '保险期间不能超过一年', '保险止期');
+  const table12 = table.shortRateTable?.length === 12 ? table.shortRateTable : STANDARD_SHORT_RATE_TABLE;
+  return { ...periodFactor(table.shortPeriodRule ?? 'SHORT_RATE_TABLE', start, end, table12), start, end };
+}
+
+/** A short-rate table in words: 1 个月 10%、2 个月 20% …. */
+export const shortRateTableText = (table: readonly number[]): string =>
+  table.map((bp, i) => `${i + 1} 个月 ${basisPointsText(bp)}`).join('、');
 
 /** The input a premium of 0 points at, by product class. */
 const MAIN_INPUT: Readonly<Record<ProductClass, [field: string, label: string]>> = {
@@ -178,7 +262,10 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
     guaranteeAmountFen: null,
     factors: Object.fromEntries(factors.map((f) => [f.code, f.option ?? ''])),
     preventionRatio: ratio,
+    periodStart: null,
+    periodEnd: null,
   };
+  const period = quotePeriodFactor(table, inputs);
   const { rows } = table;
   const rateOf = (coverageType: CoverageType | null, limitTierFen?: number) => {
     const row = pickRate(rows, { coverageType, industrySection, industryDivision, limitTierFen });
@@ -281,11 +368,19 @@ export function composeQuote(product: QuoteProduct, table: QuoteTable, inputs: Q
     throw new RatingError(field, '按此金额计算的保费为 0，请检查', label);
   }
   premium = withMinimumPremium(premium, product.minPremiumFen ?? 0);
+  const annualPremiumFen = premium.premiumFen;
+  if (period) {
+    premium = withPeriod(premium, period);
+    input.periodStart = period.start;
+    input.periodEnd = period.end;
+  }
 
   return {
     input,
     premium,
     preventionRatio: ratio,
+    // The prevention fee follows the premium: the ratio of the period's premium.
     preventionFeeFen: preventionFee(premium.premiumFen, ratio),
+    period: period ? { ...period, annualPremiumFen } : null,
   };
 }

@@ -48,6 +48,8 @@ export const VIEW_NAMES = [
   'projectManage/Apply',
   'projectManage/PolicyInsuranceView',
   // 保单管理
+  'policy/PolicyList',
+  'policy/MyPolicies',
   'policy/MargeXxt',
   'policy/MargeNbnmg',
   'policy/UpdateSale',

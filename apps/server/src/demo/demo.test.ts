@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isPhone, isUscc, passwordStrength } from '@piibs/shared';
+import { shanghaiToday } from '@piibs/shared/application-status';
+import { renewalState } from '@piibs/shared/sales';
 import { sql } from 'drizzle-orm';
 import forge from 'node-forge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,11 +175,30 @@ describe('demo data passes the validators user input passes', () => {
              (now() at time zone 'Asia/Shanghai')::date::text as today, p.pdf_sha256 as sha, d.sha256 as doc_sha
            from policy p join policy_document d on d.policy_id = p.id
            join customer c on c.id = p.customer_id where c.uscc = ${DEMO_ENTERPRISE.uscc}`);
-    expect(rows.length).toBe(1);
-    const p = rows[0]!;
-    expect(p.start_date < p.today).toBe(true);
-    expect(p.issued <= p.start_date).toBe(true);
-    expect(p.doc_sha).toBe(p.sha);
+    expect(rows.length).toBe(2);
+    for (const p of rows) {
+      expect(p.start_date < p.today).toBe(true);
+      expect(p.issued <= p.start_date).toBe(true);
+      expect(p.doc_sha).toBe(p.sha);
+    }
+  });
+
+  it('the enterprise has a policy inside its renewal window (续保 can be tried) and one whose renewal opens later', async () => {
+    const ent = (await login(t, 'enterprise', DEMO_PASSWORD)).json().token as string;
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/api/policies?sort=endDate,asc', headers: bearer(ent) })
+    ).json() as { content: { id: number; endDate: string; statusLabel: string }[] };
+    expect(list.content.map((p) => p.statusLabel)).toEqual(['有效', '有效']);
+    const today = shanghaiToday();
+    const [soon, later] = list.content;
+    expect(renewalState(soon!.endDate, today)).toBe('open');
+    expect(renewalState(later!.endDate, today)).toBe('early');
+    const info = await t.app.inject({
+      method: 'GET',
+      url: `/api/policies/${soon!.id}/renewal`,
+      headers: bearer(ent),
+    });
+    expect(info.json()).toMatchObject({ canRenew: true });
   });
 });
 
@@ -239,10 +260,16 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
 
   it('cover every state with real quotes: the enterprise its own, the agent its clients', async () => {
     const ent = (await (await as('enterprise'))('/api/applications?sort=id,asc')).json().content as Row[];
-    expect(ent.map((a) => a.status)).toEqual(['DRAFT', 'PENDING_REVIEW', 'PENDING_PAYMENT', 'ISSUED']);
+    expect(ent.map((a) => a.status)).toEqual([
+      'DRAFT',
+      'PENDING_REVIEW',
+      'PENDING_PAYMENT',
+      'ISSUED',
+      'ISSUED',
+    ]);
     // 86 heads at 500,000 yuan (C): 86 × (50,000,000 × 0.38‰ + 5,000,000 × 0.6‰) + 60,000 = 1,952,000;
-    // the draft has ×0.9 × ×0.95 → 1,668,960; the fourth is paid and issued (demo/policies.ts)
-    expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000, 1_952_000]);
+    // the draft has ×0.9 × ×0.95 → 1,668,960; the last two are paid and issued (demo/policies.ts)
+    expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000, 1_952_000, 1_952_000]);
     const agent = (await (await as('agent'))('/api/applications?sort=id,asc')).json().content as Row[];
     expect(agent.map((a) => a.status)).toEqual(['RETURNED', 'DECLINED', 'CANCELLED', 'DRAFT']);
     expect(agent[0]!.reviewOpinion).toMatch(/参保人数/);

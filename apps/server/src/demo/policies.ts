@@ -1,5 +1,7 @@
-// Demo policy (PIIBS_DEMO=1): one paid and issued policy of the demo enterprise, co-insured (the issuer leading
-// with 70%), so the policy journey (list, detail, e-policy PDF, verification) can be walked at once. Made
+// Demo policies (PIIBS_DEMO=1): two paid and issued policies of the demo enterprise, so the policy journey (我的保单,
+// detail, e-policy PDF, verification, renewal) can be walked at once: one issued DEMO_RENEWAL_AGE_DAYS ago, ending
+// within the 90-day renewal window (续保 can be tried), and one co-insured (the issuer leading with 70%) issued
+// DEMO_POLICY_AGE_DAYS ago, in force with most of its year ahead (its page says when renewal opens). Made
 // through the real services: created, given the documents its product requires, submitted, approved by the demo
 // underwriter, paid at the sandbox gateway, learnt by the active query (as the result page does), issued.
 // Idempotent: nothing is written once the demo enterprise has a policy.
@@ -32,7 +34,13 @@ const quiet = { info() {}, warn() {}, error() {} };
 /** How long ago the demo policy was issued (and started): it is in force, with most of its year ahead. */
 export const DEMO_POLICY_AGE_DAYS = 60;
 
-/** Writes the demo policy once; answers how many policies it issued (0 or 1). */
+/**
+ * How long ago the renewal demo policy was issued: it started the day after, so it ends about 65 days from the
+ * demo's first start, inside the renewal window (RENEWAL_WINDOW_DAYS = 90).
+ */
+export const DEMO_RENEWAL_AGE_DAYS = 300;
+
+/** Writes the demo policies once; answers how many policies it issued (0 to 2). */
 export async function seedDemoPolicies(db: Db, config: Config): Promise<number> {
   const [ent, uw] = await Promise.all([actorFor(db, 'enterprise'), actorFor(db, 'underwriter')]);
   const [customer] = await db.select().from(customers).where(eq(customers.uscc, DEMO_ENTERPRISE.uscc));
@@ -44,18 +52,43 @@ export async function seedDemoPolicies(db: Db, config: Config): Promise<number> 
     .where(eq(policies.customerId, customer.id));
   if ((had?.n ?? 0) > 0) return 0;
 
+  // The renewal one first: the risk-control demo plans its services on the newest policy (in force, a year ahead).
+  let issued = 0;
+  for (const [age, coinsured] of [
+    [DEMO_RENEWAL_AGE_DAYS, false],
+    [DEMO_POLICY_AGE_DAYS, true],
+  ] as const) {
+    if (!(await issueDemoPolicy(db, config, ent, uw, customer.id, product.id, age, coinsured))) break;
+    issued++;
+  }
+  return issued;
+}
+
+/** One application made, approved, paid and issued through the real services, then moved `age` days back. */
+async function issueDemoPolicy(
+  db: Db,
+  config: Config,
+  ent: DemoActor,
+  uw: DemoActor,
+  customerId: number,
+  productId: number,
+  age: number,
+  coinsured: boolean,
+): Promise<boolean> {
   const draft = await createApplication(db, ent, {
-    productId: product.id,
-    customerId: customer.id,
+    productId,
+    customerId,
     policyholderType: 1,
   });
-  const shared = await replaceCoinsurers(db, ent, draft.id, {
-    version: draft.version,
-    shares: [
-      { insurerCode: ISSUER_CODE, lead: true, share: '70' },
-      { insurerCode: 'PICC', lead: false, share: '30' },
-    ],
-  });
+  const shared = coinsured
+    ? await replaceCoinsurers(db, ent, draft.id, {
+        version: draft.version,
+        shares: [
+          { insurerCode: ISSUER_CODE, lead: true, share: '70' },
+          { insurerCode: 'PICC', lead: false, share: '30' },
+        ],
+      })
+    : draft;
   await demoMaterials(db, config).attachNeeded(ent, draft.id);
   await submitApplication(db, ent, shared.id, shared.version);
   const [task] = await db
@@ -68,7 +101,7 @@ export async function seedDemoPolicies(db: Db, config: Config): Promise<number> 
         eq(reviewTasks.status, 'open'),
       ),
     );
-  if (!task) return 0;
+  if (!task) return false;
   await decideTask(db, { ...uw, kinds: ['application'] }, task.id, {
     decision: 'approve',
     opinion: '资料齐全，同意承保',
@@ -78,13 +111,13 @@ export async function seedDemoPolicies(db: Db, config: Config): Promise<number> 
   const ctx = createBusinessContext({ db, config, log: quiet });
   const charge = await startPayment(ctx, ent.viewer, draft.id, ent.ip);
   const sandbox = ctx.providers.sandbox;
-  if (!(sandbox instanceof SandboxProvider)) return 0;
+  if (!(sandbox instanceof SandboxProvider)) return false;
   await sandbox.pay(charge.chargeNo, { notify: false });
   const result = await paymentResult(ctx, ent.viewer, charge.payId);
-  if (!result.policyId) return 0;
-  // The demo's clock: the policy was applied for, paid and issued DEMO_POLICY_AGE_DAYS ago, so it is in force
-  // and its prevention services are performed within its period; its e-policy is drawn again to match.
-  await moveIntoPast(db, draft.id, DEMO_POLICY_AGE_DAYS);
+  if (!result.policyId) return false;
+  // The demo's clock: the policy was applied for, paid and issued `age` days ago, so it is in force (and its
+  // prevention services are performed within its period); its e-policy is drawn again to match.
+  await moveIntoPast(db, draft.id, age);
   await redrawPolicyDocument(ctx, result.policyId);
-  return 1;
+  return true;
 }

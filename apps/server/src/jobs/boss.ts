@@ -8,6 +8,8 @@
 //                        (issuePendingEndorsements)
 //   policy-issue         one paid application whose issuance failed right after payment; retried with
 //                        back-off (issuePolicy), up to ISSUE_RETRY_LIMIT times, then the sweep keeps trying
+//   policy-expire        hourly and on start: stored policy status follows the period — 未生效 → 有效 on the
+//                        start day, → 已到期 after the end day (settlePolicyStatuses)
 //   policy-expiring      daily at 09:00 and on start: in-app notice of policies ending within 30 days, once
 //                        per policy (notifyExpiringPolicies)
 //   backup-daily         daily at 02:30 (Asia/Shanghai): one backup file under PIIBS_BACKUP_DIR, the newest
@@ -23,6 +25,7 @@ import type { BackupSettings } from '../backup/settings.ts';
 import { notifyExpiringPolicies } from '../modules/notifications/expiring.ts';
 import { businessContext } from '../modules/payments/context.ts';
 import { expireOverdueOrders } from '../modules/payments/service.ts';
+import { settlePolicyStatuses } from '../modules/policies/expiry.ts';
 import { issuePendingPolicies, issuePolicy } from '../modules/policies/issue.ts';
 import { issuePendingEndorsements } from '../modules/project-orders/endorsements.ts';
 
@@ -32,6 +35,7 @@ export const QUEUES = {
   issue: 'policy-issue',
   expiring: 'policy-expiring',
   backup: 'backup-daily',
+  policyExpire: 'policy-expire',
 } as const;
 
 export const ISSUE_RETRY_LIMIT = 10;
@@ -64,6 +68,7 @@ export const jobHandlers = {
   expiring: (ctx: BusinessContext) => notifyExpiringPolicies(ctx.db),
   backup: (databaseUrl: string, backup: { dataDir: string; settings: BackupSettings }) =>
     scheduledBackup({ databaseUrl, ...backup }),
+  policyExpire: (ctx: BusinessContext) => settlePolicyStatuses(ctx.db),
 };
 
 export class JobRunner implements IssueQueue {
@@ -105,6 +110,7 @@ export class JobRunner implements IssueQueue {
       const backup = this.#o.backup?.settings.keep ? this.#o.backup : undefined;
       if (backup)
         await boss.createQueue(QUEUES.backup, { policy: 'stately', retryLimit: 2, expireInSeconds: 3600 });
+      await boss.createQueue(QUEUES.policyExpire, { policy: 'stately', retryLimit: 1, expireInSeconds: 600 });
       const polling = { pollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2 };
       await boss.work(QUEUES.expire, polling, async () => {
         const n = await jobHandlers.expire(ctx);
@@ -126,7 +132,12 @@ export class JobRunner implements IssueQueue {
           const file = await jobHandlers.backup(this.#o.connectionString, backup);
           ctx.log.info({ file }, 'daily backup written');
         });
+      await boss.work(QUEUES.policyExpire, polling, async () => {
+        const n = await jobHandlers.policyExpire(ctx);
+        if (n) ctx.log.info({ moved: n }, 'policy statuses follow their periods');
+      });
       if (this.#o.schedule ?? true) {
+        await boss.schedule(QUEUES.policyExpire, '5 * * * *', null, { tz: 'Asia/Shanghai' });
         await boss.schedule(QUEUES.expire, '* * * * *', null, { tz: 'Asia/Shanghai' });
         await boss.schedule(QUEUES.sweep, '* * * * *', null, { tz: 'Asia/Shanghai' });
         await boss.schedule(QUEUES.expiring, '0 9 * * *', null, { tz: 'Asia/Shanghai' });
@@ -137,6 +148,7 @@ export class JobRunner implements IssueQueue {
       await boss.send(QUEUES.expire, {});
       await boss.send(QUEUES.sweep, {});
       await boss.send(QUEUES.expiring, {});
+      await boss.send(QUEUES.policyExpire, {});
     } catch (err) {
       await this.stop();
       throw err;

@@ -68,6 +68,9 @@ const CASES: Record<string, () => Case[]> = {
   ],
   'GET /api/applications/{id}': () => appCases(),
   'GET /api/applications/{id}/events': () => appCases(),
+  'GET /api/applications/{id}/insuredPersons': () => appCases(),
+  'PUT /api/applications/{id}/insuredPersons': () => appCases({ version: 0, persons: [] }),
+  'POST /api/applications/{id}/insuredPersons/import': () => appCases(),
   'POST /api/applications/{id}/draft': () => appCases({ version: 0, specialTerms: '乙方试图修改' }),
   'POST /api/applications/{id}/coinsurers': () =>
     appCases({
@@ -123,6 +126,7 @@ const CASES: Record<string, () => Case[]> = {
   ],
   'GET /api/policies/{id}': () => policyCases(),
   'GET /api/policies/{id}/pdf': () => policyCases(),
+  'GET /api/policies/{id}/insuredPersons': () => policyCases(),
   'GET /api/policies/{id}/endorsements': () => policyCases(),
   'GET /api/endorsements/{id}/pdf': () => [
     { a: 'ent', b: 'ent2', params: { id: endorsementId } },

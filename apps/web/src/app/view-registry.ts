@@ -1,6 +1,7 @@
 import type { ViewName } from '@piibs/shared/views';
 import { type ComponentType, createElement, type LazyExoticComponent, lazy } from 'react';
 import type { FlowName } from '@/features/application/flows.ts';
+import type { PolicyListProps } from '@/features/policy/pages/PolicyList.tsx';
 import type { SalesListProps } from '@/features/policy/pages/SalesList.tsx';
 
 type PageModule = { default: ComponentType };
@@ -15,6 +16,13 @@ const wizardStep =
     }));
 
 /** One of the sales lists of 保单管理: one page, told its mode. */
+const policyList =
+  (props: PolicyListProps): PageLoader =>
+  () =>
+    import('@/features/policy/pages/PolicyList.tsx').then(({ PolicyList }) => ({
+      default: () => createElement(PolicyList, props),
+    }));
+
 const salesList =
   (props: SalesListProps): PageLoader =>
   () =>
@@ -66,6 +74,8 @@ export const VIEW_PAGES = {
   'projectManage/Apply': () => import('@/features/project/pages/Apply.tsx'),
   'projectManage/PolicyInsuranceView': () => import('@/features/policy/pages/PolicyInsuranceView.tsx'),
 
+  'policy/PolicyList': policyList({ mode: 'all' }),
+  'policy/MyPolicies': policyList({ mode: 'mine' }),
   'policy/MargeXxt': salesList({ mode: 'supplement' }),
   'policy/MargeNbnmg': salesList({ mode: 'supplement', variant: 'NBNMG' }),
   'policy/UpdateSale': salesList({ mode: 'updateSale' }),

@@ -173,6 +173,27 @@ export const applicationCoinsurers = pgTable(
   ],
 );
 
+/**
+ * The named insured list (从业人员名单) of an application whose product asks for one: name and resident identity
+ * card number (GB 11643), in the order entered or imported. Replaced whole while the application is a draft.
+ */
+export const applicationInsuredPersons = pgTable(
+  'application_insured_person',
+  {
+    id: id(),
+    applicationId: bigint('application_id', { mode: 'number' })
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    sort: integer('sort').notNull(),
+    name: text('name').notNull(),
+    idNumber: text('id_number').notNull(),
+  },
+  (t) => [
+    uniqueIndex('application_insured_person_id_number').on(t.applicationId, t.idNumber),
+    index('application_insured_person_application').on(t.applicationId, t.sort),
+  ],
+);
+
 /** The history timeline of an application: every transition with its actor and opinion. Append-only. */
 export const applicationEvents = pgTable(
   'application_event',
@@ -449,4 +470,19 @@ export const issuedDocuments = pgTable(
       sql`${t.kind} in ('POLICY', 'ENDORSEMENT', 'CANCELLATION', 'PREVENTION_ARCHIVE')`,
     ),
   ],
+);
+
+/** The named insured list on an issued policy (copied from its application at issuance; its e-policy annex). */
+export const policyInsuredPersons = pgTable(
+  'policy_insured_person',
+  {
+    id: id(),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    sort: integer('sort').notNull(),
+    name: text('name').notNull(),
+    idNumber: text('id_number').notNull(),
+  },
+  (t) => [index('policy_insured_person_policy').on(t.policyId, t.sort)],
 );

@@ -33,6 +33,8 @@ export const products = pgTable(
     validFrom: date('valid_from', { mode: 'string' }).notNull(),
     validTo: date('valid_to', { mode: 'string' }).notNull(),
     allowsCoinsurance: boolean('allows_coinsurance').notNull().default(false),
+    /** The product asks for a named insured list (从业人员名单): the headcount follows the list. */
+    namedInsuredRequired: boolean('named_insured_required').notNull().default(false),
     /** In a co-insured policy the issuing insurer leads unless false. */
     issuerLeads: boolean('issuer_leads').notNull().default(true),
     /** A premium below it is raised to it; 0: no minimum. */
@@ -109,6 +111,10 @@ export const rateTables = pgTable(
     status: text('status').notNull().default('draft'),
     /** Construction: the high-risk loading (× 10⁴); null: ×1.3. */
     highRiskLoading: integer('high_risk_loading'),
+    /** How a period shorter than a year is priced: SHORT_RATE_TABLE | PRO_RATA_DAILY (short-period.ts). */
+    shortPeriodRule: text('short_period_rule').notNull().default('SHORT_RATE_TABLE'),
+    /** The short-rate table, basis points for 1 … 12 months; null: the standard table. */
+    shortRateTable: jsonb('short_rate_table').$type<number[]>(),
     /** Floating factors: FactorDef[] (see packages/shared/src/rating.ts). */
     factors: jsonb('factors').notNull().default([]),
     note: text('note'),
@@ -123,6 +129,10 @@ export const rateTables = pgTable(
     uniqueIndex('rate_table_product_version').on(t.productId, t.versionNo),
     uniqueIndex('rate_table_one_active').on(t.productId).where(sql`${t.status} = 'active'`),
     check('rate_table_status', sql`${t.status} in ('draft', 'active', 'retired')`),
+    check(
+      'rate_table_short_period_rule',
+      sql`${t.shortPeriodRule} in ('SHORT_RATE_TABLE', 'PRO_RATA_DAILY')`,
+    ),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { earliestStart } from '@piibs/shared/application-status';
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { yuan } from '@piibs/shared/money';
+import { monthsEnd } from '@piibs/shared/short-period';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, readXlsx } from '../../../test/admin.ts';
@@ -158,6 +159,45 @@ describe('rating through the API (hand-computed, integer fen, rounded once)', ()
     expect(b.json()).toMatchObject({ premiumFen: 213_750, preventionFeeFen: 44_888 });
     // outside the product's range (15–21%)
     expect((await draft(w.ent, b.json(), { preventionRatio: 14_000_000 })).statusCode).toBe(400);
+  });
+
+  it('short period: one month (2026-12-01 … 2026-12-31) is 10% of the twelve-month quote to the fen; the application charges exactly its quote', async () => {
+    const id = await productId('AZX_GM_2025');
+    const form = { customerId: entCustomerId, headcount: 37, periodStart: '2026-12-01' };
+    const year = await w.ent.post(`/api/products/${id}/quote`, form);
+    expect(year.statusCode, year.body).toBe(200);
+    const month = await w.ent.post(`/api/products/${id}/quote`, { ...form, periodEnd: '2026-12-31' });
+    expect(month.statusCode, month.body).toBe(200);
+    expect(year.json()).toMatchObject({ input: { periodEnd: '2027-11-30' }, period: { text: '一年期' } });
+    const annual = year.json().premiumFen as number;
+    expect(month.json()).toMatchObject({
+      premiumFen: Math.round(annual / 10),
+      preventionFeeFen: Math.round((Math.round(annual / 10) * 15) / 100),
+      period: { text: '短期费率 1 个月 10%', annualPremiumFen: annual },
+    });
+    const bad = await w.ent.post(`/api/products/${id}/quote`, { ...form, periodEnd: '2026-11-30' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('保险止期：不能早于保险起期');
+
+    // An application for one month (a month from the earliest start: never back-dated) charges its quote.
+    const start = earliestStart();
+    const a = await create(w.ent, entCustomerId);
+    const res = await draft(w.ent, a, { headcount: 37, startDate: start, endDate: monthsEnd(start, 1) });
+    expect(res.statusCode, res.body).toBe(200);
+    const quoted = await w.ent.post(`/api/products/${id}/quote`, {
+      ...form,
+      periodStart: start,
+      periodEnd: monthsEnd(start, 1),
+    });
+    expect(res.json()).toMatchObject({
+      premiumFen: quoted.json().premiumFen,
+      quote: { period: { text: '短期费率 1 个月 10%' } },
+    });
+    await attachMaterials(w.ent, a.id);
+    const sent = await submit(w.ent, res.json());
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await decide(w.underwriter, sent.json(), 'approve')).toMatchObject({ statusCode: 200 });
+    expect((await load(a.id, w.ent)).paymentOrder).toMatchObject({ amountFen: quoted.json().premiumFen });
   });
 
   it('construction ‰ of cost by band: 20 million yuan = 12,500.00; high risk ×1.3 = 16,250.00', async () => {

@@ -33,6 +33,9 @@ function quoteInputOf(a: Application): QuoteInput {
     guaranteeAmountFen: opt(a.guaranteeAmountFen),
     factors: a.factors as Record<string, string>,
     preventionRatio: opt(a.preventionRatio),
+    // The application's period: a shorter one is priced by the product's short-period rule.
+    periodStart: opt(a.startDate),
+    periodEnd: opt(a.endDate),
   };
 }
 
@@ -116,6 +119,8 @@ export const RATING_FIELDS = [
   'projectCostFen',
   'highRisk',
   'preventionRatio',
+  'startDate',
+  'endDate',
 ] as const;
 
 type ProductRules = { commissionCap: number; preventionRatioMin: number; preventionRatioMax: number };

@@ -41,6 +41,7 @@ import {
   auditLog,
   customers,
   paymentOrders,
+  policies,
   products,
   reviewTasks,
   users,
@@ -286,6 +287,14 @@ async function detailOf(db: Db | Tx, viewer: CustomerViewer, r: RawRow): Promise
     requiredMaterials: r.requiredMaterials,
     requestedDocTypes: r.requestedDocTypes,
     customerDocTypes: await customerDocTypes(db, r.customerId),
+    policy:
+      (
+        await db
+          .select({ id: policies.id, number: policies.number })
+          .from(policies)
+          .where(eq(policies.applicationId, r.id))
+          .limit(1)
+      )[0] ?? null,
   };
 }
 

@@ -14,7 +14,14 @@ import { coinsuranceProblem } from '@piibs/shared/coinsurance';
 import type { ReviewStatus } from '@piibs/shared/review';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { applicationCoinsurers, applications, customers, paymentOrders, products } from '../../db/schema.ts';
+import {
+  applicationCoinsurers,
+  applicationInsuredPersons,
+  applications,
+  customers,
+  paymentOrders,
+  products,
+} from '../../db/schema.ts';
 import type { Actor } from '../../lib/audit.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
@@ -82,6 +89,16 @@ export async function submitApplication(
       required(a.projectCostFen, 'projectCostFen', '工程造价');
     }
     if (product.productClass === 'work_safety') required(a.headcount, 'headcount', '参保人数');
+    if (product.namedInsuredRequired) {
+      // The product asks for the people by name: the list is there and the headcount is its length.
+      const [listed] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(applicationInsuredPersons)
+        .where(eq(applicationInsuredPersons.applicationId, id));
+      const n = listed?.n ?? 0;
+      if (n === 0) throw fieldError('persons', '请录入或导入从业人员名单', '从业人员名单');
+      if (a.headcount !== n) throw fieldError('headcount', `须与从业人员名单人数（${n} 人）一致`, '参保人数');
+    }
     checkRatios(product, a);
     const shares = await tx
       .select()

@@ -80,7 +80,7 @@ describe('GET /api/customers/:id/history', () => {
     expect(body.policies.content[0]).toMatchObject({
       productName: expect.any(String),
       premiumFen: paid.premiumFen,
-      statusLabel: expect.stringMatching(/^(已出单|保障中)$/),
+      statusLabel: expect.stringMatching(/^(未生效|有效)$/),
     });
     expect(body.policies.content[0].number).toMatch(/^P/);
     expect(body.applications.totalElements).toBe(4);

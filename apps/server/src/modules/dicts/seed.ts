@@ -101,10 +101,10 @@ const FIXED: SeedDict[] = [
     name: 'policy_status',
     description: '保单状态',
     entries: [
-      ['ISSUED', '已出单'],
-      ['IN_FORCE', '保障中'],
+      ['ISSUED', '未生效'],
+      ['IN_FORCE', '有效'],
       ['EXPIRED', '已到期'],
-      ['TERMINATED', '已终止'],
+      ['CANCELLED', '已退保'],
     ],
   },
   {

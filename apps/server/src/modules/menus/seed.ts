@@ -224,8 +224,19 @@ export const SEED_MENUS: SeedMenu[] = [
     title: '保单管理',
     path: '/piibs/policy',
     icon: 'policy',
-    roles: [AGENT, UNDERWRITER],
+    // Every role reaches its policies in two clicks: the list here, then the policy's number.
+    roles: [AGENT, UNDERWRITER, ENTERPRISE, CONTRACTOR],
     children: [
+      page('保单查询', 'policyList', 'policy/PolicyList', [UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'list',
+      }),
+      page('我的保单', 'myPolicies', 'policy/MyPolicies', [ENTERPRISE, AGENT, CONTRACTOR], {
+        hidden: false,
+        cache: true,
+        icon: 'policy',
+      }),
       page('补录资料', 'marge/xxt', 'policy/MargeXxt', [AGENT, UNDERWRITER], {
         hidden: false,
         cache: true,

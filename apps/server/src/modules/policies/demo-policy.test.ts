@@ -1,5 +1,5 @@
-// The demo policy (PIIBS_DEMO=1): the demo enterprise finds one issued, co-insured policy with its e-policy,
-// and it verifies publicly.
+// The demo policies (PIIBS_DEMO=1): the demo enterprise finds two issued policies — the newest co-insured, in
+// force with its year ahead; the other inside its renewal window — each with its e-policy, verifying publicly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
@@ -17,12 +17,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('demo policy (PIIBS_DEMO=1)', () => {
-  it('the demo enterprise has one paid, issued, co-insured policy with its e-policy', async () => {
-    expect(lines).toContain('demo policy seeded (paid, issued)');
+  it('the demo enterprise has two paid, issued policies, the newest co-insured, each with its e-policy', async () => {
+    expect(lines).toContain('demo policies seeded (paid, issued; one inside its renewal window)');
     const token = (await login(t, 'enterprise', DEMO_PASSWORD)).json().token as string;
     const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
     const list = (await get('/api/policies')).json();
-    expect(list.totalElements).toBe(1);
+    expect(list.totalElements).toBe(2);
     const p = (await get(`/api/policies/${list.content[0].id}`)).json();
     // issued 60 days ago by the demo's clock: in force today
     expect(p).toMatchObject({ status: 'IN_FORCE', application: { status: 'ISSUED' } });

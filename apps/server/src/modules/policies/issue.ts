@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
+import { maskIdNumber } from '@piibs/shared/named-insured';
 import {
   type PolicyCoinsurer,
   type PolicyCoverage,
@@ -29,6 +30,7 @@ import type { BusinessContext } from '../../app-types.ts';
 import type { Tx } from '../../db/client.ts';
 import {
   applicationEvents,
+  applicationInsuredPersons,
   applications,
   customers,
   payments,
@@ -39,6 +41,7 @@ import {
 } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { copyInsuredListToPolicy, policyInsuredRows } from '../applications/insured-persons.ts';
 import { applicationCoinsurersOf } from '../applications/queries.ts';
 import { issueSignedDocument } from '../documents/issue.ts';
 import { insurerName } from '../init/service.ts';
@@ -111,7 +114,7 @@ const pdfData = (
   row: PdfRow,
   about: Pick<
     PolicyPdfData,
-    'insurerName' | 'applicationNumber' | 'productName' | 'clauseVersion' | 'coinsurers'
+    'insurerName' | 'applicationNumber' | 'productName' | 'clauseVersion' | 'coinsurers' | 'insuredPersons'
   >,
 ): PolicyPdfData => ({
   ...about,
@@ -134,6 +137,12 @@ const pdfData = (
   verifyUrl: `${ctx.config.business.publicUrl}${verifyPath(row.verificationCode)}`,
   issuedAt: row.issuedAt,
   issuedAtText: formatTime(row.issuedAt),
+});
+
+/** A named insured person as the e-policy annex prints them: the identity card number masked. */
+const maskedPerson = (p: { name: string; idNumber: string }) => ({
+  name: p.name,
+  idNumberMasked: maskIdNumber(p.idNumber),
 });
 
 /**
@@ -165,6 +174,7 @@ export async function redrawPolicyDocument(ctx: BusinessContext, policyId: numbe
         productName: product?.name ?? '',
         clauseVersion: product?.clauseVersion ?? null,
         coinsurers: coinsurers.map(policyCoinsurerOf),
+        insuredPersons: (await policyInsuredRows(tx, p.id)).map(maskedPerson),
       },
     );
     const doc = await issueSignedDocument(tx, ctx, policyDocument(p.id, data));
@@ -254,6 +264,13 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       productName: product.name,
       clauseVersion: product.clauseVersion,
       coinsurers,
+      insuredPersons: (
+        await tx
+          .select()
+          .from(applicationInsuredPersons)
+          .where(eq(applicationInsuredPersons.applicationId, a.id))
+          .orderBy(asc(applicationInsuredPersons.sort))
+      ).map(maskedPerson),
     });
     // The row first (the issued file names its policy), its document's hash once signed.
     const [policy] = await tx
@@ -261,6 +278,7 @@ async function issueOnce(ctx: BusinessContext, applicationId: number): Promise<I
       .values({ ...row, pdfSha256: '', pdfSize: 0 })
       .returning({ id: policies.id });
     const policyId = policy!.id;
+    await copyInsuredListToPolicy(tx, a.id, policyId);
     const doc = await issueSignedDocument(tx, ctx, policyDocument(policyId, data));
     const sha256 = doc.sha256;
     await tx.update(policies).set({ pdfSha256: sha256, pdfSize: doc.size }).where(eq(policies.id, policyId));

@@ -48,6 +48,8 @@ export interface PolicyPdfData {
   specialTerms: string | null;
   coverages: PolicyCoverage[];
   coinsurers: PolicyCoinsurer[];
+  /** The named insured list (从业人员名单), numbers masked: the annex. Absent or empty: no annex. */
+  insuredPersons?: { name: string; idNumberMasked: string }[];
   verificationCode: string;
   /** Absolute URL of the public verification page (the QR code). */
   verifyUrl: string;
@@ -237,10 +239,23 @@ export async function renderPolicyPdf(d: PolicyPdfData, seal: Seal): Promise<Buf
     y = doc.y;
   }
   y = section(doc, '重要提示', y + 14, bottom);
-  notes(o, y, [
+  y = notes(o, y, [
     '1. 本保险单为电子保险单，经本公司电子签章（数字签名）签署，与纸质保险单具有同等法律效力；文件一经改动，签名即失效。',
     `2. 验真：扫描右上角二维码，或访问 ${d.verifyUrl} 核对保单信息，并可将本文件拖入验真页面比对是否与签发文件一致。`,
     '3. 保险期间内发生生产安全事故，请立即报案并配合开展事故预防与理赔服务。',
   ]);
+
+  // ---- annex: the named insured list (身份证号码 masked) ----
+  const persons = d.insuredPersons ?? [];
+  if (persons.length) {
+    y = section(doc, `附件：从业人员名单（共 ${persons.length} 人）`, y + 14, bottom);
+    table(
+      doc,
+      y,
+      [60, (width - 60) / 2, (width - 60) / 2],
+      [['序号', '姓名', '身份证号码'], ...persons.map((p, i) => [String(i + 1), p.name, p.idNumberMasked])],
+      { header: true, bottom },
+    );
+  }
   return o.finish();
 }

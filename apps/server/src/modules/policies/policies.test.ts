@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { addDays } from '@piibs/shared/application-status';
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { formatFen, yuan } from '@piibs/shared/money';
 import { maskHolderName, VERIFY_FAILED } from '@piibs/shared/policy';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readXlsx } from '../../../test/admin.ts';
 import { pdfText } from '../../../test/pdf.ts';
 import { pdfsig } from '../../../test/pdfsig.ts';
 import { applications, auditLog, issuedDocuments, policies, policyDocuments } from '../../db/schema.ts';
@@ -18,6 +20,7 @@ import {
   postNotification,
   startPay,
 } from '../payments/test-fixtures.ts';
+import { settlePolicyStatuses } from './expiry.ts';
 import { issuanceFaults, redrawPolicyDocument } from './issue.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -315,7 +318,7 @@ describe('verification (public)', () => {
       premiumFen: p.premiumFen,
       coverages: p.coverages,
       status: 'ISSUED',
-      statusLabel: '已出单',
+      statusLabel: '未生效',
       issuedAt: expect.any(String),
       endorsements: [],
       documents: [
@@ -395,5 +398,70 @@ describe('who may see a policy', () => {
     const filtered = (await w.underwriter.get('/api/policies?blurry=润扬&status=ISSUED')).json();
     expect(filtered.content.map((r: { id: number }) => r.id)).toContain(policyId);
     expect((await w.t.app.inject({ method: 'GET', url: `/api/policies/${policyId}` })).statusCode).toBe(401);
+  });
+});
+
+describe('the policy lists (保单查询 / 我的保单): export', () => {
+  it('exports what the list shows as xlsx, only the caller’s own policies', async () => {
+    const mine = await w.ent.get('/api/policies/download');
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.headers['content-type']).toContain('spreadsheetml');
+    const rows = await readXlsx(mine.rawPayload);
+    expect(rows[0]).toEqual([
+      '保单号',
+      '投保人',
+      '被保险人',
+      '险种',
+      '保险起期',
+      '保险止期',
+      '保费（元）',
+      '状态',
+      '投保单号',
+      '出单日期',
+    ]);
+    const p = (await w.ent.get(`/api/policies/${policyId}`)).json() as Detail;
+    const line = rows.find((r) => r[0] === p.number)!;
+    expect(line.slice(4, 8)).toEqual([
+      p.startDate,
+      p.endDate,
+      formatFen(p.premiumFen).replace(/[¥,]/g, ''),
+      '未生效',
+    ]);
+    const other = await readXlsx((await w.ent2.get('/api/policies/download')).rawPayload);
+    expect(other).toHaveLength(1);
+    const filtered = await readXlsx(
+      (await w.underwriter.get('/api/policies/download?status=EXPIRED')).rawPayload,
+    );
+    expect(filtered.some((r) => r[0] === p.number)).toBe(false);
+  });
+});
+
+// Last: it moves every policy of this file's world on.
+describe('stored status follows the period (the policy-expire job)', () => {
+  it('未生效 → 有效 on the start day, → 已到期 after the end day, each move audited; the list agrees', async () => {
+    const p = (await w.ent.get(`/api/policies/${policyId}`)).json() as Detail;
+    const stored = async () =>
+      (
+        await w.t.database.db.select({ s: policies.status }).from(policies).where(eq(policies.id, policyId))
+      )[0]!.s;
+    expect(await settlePolicyStatuses(w.t.database.db, addDays(p.startDate, -1))).toBe(0);
+    expect(await stored()).toBe('ISSUED');
+    expect(await settlePolicyStatuses(w.t.database.db, p.startDate)).toBeGreaterThan(0);
+    expect(await stored()).toBe('IN_FORCE');
+    expect(await settlePolicyStatuses(w.t.database.db, addDays(p.endDate, 1))).toBeGreaterThan(0);
+    expect(await stored()).toBe('EXPIRED');
+    expect(await settlePolicyStatuses(w.t.database.db, addDays(p.endDate, 1))).toBe(0);
+    const moves = await w.t.database.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'policy'), eq(auditLog.entityId, String(policyId))));
+    expect(moves.map((m) => m.action)).toEqual(expect.arrayContaining(['start', 'expire']));
+    // The job handler runs the same pass.
+    expect(await jobHandlers.policyExpire(w.ctx)).toBeGreaterThanOrEqual(0);
+    const listed = (await w.ent.get('/api/policies')).json();
+    expect(listed.content.find((r: { id: number }) => r.id === policyId)).toMatchObject({
+      status: 'EXPIRED',
+      statusLabel: '已到期',
+    });
   });
 });

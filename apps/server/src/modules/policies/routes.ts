@@ -10,12 +10,12 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { pageQuery, paginate } from '../../lib/paging.ts';
+import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
 import { adminErrors, errorBody } from '../../lib/schemas.ts';
-import { attachmentHeader } from '../../lib/xlsx.ts';
+import { attachmentHeader, sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
-import { getPolicy, policyListSpec, policyPdf, verifyPolicy } from './service.ts';
+import { getPolicy, POLICY_EXPORT_COLUMNS, policyListSpec, policyPdf, verifyPolicy } from './service.ts';
 
 const listQuery = pageQuery(POLICY_SORT_FIELDS).extend({
   status: z.enum(POLICY_STATUSES, { error: '请选择正确的保单状态' }).optional().meta({ title: '状态' }),
@@ -66,6 +66,27 @@ export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) =>
       paginate(req.query, policyListSpec(db(), await customerViewerOf(db(), req.user), req.query)),
+  );
+
+  app.get(
+    '/policies/download',
+    {
+      preHandler: canList,
+      schema: {
+        tags: ['policies'],
+        summary: '导出保单（xlsx，筛选条件同列表；范围同投保单）',
+        querystring: listQuery.omit({ page: true, size: true }),
+        response: { 200: xlsxResponse, ...adminErrors },
+      },
+    },
+    async (req, reply) => {
+      const spec = policyListSpec(db(), await customerViewerOf(db(), req.user), req.query);
+      return sendXlsx(reply, {
+        name: '保单',
+        columns: POLICY_EXPORT_COLUMNS,
+        rows: allRows(req.query, spec),
+      });
+    },
   );
 
   app.get(

@@ -2,6 +2,7 @@
 // is), the detail with payments and the timeline, the e-policy download, and the public verification.
 import { type ApplicationStatus, type Channel, shanghaiToday } from '@piibs/shared/application-status';
 import { DOCUMENT_KIND_LABELS, type DocumentKind, type IssuedDocumentRow } from '@piibs/shared/documents';
+import { fenToYuanText } from '@piibs/shared/money';
 import { PAYMENT_PROVIDER_LABELS, type PaymentProviderName, type PaymentSource } from '@piibs/shared/payment';
 import {
   maskHolderName,
@@ -37,6 +38,7 @@ import {
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
+import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { applicationsVisibleTo } from '../applications/access.ts';
 import { applicationEventsOf } from '../applications/queries.ts';
 import type { CustomerViewer } from '../customers/access.ts';
@@ -100,13 +102,33 @@ export interface PolicyFilter {
   endTime?: Date | undefined;
 }
 
-/** The WHERE of a status as of today (the stored status is ISSUED; the period decides the rest). */
+/**
+ * The WHERE of a status as of today: what `policyStatusOn` derives (a cancelled policy is 已退保 whatever its
+ * period; otherwise the period decides), so the filter and the shown status agree whether or not the hourly
+ * pass (expiry.ts) has stored it yet.
+ */
 function statusCondition(status: PolicyStatus | undefined, today: string): SQL | undefined {
   if (!status) return undefined;
-  if (status === 'EXPIRED') return lt(policies.endDate, today);
-  if (status === 'IN_FORCE') return and(lte(policies.startDate, today), gte(policies.endDate, today));
-  return sql`${policies.startDate} > ${today}`;
+  if (status === 'CANCELLED') return eq(policies.status, 'CANCELLED');
+  const live = sql`${policies.status} <> 'CANCELLED'`;
+  if (status === 'EXPIRED') return and(live, lt(policies.endDate, today));
+  if (status === 'IN_FORCE') return and(live, lte(policies.startDate, today), gte(policies.endDate, today));
+  return and(live, sql`${policies.startDate} > ${today}`);
 }
+
+/** The columns of the policy export (保单查询 / 我的保单 → 导出). */
+export const POLICY_EXPORT_COLUMNS: XlsxColumn<PolicyRow>[] = [
+  { header: '保单号', width: 22, value: (r) => r.number },
+  { header: '投保人', width: 30, value: (r) => r.holderName },
+  { header: '被保险人', width: 30, value: (r) => r.insuredName },
+  { header: '险种', width: 30, value: (r) => r.productName },
+  { header: '保险起期', width: 12, value: (r) => r.startDate },
+  { header: '保险止期', width: 12, value: (r) => r.endDate },
+  { header: '保费（元）', width: 14, value: (r) => fenToYuanText(r.premiumFen) },
+  { header: '状态', width: 10, value: (r) => r.statusLabel },
+  { header: '投保单号', width: 20, value: (r) => r.applicationNumber },
+  { header: '出单日期', width: 12, value: (r) => r.issuedAt.slice(0, 10) },
+];
 
 type SortField = (typeof POLICY_SORT_FIELDS)[number];
 const sortColumns: SortColumns<SortField> = {

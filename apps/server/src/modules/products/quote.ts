@@ -9,6 +9,7 @@ import { sectionOfDivision } from '@piibs/shared/industry';
 import type { QuoteResult, quoteForm } from '@piibs/shared/product';
 import { type ComposedQuote, composeQuote } from '@piibs/shared/quote';
 import { type CoverageType, type FactorDef, type RateRow, RatingError } from '@piibs/shared/rating';
+import type { ShortPeriodRule } from '@piibs/shared/short-period';
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
@@ -83,6 +84,8 @@ export async function quoteProduct(
         versionNo: table!.versionNo,
         factors: table!.factors as FactorDef[],
         highRiskLoading: table!.highRiskLoading,
+        shortPeriodRule: table!.shortPeriodRule as ShortPeriodRule,
+        shortRateTable: table!.shortRateTable,
         rows,
       },
       {
@@ -110,6 +113,7 @@ export async function quoteProduct(
     ...quote.premium,
     preventionRatio: quote.preventionRatio,
     preventionFeeFen: quote.preventionFeeFen,
+    period: quote.period,
     rounding: 'HALF_UP_FEN',
   };
 }

@@ -35,6 +35,8 @@ const tableColumns = {
   highRiskLoading: rateTables.highRiskLoading,
   factors: rateTables.factors,
   note: rateTables.note,
+  shortPeriodRule: rateTables.shortPeriodRule,
+  shortRateTable: rateTables.shortRateTable,
   rowCount: sql<number>`(select count(*)::int from rate_table_row rr where rr.rate_table_id = "rate_table"."id")`,
   activatedAt: rateTables.activatedAt,
   activatedBy: sql<
@@ -54,6 +56,8 @@ function toTableRow(r: {
   highRiskLoading: number | null;
   factors: unknown;
   note: string | null;
+  shortPeriodRule: string;
+  shortRateTable: number[] | null;
   rowCount: number;
   activatedAt: Date | null;
   activatedBy: string | null;
@@ -64,6 +68,7 @@ function toTableRow(r: {
   return {
     ...r,
     status: r.status as RateTableRow['status'],
+    shortPeriodRule: r.shortPeriodRule as RateTableRow['shortPeriodRule'],
     factors: r.factors as FactorDef[],
     rowCount: Number(r.rowCount),
     activatedAt: r.activatedAt?.toISOString() ?? null,
@@ -130,10 +135,14 @@ const tableSnapshot = (t: {
   effectiveDate: string;
   highRiskLoading?: number | null;
   note?: string | null;
+  shortPeriodRule?: string;
+  shortRateTable?: number[] | null;
 }) => ({
   effectiveDate: t.effectiveDate,
   highRiskLoading: t.highRiskLoading ?? null,
   note: t.note ?? null,
+  shortPeriodRule: t.shortPeriodRule ?? 'SHORT_RATE_TABLE',
+  shortRateTable: t.shortRateTable ?? null,
 });
 
 /** A new draft version (numbered after the product's latest). */
@@ -163,6 +172,8 @@ export async function createRateTable(
         highRiskLoading: form.highRiskLoading ?? null,
         factors: form.factors,
         note: form.note ?? null,
+        shortPeriodRule: form.shortPeriodRule,
+        shortRateTable: form.shortRateTable ?? null,
         createdBy: actor.user.id,
       })
       .returning({ id: rateTables.id });
@@ -209,6 +220,8 @@ export async function updateRateTable(
         highRiskLoading: form.highRiskLoading ?? null,
         factors: form.factors,
         note: form.note ?? null,
+        shortPeriodRule: form.shortPeriodRule,
+        shortRateTable: form.shortRateTable ?? null,
         version: sql`${rateTables.version} + 1`,
         updatedAt: sql`now()`,
       })

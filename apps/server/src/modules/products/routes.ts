@@ -155,6 +155,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
               limitTiersFen: limitTiersOf(rows),
               factors: t.factors as FactorDef[],
               highRiskLoading: t.highRiskLoading,
+              shortPeriodRule: t.shortPeriodRule,
+              shortRateTable: t.shortRateTable,
               rows,
             },
           };

@@ -59,6 +59,7 @@ const rowColumns = {
   validFrom: products.validFrom,
   validTo: products.validTo,
   allowsCoinsurance: products.allowsCoinsurance,
+  namedInsuredRequired: products.namedInsuredRequired,
   issuerLeads: products.issuerLeads,
   minPremiumFen: products.minPremiumFen,
   minProjectCostFen: products.minProjectCostFen,
@@ -172,6 +173,7 @@ type ProductFieldsIn = Pick<
   | 'validFrom'
   | 'validTo'
   | 'allowsCoinsurance'
+  | 'namedInsuredRequired'
   | 'issuerLeads'
   | 'minPremiumFen'
   | 'minProjectCostFen'
@@ -192,6 +194,7 @@ function productValues(form: ProductFieldsIn) {
     validFrom: form.validFrom,
     validTo: form.validTo,
     allowsCoinsurance: form.allowsCoinsurance,
+    namedInsuredRequired: form.namedInsuredRequired,
     issuerLeads: form.issuerLeads,
     minPremiumFen: form.minPremiumFen,
     minProjectCostFen: form.minProjectCostFen ?? null,

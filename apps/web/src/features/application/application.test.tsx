@@ -87,6 +87,18 @@ describe('the live premium (shared rating code on the active rate table)', () =>
     expect(withAccident.quote?.premium.premiumFen).toBe(2_880_000);
   });
 
+  it('prices the chosen period: one month at 10% of the year, the factor on its own line', () => {
+    const base = { headcount: 120, perPersonLimitFen: yuan(400_000), preventionRatio: '20' };
+    const month = livePrice(workSafety, customer, {
+      ...base,
+      startDate: '2026-12-01',
+      endDate: '2026-12-31',
+    });
+    expect(month.quote?.premium.premiumFen).toBe(240_000);
+    expect(month.quote?.preventionFeeFen).toBe(48_000);
+    expect(month.quote?.premium.lines.at(-1)?.label).toBe('短期费率 1 个月 10%（年保费 ¥24,000.00）');
+  });
+
   it('names the missing input instead of a figure', () => {
     expect(livePrice(workSafety, customer, { perPersonLimitFen: yuan(400_000) }).problem).toBe(
       '参保人数：不能为空',

@@ -1,7 +1,7 @@
 // The policy (保单) calls: payment and its result, the policy view, the public verification page, and the sales
 // supplements (补录) and renewals (续保) of issued policies. Shapes: @piibs/shared/payment, /policy and /sales.
 import type { PaymentResult, PayStartResult } from '@piibs/shared/payment';
-import type { PolicyDetail, PolicyVerification } from '@piibs/shared/policy';
+import type { PolicyDetail, PolicyRow, PolicyVerification } from '@piibs/shared/policy';
 import type {
   PolicySales,
   RenewalInfo,
@@ -88,6 +88,17 @@ export const MARGE_NBNMG_LIST_PATH = '/piibs/policy/marge/NBNMG';
  */
 export const margePath = (policyId: number, readOnly: boolean, variant?: SupplementVariant) =>
   `/piibs/policy/marge/${policyId}/${readOnly ? 'true' : 'false'}${variant === 'NBNMG' ? '?variant=NBNMG' : ''}`;
+
+/** The policy lists (保单查询 / 我的保单): GET /api/policies, scoped as applications; xlsx export. */
+export const policiesResource = defineResource<PolicyRow>({
+  noun: '保单',
+  key: ['policy', 'list'],
+  list: 'api/policies',
+  download: { url: 'api/policies/download', name: '保单' },
+  permission: { list: 'application:list' },
+  rowId: (row) => row.id,
+  rowLabel: (row) => `「${row.number}」`,
+});
 
 export const salesResource = defineResource<SalesRow>({
   noun: '保单',

@@ -33,6 +33,9 @@ export function livePrice(
       guaranteeAmountFen: fenOf(v.guaranteeAmountYuan),
       factors: v.factors ?? {},
       preventionRatio: v.preventionRatio ? percentTextToMicro(String(v.preventionRatio)) : null,
+      // A period shorter than a year is priced by the version's short-period rule (the line says the factor).
+      periodStart: v.startDate || null,
+      periodEnd: v.startDate ? v.endDate || null : null,
     });
     return { quote, problem: null };
   } catch (err) {

@@ -1,5 +1,5 @@
 import { ROLE_CODES } from '@piibs/shared/auth';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
@@ -65,5 +65,29 @@ describe('查看投保单 while under review', { timeout: 30_000 }, () => {
     expect(await screen.findByText('投保单 AZX2026000012')).toBeInTheDocument();
     expect(screen.queryByText(/核保要求补充资料/)).toBeNull();
     expect(screen.queryByRole('region', { name: '授权委托书' })).toBeNull();
+  });
+});
+
+describe('查看投保单 once issued', { timeout: 30_000 }, () => {
+  it('links to its policy', async () => {
+    const r = routes([]);
+    api = mockApi({
+      ...r,
+      'GET api/applications/12': {
+        data: applicationDetail({
+          status: 'ISSUED',
+          statusLabel: '已出单',
+          actions: ['view'],
+          requestedDocTypes: [],
+          customerDocTypes: [],
+          policy: { id: 9, number: 'PAZX202600000009' },
+        }),
+      },
+    });
+    const { router } = renderRoute(<ApplicationViewPage />, PATTERN, '/piibs/insured/viewInsurance/12/1');
+    (await screen.findByRole('button', { name: '查看保单 PAZX202600000009' })).click();
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/piibs/projectManage/policyInsuranceView/9'),
+    );
   });
 });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Result, Space, Spin } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { policyViewPath } from '@/features/policy/api.ts';
 import { ApplicationAnnualOrder } from '@/features/project/components/ApplicationAnnualOrder.tsx';
 import { applicationEventsQuery, applicationQuery } from '../api.ts';
 import { ApplicationActions } from '../components/ApplicationActions.tsx';
@@ -48,6 +49,11 @@ export default function ApplicationViewPage() {
               影像资料
             </Button>
             <ApplicationAnnualOrder app={app} />
+            {app.policy ? (
+              <Button type="primary" onClick={() => navigate(policyViewPath(app.policy!.id))}>
+                查看保单 {app.policy.number}
+              </Button>
+            ) : null}
             <Button onClick={() => navigate(INSURE_LIST_PATH)}>返回投保单列表</Button>
           </Space>
         </Card>

@@ -5,7 +5,13 @@
 import type { PolicyholderType } from '@piibs/shared/application-status';
 import { shanghaiToday } from '@piibs/shared/application-status';
 import { ROLE_CODES } from '@piibs/shared/role-codes';
-import { type RenewalResult, renewalPeriod, renewalState } from '@piibs/shared/sales';
+import {
+  RENEWAL_WINDOW_DAYS,
+  type RenewalResult,
+  renewalPeriod,
+  renewalState,
+  renewalWindow,
+} from '@piibs/shared/sales';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, type ButtonProps } from 'antd';
 import { useState } from 'react';
@@ -108,4 +114,20 @@ export function RenewButton({ policyId, endDate, today, ...buttonProps }: RenewB
       {T.renew}
     </Button>
   );
+}
+
+/**
+ * When the policy can be renewed, in words: open now (until the end day), opening on a day (90 days before the
+ * end), or lapsed (insure anew). A cancelled policy is not renewed.
+ */
+export function renewalHint(
+  policy: { endDate: string; status: string },
+  today: string = shanghaiToday(),
+): string | null {
+  if (policy.status === 'CANCELLED') return null;
+  const state = renewalState(policy.endDate, today);
+  const { opensOn, closesOn } = renewalWindow(policy.endDate);
+  if (state === 'open') return `续保已开放：可于 ${closesOn}（保单到期日）前续保`;
+  if (state === 'early') return `续保将于 ${opensOn} 开放（保单到期前 ${RENEWAL_WINDOW_DAYS} 天）`;
+  return `保单已于 ${policy.endDate} 到期，不能续保，请重新投保`;
 }

@@ -32,7 +32,7 @@ describe('保单详情 (projectManage/policyInsuranceView/:id)', { timeout: 30_0
     });
     render();
     expect(await screen.findByTestId('policy-number')).toHaveTextContent('PAZX202600000009');
-    expect(screen.getAllByText('已出单').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('未生效').length).toBeGreaterThan(0);
     expect(screen.getByText('自 2026-12-01 零时起至 2027-11-30 二十四时止')).toBeInTheDocument();
     expect(screen.getByTestId('policy-premium')).toHaveTextContent('¥24,000.00');
     expect(screen.getByTestId('policy-prevention-fee')).toHaveTextContent('¥3,600.00');

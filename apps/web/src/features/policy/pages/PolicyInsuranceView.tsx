@@ -11,6 +11,7 @@ import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { CollectionNotice } from '@/features/application/components/QuoteBreakdown.tsx';
 import { PolicyEndorsements } from '@/features/project/components/ChangeSummary.tsx';
 import { policyQuery } from '../api.ts';
+import { PolicyLifecycle } from '../components/PolicyLifecycle.tsx';
 import {
   DownloadPolicyButton,
   PolicyApplicationFacts,
@@ -70,6 +71,7 @@ export default function PolicyInsuranceView() {
           }
         >
           <PolicyFacts policy={policy} />
+          <PolicyLifecycle policy={policy} />
         </Card>
         <Card variant="borderless" title={T.coverages}>
           <PolicyCoverageTable coverages={policy.coverages} premiumFen={policy.premiumFen} />

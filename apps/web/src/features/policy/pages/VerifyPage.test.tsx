@@ -24,7 +24,7 @@ describe('保单验真 (/piibs/verify/:code, public)', { timeout: 30_000 }, () =
     expect(screen.getByTestId('verify-policy-number')).toHaveTextContent('PAZX202600000009');
     expect(screen.getByText('镇江**机械有限公司')).toBeInTheDocument();
     expect(screen.getByText('自 2026-12-01 零时起至 2027-11-30 二十四时止')).toBeInTheDocument();
-    expect(screen.getByText('已出单')).toBeInTheDocument();
+    expect(screen.getByText('未生效')).toBeInTheDocument();
     expect(screen.queryByText('镇江示范机械有限公司')).toBeNull();
     // the insurer, premium, covers with their limits, the endorsement, the files and their signer
     expect(screen.getByText('示例财产保险股份有限公司')).toBeInTheDocument();

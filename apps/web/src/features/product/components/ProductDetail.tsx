@@ -204,6 +204,9 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
                 ? `是（${product.issuerLeads ? '本公司为主承保' : '可由共保公司主承保'}）`
                 : '否'}
             </Descriptions.Item>
+            <Descriptions.Item label="从业人员名单">
+              {product.namedInsuredRequired ? '需要（参保人数按名单计）' : '不需要'}
+            </Descriptions.Item>
             <Descriptions.Item label="最低保费">
               {product.minPremiumFen ? formatFen(product.minPremiumFen) : '不设'}
             </Descriptions.Item>

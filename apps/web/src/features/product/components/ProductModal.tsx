@@ -49,6 +49,7 @@ export interface ProductValues {
   validFrom: Dayjs;
   validTo: Dayjs;
   allowsCoinsurance: boolean;
+  namedInsuredRequired?: boolean;
   issuerLeads: boolean;
   minPremium?: string;
   minProjectCost?: string;
@@ -80,6 +81,7 @@ function toValues(row: ProductRow): Partial<ProductValues> {
     validFrom: dayjs(row.validFrom),
     validTo: dayjs(row.validTo),
     allowsCoinsurance: row.allowsCoinsurance,
+    namedInsuredRequired: row.namedInsuredRequired,
     issuerLeads: row.issuerLeads,
     minPremium: row.minPremiumFen ? fenToYuanText(row.minPremiumFen) : undefined,
     minProjectCost: yuanText(row.minProjectCostFen),
@@ -111,6 +113,7 @@ function toBody(values: ProductValues): ProductCreateForm {
     validFrom: values.validFrom.format(DATE),
     validTo: values.validTo.format(DATE),
     allowsCoinsurance: values.allowsCoinsurance ?? false,
+    namedInsuredRequired: values.namedInsuredRequired ?? false,
     issuerLeads: values.issuerLeads ?? true,
     minPremiumFen: fenOf(values.minPremium) ?? 0,
     minProjectCostFen: values.productClass === 'construction' ? fenOf(values.minProjectCost) : null,
@@ -234,6 +237,7 @@ export function ProductModal({
       initialValues={{
         enabled: true,
         allowsCoinsurance: false,
+        namedInsuredRequired: false,
         issuerLeads: true,
         productClass: 'work_safety',
         coverages: [{ type: 'EMPLOYEE_DEATH_DISABILITY', mandatory: true }],
@@ -316,6 +320,16 @@ export function ProductModal({
         </Col>
         <Col span={8}>
           <Form.Item name="allowsCoinsurance" label="允许共保" valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item
+            name="namedInsuredRequired"
+            label="需要从业人员名单"
+            valuePropName="checked"
+            extra="投保时须录入或导入姓名与身份证号码，参保人数按名单计"
+          >
             <Switch />
           </Form.Item>
         </Col>

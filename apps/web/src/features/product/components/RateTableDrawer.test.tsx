@@ -30,6 +30,7 @@ const PRODUCT: ProductRow = {
   validFrom: '2026-01-01',
   validTo: '2030-12-31',
   allowsCoinsurance: true,
+  namedInsuredRequired: false,
   issuerLeads: true,
   minPremiumFen: 0,
   minProjectCostFen: null,
@@ -73,6 +74,8 @@ function table(overrides: Partial<RateTableDetail> = {}): RateTableDetail {
     versionNo: 1,
     effectiveDate: '2026-01-01',
     status: 'active',
+    shortPeriodRule: 'SHORT_RATE_TABLE',
+    shortRateTable: null,
     highRiskLoading: null,
     factors: [ACCIDENT, AWARD],
     note: '初始费率表',
@@ -153,6 +156,9 @@ describe('rate-table versions', { timeout: 60_000 }, () => {
       effectiveDate: today(),
       highRiskLoading: null,
       note: null,
+      // The version copied keeps the short-period rule (the standard short-rate table).
+      shortPeriodRule: 'SHORT_RATE_TABLE',
+      shortRateTable: null,
       rows: [
         {
           coverageType: 'EMPLOYEE_DEATH_DISABILITY',

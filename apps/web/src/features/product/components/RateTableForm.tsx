@@ -2,6 +2,12 @@ import { DeleteOutlined, DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { factorDefForm, factorOptionForm, rateRowForm, rateTableCreateForm } from '@piibs/shared/product';
 import { COVERAGE_LABELS, COVERAGE_TYPES, FACTOR_DIRECTIONS, type ProductClass } from '@piibs/shared/rating';
 import {
+  SHORT_PERIOD_RULE_LABELS,
+  SHORT_PERIOD_RULES,
+  STANDARD_SHORT_RATE_TABLE,
+  shortRateTableProblem,
+} from '@piibs/shared/short-period';
+import {
   Button,
   Card,
   Col,
@@ -20,7 +26,14 @@ import type { Rule } from 'antd/es/form';
 import { useMemo } from 'react';
 import { yuanRule, zodRule } from '@/components/form/zod-rule.ts';
 import { useDict } from '@/lib/dict.tsx';
-import { type FactorValues, parseMultiplier, parseRate, type RateRowValues } from './rate-table-values.ts';
+import {
+  type FactorValues,
+  parseMultiplier,
+  parseRate,
+  parseShortRateTable,
+  type RateRowValues,
+  shortRateTableValue,
+} from './rate-table-values.ts';
 
 const required = (message: string): Rule => ({ required: true, message });
 const RATE_MALFORMED = '请输入费率（‰），最多四位小数';
@@ -467,6 +480,38 @@ export function RateTableForm({ productClass }: { productClass: ProductClass }) 
         <Col span={productClass === 'construction' ? 8 : 16}>
           <Form.Item name="note" label="备注" rules={[zodRule(rateTableCreateForm.shape.note)]}>
             <Input maxLength={200} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Row gutter={16}>
+        <Col span={8}>
+          <Form.Item
+            name="shortPeriodRule"
+            label="短期费率规则"
+            initialValue="SHORT_RATE_TABLE"
+            extra="保险期间不足一年时的计费方式"
+          >
+            <Select
+              options={SHORT_PERIOD_RULES.map((r) => ({ value: r, label: SHORT_PERIOD_RULE_LABELS[r] }))}
+            />
+          </Form.Item>
+        </Col>
+        <Col span={16}>
+          <Form.Item
+            name="shortRateTable"
+            label="短期费率表（1 至 12 个月占年保费的百分比）"
+            extra={`不足一个月按一个月计；空为标准表：${shortRateTableValue(STANDARD_SHORT_RATE_TABLE)}`}
+            rules={[
+              {
+                validator: async (_, value: string | undefined) => {
+                  const table = parseShortRateTable(value);
+                  const problem = table ? shortRateTableProblem(table) : null;
+                  if (problem) throw new Error(problem.replace(/^短期费率表：/, ''));
+                },
+              },
+            ]}
+          >
+            <Input placeholder={shortRateTableValue(STANDARD_SHORT_RATE_TABLE)} />
           </Form.Item>
         </Col>
       </Row>

@@ -17,6 +17,7 @@ import {
   rateTableCreateForm,
 } from '@piibs/shared/product';
 import type { CoverageType, ProductClass } from '@piibs/shared/rating';
+import type { ShortPeriodRule } from '@piibs/shared/short-period';
 import type { NamePath } from 'antd/es/form/interface';
 import dayjs, { type Dayjs } from 'dayjs';
 import { type FieldNames, namePathOf } from '@/components/form/server-errors.ts';
@@ -50,6 +51,9 @@ export interface RateTableValues {
   /** Construction only; empty: ×1.3. */
   highRiskLoading?: string;
   note?: string | null;
+  shortPeriodRule?: ShortPeriodRule;
+  /** 12 percentages, 1 … 12 months, separated by commas or 、; empty: the standard table. */
+  shortRateTable?: string;
   rows?: RateRowValues[];
   factors?: FactorValues[];
 }
@@ -67,12 +71,31 @@ const yuanOf = (fen: number | null): string | undefined =>
   fen == null ? undefined : fenToYuanText(fen).replace(/\.00$/, '');
 const text = (v: string | null | undefined): string => (v ?? '').trim();
 
+/** Basis points → '10, 20, … 100' (percent). */
+export const shortRateTableValue = (table: readonly number[]): string =>
+  table.map((bp) => String(bp / 100)).join(', ');
+
+/** '10, 20, … 100' → basis points (a malformed share stays NaN for the shared rule to refuse); empty: null. */
+export function parseShortRateTable(value: string | undefined): number[] | null {
+  const parts = text(value)
+    .split(/[,，、\s]+/)
+    .filter(Boolean);
+  if (parts.length === 0) return null;
+  return parts.map((p) =>
+    /^\d+(\.\d{1,2})?$/.test(p.replace(/%$/, ''))
+      ? Math.round(Number(p.replace(/%$/, '')) * 100)
+      : Number.NaN,
+  );
+}
+
 /** The form's values for a table (a stored version, or the one a new draft copies). */
 export function toValues(table: RateTableDetail, effectiveDate?: string): RateTableValues {
   return {
     effectiveDate: dayjs(effectiveDate ?? table.effectiveDate),
     highRiskLoading: table.highRiskLoading == null ? undefined : multiplierText(table.highRiskLoading),
     note: table.note,
+    shortPeriodRule: table.shortPeriodRule,
+    shortRateTable: table.shortRateTable ? shortRateTableValue(table.shortRateTable) : undefined,
     rows: table.rows.map((r) => ({
       coverageType: r.coverageType,
       industry: r.industry,
@@ -108,6 +131,8 @@ export function toBody(values: RateTableValues, productClass: ProductClass): Rat
     highRiskLoading:
       productClass === 'construction' ? optionalNumber(values.highRiskLoading, parseMultiplier) : null,
     note: text(values.note) || null,
+    shortPeriodRule: values.shortPeriodRule ?? 'SHORT_RATE_TABLE',
+    shortRateTable: parseShortRateTable(values.shortRateTable),
     rows: (values.rows ?? []).map((r) => ({
       coverageType: productClass === 'work_safety' ? (r.coverageType ?? null) : null,
       industry: productClass === 'construction' ? null : r.industry || null,
@@ -171,7 +196,10 @@ export function factorProblemField(factor: FactorValues, index: number, message:
 /** Path of a schema issue → the form field (the body's fen / rate keys are the form's yuan / ‰ texts). */
 function issueField(values: RateTableValues, path: readonly PropertyKey[], message: string): NamePath | null {
   const [head, i, key, j, optionKey] = path;
-  if (path.length === 1 && ['effectiveDate', 'highRiskLoading', 'note'].includes(String(head)))
+  if (
+    path.length === 1 &&
+    ['effectiveDate', 'highRiskLoading', 'note', 'shortPeriodRule', 'shortRateTable'].includes(String(head))
+  )
     return String(head);
   if (head === 'rows' && typeof i === 'number' && typeof key === 'string' && ROW_FIELDS[key])
     return ['rows', i, ROW_FIELDS[key]!];
