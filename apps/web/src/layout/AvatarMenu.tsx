@@ -24,15 +24,20 @@ export function AvatarMenu() {
     else if (key === 'logout') logout();
   };
   return (
-    <Dropdown trigger={['click']} menu={{ items, onClick }}>
-      <button type="button" className="shell-icon-button shell-avatar" aria-label="用户菜单">
+    // autoFocus: opened from the keyboard, the menu takes the focus and the arrows walk it.
+    <Dropdown trigger={['click']} menu={{ items, onClick }} autoFocus>
+      <button
+        type="button"
+        className="shell-icon-button shell-avatar"
+        aria-label={nickName ? `用户菜单 ${nickName}` : '用户菜单'}
+      >
         <Avatar
           size={30}
           shape="square"
           src={avatar ? `/api/avatar/${encodeURIComponent(avatar)}` : undefined}
           icon={<UserOutlined />}
         />
-        {nickName && <span>{nickName}</span>}
+        {nickName && <span className="shell-avatar-name">{nickName}</span>}
         <CaretDownOutlined style={{ fontSize: 12 }} />
       </button>
     </Dropdown>
