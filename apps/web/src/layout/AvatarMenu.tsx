@@ -24,8 +24,20 @@ export function AvatarMenu() {
     else if (key === 'logout') logout();
   };
   return (
-    // autoFocus: opened from the keyboard, the menu takes the focus and the arrows walk it.
-    <Dropdown trigger={['click']} menu={{ items, onClick }} autoFocus>
+    <Dropdown
+      trigger={['click']}
+      menu={{ items, onClick }}
+      rootClassName="shell-avatar-menu"
+      onOpenChange={(open) => {
+        // Opened (by Enter or Space too), the menu takes the focus on its first entry; the arrows walk it and
+        // Esc closes it.
+        if (open)
+          setTimeout(
+            () => document.querySelector<HTMLElement>('.shell-avatar-menu [role="menuitem"]')?.focus(),
+            0,
+          );
+      }}
+    >
       <button
         type="button"
         className="shell-icon-button shell-avatar"
