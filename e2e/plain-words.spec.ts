@@ -44,7 +44,7 @@ for (const user of DEMO_USERS) {
   test(`plain words: every menu page of ${user} shows no code, JSON or null, and no serious accessibility fault`, async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await signInQuickly(page, user);
     const menus = await page.request.get('/api/menus/build', { headers: bearer(savedToken(user)) });
     expect(menus.ok()).toBe(true);

@@ -29,8 +29,10 @@ const DARK_BG = '#141414';
 /** antd's error red (#ff4d4f, 3.3:1 on white). */
 const ERROR_RED = '#ff4d4f';
 const WHITE = '#ffffff';
+/** A status colour's contrast on white that leaves 4.5:1 on its pale tint (a status tag's background). */
+const STATUS_ON_WHITE = 5.2;
 
-type SeedColor = 'colorPrimary' | 'colorLink' | 'colorError';
+type SeedColor = 'colorPrimary' | 'colorLink' | 'colorError' | 'colorSuccess' | 'colorWarning' | 'colorInfo';
 const seedCache = new Map<string, string>();
 
 /**
@@ -38,14 +40,14 @@ const seedCache = new Map<string, string>();
  * algorithm dulls every seed towards its background) reaches 4.5:1 against `against`: the colour itself when it
  * does, else its nearest shade away from `against` that does.
  */
-function seedShade(key: SeedColor, color: string, dark: boolean, against: string): string {
-  const cacheKey = `${key}:${color}:${dark}:${against}`;
+function seedShade(key: SeedColor, color: string, dark: boolean, against: string, ratio = AA_TEXT): string {
+  const cacheKey = `${key}:${color}:${dark}:${against}:${ratio}`;
   const cached = seedCache.get(cacheKey);
   if (cached) return cached;
   const algorithm = dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
   const seed = firstShade(color, isLight(against) ? 'black' : 'white', (shade) => {
     const derived = theme.getDesignToken({ algorithm, token: { [key]: shade } })[key];
-    return contrast(derived, against) >= AA_TEXT;
+    return contrast(derived, against) >= ratio;
   });
   seedCache.set(cacheKey, seed);
   return seed;
@@ -65,7 +67,11 @@ export function accessibleTokens(themeColor: string, dark: boolean): ThemeConfig
   return {
     colorPrimary: seedShade('colorPrimary', themeColor, dark, WHITE),
     colorLink: seedShade('colorLink', themeColor, dark, page),
-    colorError: seedShade('colorError', ERROR_RED, dark, page),
+    // Status colours are text on their own pale tint too (status tags: 5:1 on white leaves 4.5:1 on the tint).
+    colorError: seedShade('colorError', ERROR_RED, dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    colorSuccess: seedShade('colorSuccess', '#52c41a', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    colorWarning: seedShade('colorWarning', '#faad14', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    colorInfo: seedShade('colorInfo', '#1677ff', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
     colorPrimaryText: asText,
     colorPrimaryTextHover: asText,
     colorPrimaryTextActive: asText,
