@@ -1,8 +1,11 @@
 // Every menu page of every demo role, as the role sees it with the demo data: no machine language on screen.
 // What a page shows must be plain Chinese — no `null`/`undefined`/`NaN`, no JSON, no internal codes (snake_case
 // or UPPER_SNAKE identifiers), no region codes where a region name belongs, no machine actor names.
+// The same page load is checked by axe-core (WCAG 2.1 A and AA): no serious or critical violation (issue #22
+// item 9; the theme colours and dark mode are swept on a representative set of pages in accessibility.spec.ts).
 import type { MenuRoute } from '@piibs/shared/menu';
 import { expect, type Page, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { bearer, content, DEMO_USERS, type DemoUser, savedToken, signInQuickly } from './support.ts';
 
 /** What must never be read on a page, each with what it stands for in a failure. */
@@ -38,17 +41,21 @@ async function settledText(page: Page): Promise<string> {
 }
 
 for (const user of DEMO_USERS) {
-  test(`plain words: every menu page of ${user} shows no code, JSON or null`, async ({ page }) => {
-    test.setTimeout(120_000);
+  test(`plain words: every menu page of ${user} shows no code, JSON or null, and no serious accessibility fault`, async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
     await signInQuickly(page, user);
     const menus = await page.request.get('/api/menus/build', { headers: bearer(savedToken(user)) });
     expect(menus.ok()).toBe(true);
     const paths = leafPaths((await menus.json()) as MenuRoute[]);
     expect(paths.length).toBeGreaterThan(0);
     const found: string[] = [];
+    const inaccessible: string[] = [];
     for (const path of paths) {
       await page.goto(path);
       const text = await settledText(page);
+      inaccessible.push(...(await seriousViolations(page, path)));
       for (const [pattern, what] of MACHINE_TEXT) {
         if (IDENTIFIER_PAGES[path] === what) continue;
         const hit = pattern.exec(text);
@@ -57,5 +64,6 @@ for (const user of DEMO_USERS) {
       }
     }
     expect(found, `pages of ${user as DemoUser} with machine text`).toEqual([]);
+    expect(inaccessible, `serious or critical WCAG 2.1 A/AA violations on the pages of ${user}`).toEqual([]);
   });
 }

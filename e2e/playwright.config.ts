@@ -44,14 +44,14 @@ export default defineConfig({
     {
       name: 'journeys',
       testMatch: '**/*.spec.ts',
-      testIgnore: ['notifications.spec.ts', 'plain-words.spec.ts'],
+      testIgnore: ['notifications.spec.ts', 'plain-words.spec.ts', 'accessibility.spec.ts'],
       dependencies: ['sign-in'],
     },
     // notifications counts the underwriter's unread messages, which every journey submitting something for
     // review adds to; plain-words reads every menu page with what all the journeys wrote: they run after them.
     {
       name: 'alone',
-      testMatch: ['notifications.spec.ts', 'plain-words.spec.ts'],
+      testMatch: ['notifications.spec.ts', 'plain-words.spec.ts', 'accessibility.spec.ts'],
       dependencies: ['journeys'],
     },
   ],

@@ -6,7 +6,9 @@ export function ViewMissing({ name }: { name: string }) {
   return (
     <div role="alert" style={{ padding: '15vh 24px', textAlign: 'center' }}>
       <h2 style={{ fontWeight: 500 }}>页面组件不存在：{name}</h2>
-      <p style={{ color: '#8c8c8c' }}>请联系管理员检查菜单配置中的组件名称</p>
+      <p style={{ color: 'var(--shell-secondary-text, rgba(0, 0, 0, 0.65))' }}>
+        请联系管理员检查菜单配置中的组件名称
+      </p>
     </div>
   );
 }

@@ -16,6 +16,9 @@ interface AppMainProps {
 }
 
 /** A page is a tab unless it only redirects; the reduced shell has no home tab (spec §6). */
+/** The id of the page's content, where the skip-to-content link leads. */
+export const MAIN_CONTENT_ID = 'main-content';
+
 function isTab(node: MenuNode, reduced: boolean): boolean {
   return !!node.title && !redirectTarget(node) && !(reduced && node.path === HOME_PATH);
 }
@@ -78,7 +81,8 @@ export function AppMain({ nodes, flat, base, loaded, match, reduced }: AppMainPr
 
   const stamp = (key: string) => `${key}#${refreshStamps[key] ?? 0}`;
   return (
-    <main className="shell-content">
+    // tabIndex -1: the skip link (and nothing else) puts the focus here.
+    <main className="shell-content" id={MAIN_CONTENT_ID} tabIndex={-1}>
       {kept.map((key) => {
         const active = key === activeKey;
         const tabLocation = active ? location : (saved.get(key) as Location | undefined);

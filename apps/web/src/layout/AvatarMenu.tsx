@@ -24,15 +24,32 @@ export function AvatarMenu() {
     else if (key === 'logout') logout();
   };
   return (
-    <Dropdown trigger={['click']} menu={{ items, onClick }}>
-      <button type="button" className="shell-icon-button shell-avatar" aria-label="用户菜单">
+    <Dropdown
+      trigger={['click']}
+      menu={{ items, onClick }}
+      rootClassName="shell-avatar-menu"
+      onOpenChange={(open) => {
+        // Opened (by Enter or Space too), the menu takes the focus on its first entry; the arrows walk it and
+        // Esc closes it.
+        if (open)
+          setTimeout(
+            () => document.querySelector<HTMLElement>('.shell-avatar-menu [role="menuitem"]')?.focus(),
+            0,
+          );
+      }}
+    >
+      <button
+        type="button"
+        className="shell-icon-button shell-avatar"
+        aria-label={nickName ? `用户菜单 ${nickName}` : '用户菜单'}
+      >
         <Avatar
           size={30}
           shape="square"
           src={avatar ? `/api/avatar/${encodeURIComponent(avatar)}` : undefined}
           icon={<UserOutlined />}
         />
-        {nickName && <span>{nickName}</span>}
+        {nickName && <span className="shell-avatar-name">{nickName}</span>}
         <CaretDownOutlined style={{ fontSize: 12 }} />
       </button>
     </Dropdown>

@@ -42,7 +42,7 @@ import { useAppStore } from '@/stores/app.ts';
 import { isHiddenInMenu, type MenuNode, menuPages } from '@/stores/permission.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { useTagsViewStore } from '@/stores/tagsView.ts';
-import { AppMain } from './AppMain.tsx';
+import { AppMain, MAIN_CONTENT_ID } from './AppMain.tsx';
 import { Footer } from './Footer.tsx';
 import type { SearchEntry } from './header-search.ts';
 import { Navbar } from './Navbar.tsx';
@@ -133,10 +133,22 @@ function Shell() {
     '--shell-text': token.colorText,
     '--shell-secondary-text': token.colorTextSecondary,
     '--shell-primary': token.colorPrimary,
+    '--shell-focus': token.colorPrimaryText,
   } as CSSProperties;
 
   return (
     <div className={className} style={style} data-testid="shell">
+      <a
+        className="shell-skip-link"
+        href={`#${MAIN_CONTENT_ID}`}
+        onClick={(event) => {
+          // Not a route: the focus moves to the page's content, the address stays.
+          event.preventDefault();
+          document.getElementById(MAIN_CONTENT_ID)?.focus();
+        }}
+      >
+        跳到主要内容
+      </a>
       {mobile && opened && (
         <button
           type="button"

@@ -133,26 +133,26 @@ describe('size selector', () => {
 describe('avatar dropdown', () => {
   it('shows the nick name and offers 布局设置, 个人中心 and 退出登录', async () => {
     renderShell('/piibs/dashboard');
-    await userEvent.click(screen.getByRole('button', { name: '用户菜单' }));
+    await userEvent.click(screen.getByRole('button', { name: /^用户菜单/ }));
     const menu = within(await dropdownMenu());
     expect(menu.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
       '布局设置',
       '个人中心',
       '退出登录',
     ]);
-    expect(screen.getByRole('button', { name: '用户菜单' })).toHaveTextContent('测试用户');
+    expect(screen.getByRole('button', { name: /^用户菜单/ })).toHaveTextContent('测试用户');
   });
 
   it('个人中心 goes to /piibs/user/center', async () => {
     const shell = renderShell('/piibs/dashboard');
-    await userEvent.click(screen.getByRole('button', { name: '用户菜单' }));
+    await userEvent.click(screen.getByRole('button', { name: /^用户菜单/ }));
     await userEvent.click(await screen.findByText('个人中心'));
     expect(shell.probe.location.pathname).toBe('/piibs/user/center');
   });
 
   it('布局设置 opens the settings drawer', async () => {
     renderShell('/piibs/dashboard');
-    await userEvent.click(screen.getByRole('button', { name: '用户菜单' }));
+    await userEvent.click(screen.getByRole('button', { name: /^用户菜单/ }));
     await userEvent.click(await screen.findByText('布局设置'));
     expect(useSettingsStore.getState().drawerOpen).toBe(true);
     expect(await screen.findByText('系统布局设置')).toBeInTheDocument();
@@ -160,7 +160,7 @@ describe('avatar dropdown', () => {
 
   it('退出登录 asks to confirm before logging out', async () => {
     renderShell('/piibs/dashboard');
-    await userEvent.click(screen.getByRole('button', { name: '用户菜单' }));
+    await userEvent.click(screen.getByRole('button', { name: /^用户菜单/ }));
     await userEvent.click(await screen.findByText('退出登录'));
     expect(await screen.findByText('确定注销并退出系统吗？')).toBeInTheDocument();
   });

@@ -76,8 +76,14 @@ export function NotificationBell() {
           </Suspense>
         }
       >
-        <button type="button" className="shell-icon-button" aria-label={BELL_LABEL} title={BELL_LABEL}>
-          <Badge count={unread} overflowCount={99} size="small">
+        <button
+          type="button"
+          className="shell-icon-button shell-bell"
+          // The visible count is part of the name (WCAG 2.5.3): 消息通知 3 条未读.
+          aria-label={unread > 0 ? `${BELL_LABEL} ${unread > 99 ? '99+' : unread} 条未读` : BELL_LABEL}
+          title={BELL_LABEL}
+        >
+          <Badge count={unread} overflowCount={99} size="small" offset={[6, -2]}>
             <BellOutlined style={{ fontSize: 18 }} />
           </Badge>
         </button>

@@ -41,6 +41,13 @@ export default function SettingsDrawer() {
       title="系统布局设置"
       open={settings.drawerOpen}
       onClose={() => settings.setDrawerOpen(false)}
+      afterOpenChange={(open) => {
+        // Closed (Esc, ×, the mask): the focus goes back to the avatar button the drawer was opened from, unless
+        // the user has already put it somewhere else.
+        const focused = document.activeElement;
+        if (!open && (!focused || focused === document.body || focused.closest('.ant-drawer')))
+          document.querySelector<HTMLElement>('.shell-avatar')?.focus();
+      }}
       size={280}
     >
       <div style={row}>

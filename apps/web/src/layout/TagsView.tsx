@@ -1,6 +1,6 @@
 import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { TAG_CONTEXT_MENU_WIDTH_PX } from '@piibs/shared/constants';
-import { type MouseEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { type TagView, useTagsViewStore } from '@/stores/tagsView.ts';
@@ -15,7 +15,14 @@ function MenuItem({ onClick, children }: { onClick(): void; children: string }) 
   );
 }
 
-type ContextMenu = { tag: TagView; left: number; top: number };
+/** Where the menu opens, and the tab link that opened it (focus goes back there when it closes). */
+type ContextMenu = {
+  tag: TagView;
+  left: number;
+  top: number;
+  opener: HTMLElement | null;
+  byKeyboard: boolean;
+};
 
 const SCROLL_STEP_PX = 240;
 
@@ -65,12 +72,47 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
       ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }, [activeKey, tags.length]);
 
+  const menuRef = useRef<HTMLUListElement>(null);
   useEffect(() => {
     if (!menu) return;
     const close = () => setMenu(null);
     document.addEventListener('click', close);
+    // Opened from the keyboard, the menu takes the focus on its first entry.
+    if (menu.byKeyboard) menuRef.current?.querySelector('button')?.focus();
     return () => document.removeEventListener('click', close);
   }, [menu]);
+
+  /** Closes the menu; Esc (or an action) puts the focus back on the tab it was opened for. */
+  const closeMenu = (refocus: boolean) => {
+    const opener = menu?.opener;
+    setMenu(null);
+    if (refocus && opener?.isConnected) opener.focus();
+  };
+
+  /** In the menu: ↑ ↓ Home End move between its entries, Esc and Tab close it. */
+  const onMenuKey = (event: KeyboardEvent<HTMLUListElement>) => {
+    const items = Array.from(event.currentTarget.querySelectorAll('button'));
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const go = (index: number) => items[(index + items.length) % items.length]?.focus();
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      closeMenu(true);
+    } else if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      go(at + 1);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      go(at - 1);
+    } else if (event.key === 'Home') {
+      event.preventDefault();
+      go(0);
+    } else if (event.key === 'End') {
+      event.preventDefault();
+      go(items.length - 1);
+    } else if (event.key === 'Tab') {
+      closeMenu(false);
+    }
+  };
 
   // Spec §6: CA and role-17 users cannot close their last tab.
   const closable = (tag: TagView) => !tag.affix && !(reduced && tags.length <= 1);
@@ -106,14 +148,32 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
     if (tag.key !== activeKey) navigate(tag.fullPath);
   };
 
-  const openMenu = (event: MouseEvent, tag: TagView) => {
+  const openMenu = (event: MouseEvent<HTMLElement>, tag: TagView) => {
     event.preventDefault();
-    setMenu({ tag, left: event.clientX, top: event.clientY });
+    const opener = event.currentTarget;
+    setMenu({ tag, left: event.clientX, top: event.clientY, opener, byKeyboard: false });
+  };
+
+  /** The context-menu key or Shift+F10 on a tab opens its menu below it; Delete closes the tab. */
+  const onTabKey = (event: KeyboardEvent<HTMLElement>, tag: TagView) => {
+    if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+      event.preventDefault();
+      const opener = event.currentTarget;
+      const box = opener.getBoundingClientRect();
+      const left = Math.max(0, Math.min(box.left, window.innerWidth - TAG_CONTEXT_MENU_WIDTH_PX));
+      setMenu({ tag, left, top: box.bottom, opener, byKeyboard: true });
+    } else if (event.key === 'Delete' && closable(tag)) {
+      event.preventDefault();
+      close(tag);
+    }
   };
 
   const run = (action: (tag: TagView) => void) => () => {
+    const opener = menu?.opener;
     if (menu) action(menu.tag);
     setMenu(null);
+    // The tab is still there (refresh, close others): the focus goes back to it, not to the page's top.
+    if (opener?.isConnected) opener.focus();
   };
 
   // Nothing to show (a role-17 or CA user on the dashboard, whose home tab is hidden): no empty band.
@@ -154,7 +214,10 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
               <Link
                 to={tag.fullPath}
                 aria-current={active ? 'page' : undefined}
+                aria-haspopup="true"
+                aria-keyshortcuts="Shift+F10"
                 onContextMenu={(event) => openMenu(event, tag)}
+                onKeyDown={(event) => onTabKey(event, tag)}
                 onAuxClick={(event) => {
                   // Middle click closes a tab, as in the original.
                   if (event.button === 1) close(tag);
@@ -189,7 +252,9 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
       ) : null}
       {menu && (
         <ul
+          ref={menuRef}
           aria-label="标签操作"
+          onKeyDown={onMenuKey}
           className="shell-contextmenu"
           style={{ width: TAG_CONTEXT_MENU_WIDTH_PX, left: menu.left, top: menu.top }}
         >

@@ -1,5 +1,7 @@
+import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
 import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
+import { contrast } from './contrast.ts';
 import { SIZE_TOKENS, themeConfig } from './ThemeProvider.tsx';
 
 describe('theme, size and dark mode as antd tokens', () => {
@@ -15,8 +17,34 @@ describe('theme, size and dark mode as antd tokens', () => {
     expect(themeConfig('#1890ff', false, 'mini').token?.controlHeight).toBe(28);
   });
 
-  it('uses the theme colour as the primary colour', () => {
-    expect(themeConfig('#11a983', false, 'small').token?.colorPrimary).toBe('#11a983');
+  it('uses the theme colour as the primary colour, darkened only as far as white text on it needs (4.5:1)', () => {
+    // #6959CD already reads white text at 5.4:1 and stays as it is; #11a983 (3.0:1) gets a darker shade.
+    expect(themeConfig('#6959CD', false, 'small').token?.colorPrimary).toBe('#6959CD');
+    const green = themeConfig('#11a983', false, 'small').token?.colorPrimary as string;
+    expect(green).not.toBe('#11a983');
+    expect(contrast(green, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(green, '#ffffff')).toBeLessThan(5);
+  });
+
+  it('every theme colour, light and dark: white text on the primary colour, links and errors on the page, grey texts all reach 4.5:1', () => {
+    for (const color of PREDEFINED_THEME_COLORS) {
+      for (const dark of [false, true]) {
+        // The tokens the components get: what the (dark) algorithm derives from the seeds, with the overrides.
+        const t = theme.getDesignToken(themeConfig(color, dark, 'default'));
+        const page = dark ? '#141414' : '#ffffff';
+        expect(contrast(t.colorPrimary, '#ffffff'), `${color} behind white text`).toBeGreaterThanOrEqual(4.5);
+        for (const text of [
+          t.colorLink,
+          t.colorPrimaryText,
+          t.colorError,
+          t.colorErrorText,
+          t.colorSuccessText,
+        ])
+          expect(contrast(text, page), `${text} on ${page} (${color})`).toBeGreaterThanOrEqual(4.5);
+      }
+    }
+    // Grey texts: 60 % black on white is #666 (5.7:1); the stock placeholder (25 %) was 1.8:1.
+    expect(themeConfig('#1890ff', false, 'default').token?.colorTextPlaceholder).toBe('rgba(0, 0, 0, 0.6)');
   });
 
   it('switches to the dark algorithm in dark mode', () => {

@@ -4,6 +4,7 @@ import zhCN from 'antd/locale/zh_CN';
 import { type ReactNode, useMemo } from 'react';
 import { useAppStore } from '@/stores/app.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
+import { AA_TEXT, accessibleShade, contrast, firstShade, isLight } from './contrast.ts';
 
 /** Spec §4 sizes as antd control heights (px) and font sizes. */
 export const SIZE_TOKENS: Readonly<Record<Size, { controlHeight: number; fontSize: number }>> = Object.freeze(
@@ -22,11 +23,84 @@ const SUBMENU_BG = '#1f2d3d';
 /** 大字模式 (适老化): body text of at least 18 px and controls at least 44 px high, whatever the size chosen. */
 export const LARGE_TEXT_TOKENS = Object.freeze({ fontSize: 18, controlHeight: 44 });
 
+/** antd's page colours behind text: the light theme's white, the dark algorithm's container. */
+const LIGHT_BG = '#ffffff';
+const DARK_BG = '#141414';
+/** antd's error red (#ff4d4f, 3.3:1 on white). */
+const ERROR_RED = '#ff4d4f';
+const WHITE = '#ffffff';
+/** A status colour's contrast on white that leaves 4.5:1 on its pale tint (a status tag's background). */
+const STATUS_ON_WHITE = 5.2;
+
+type SeedColor = 'colorPrimary' | 'colorLink' | 'colorError' | 'colorSuccess' | 'colorWarning' | 'colorInfo';
+const seedCache = new Map<string, string>();
+
+/**
+ * The seed for one of antd's seed colours whose derived colour (what the algorithm makes of it: the dark
+ * algorithm dulls every seed towards its background) reaches 4.5:1 against `against`: the colour itself when it
+ * does, else its nearest shade away from `against` that does.
+ */
+function seedShade(key: SeedColor, color: string, dark: boolean, against: string, ratio = AA_TEXT): string {
+  const cacheKey = `${key}:${color}:${dark}:${against}:${ratio}`;
+  const cached = seedCache.get(cacheKey);
+  if (cached) return cached;
+  const algorithm = dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
+  const seed = firstShade(color, isLight(against) ? 'black' : 'white', (shade) => {
+    const derived = theme.getDesignToken({ algorithm, token: { [key]: shade } })[key];
+    return contrast(derived, against) >= ratio;
+  });
+  seedCache.set(cacheKey, seed);
+  return seed;
+}
+
+/**
+ * Colours that reach WCAG 2.1 AA (4.5:1) as text, whatever the theme colour: the theme colour (as the setting
+ * stores it) darkened where it is a background behind white text (selected menu item, primary button, active tag)
+ * and, in dark mode, lightened where it is text on the dark page (links, the active tab); grey texts
+ * (placeholders, descriptions, the breadcrumb), the error red and the status texts at readable shades.
+ */
+export function accessibleTokens(themeColor: string, dark: boolean): ThemeConfig['token'] {
+  const page = dark ? DARK_BG : LIGHT_BG;
+  const asText = accessibleShade(themeColor, page);
+  const grey = dark ? 'rgba(255, 255, 255, 0.6)' : 'rgba(0, 0, 0, 0.6)';
+  const statusText = (color: string) => accessibleShade(color, page);
+  return {
+    colorPrimary: seedShade('colorPrimary', themeColor, dark, WHITE),
+    colorLink: seedShade('colorLink', themeColor, dark, page),
+    // Status colours are text on their own pale tint too (status tags: 5:1 on white leaves 4.5:1 on the tint).
+    colorError: seedShade('colorError', ERROR_RED, dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    colorSuccess: seedShade('colorSuccess', '#52c41a', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    colorWarning: seedShade('colorWarning', '#faad14', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    colorInfo: seedShade('colorInfo', '#1677ff', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    colorPrimaryText: asText,
+    colorPrimaryTextHover: asText,
+    colorPrimaryTextActive: asText,
+    colorErrorText: statusText(ERROR_RED),
+    colorSuccessText: statusText('#52c41a'),
+    colorWarningText: statusText('#faad14'),
+    colorTextPlaceholder: grey,
+    colorTextDescription: grey,
+    colorTextTertiary: grey,
+  };
+}
+
+/** Components that colour text with the primary colour: the readable shade of it instead. */
+function textComponents(themeColor: string, dark: boolean): ThemeConfig['components'] {
+  const asText = accessibleShade(themeColor, dark ? DARK_BG : LIGHT_BG);
+  return {
+    Tabs: { itemSelectedColor: asText, itemActiveColor: asText, itemHoverColor: asText },
+  };
+}
+
 export function themeConfig(colorPrimary: string, dark: boolean, size: Size, largeText = false): ThemeConfig {
   return {
     algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm,
-    token: { colorPrimary, ...(largeText ? LARGE_TEXT_TOKENS : SIZE_TOKENS[size]) },
+    token: {
+      ...accessibleTokens(colorPrimary, dark),
+      ...(largeText ? LARGE_TEXT_TOKENS : SIZE_TOKENS[size]),
+    },
     components: {
+      ...textComponents(colorPrimary, dark),
       Menu: {
         darkItemBg: SIDEBAR_BG,
         darkSubMenuItemBg: SUBMENU_BG,
@@ -54,7 +128,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   );
   return (
     <ConfigProvider locale={zhCN} theme={config}>
-      <AntApp component={false}>{children}</AntApp>
+      <AntApp>{children}</AntApp>
     </ConfigProvider>
   );
 }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { Activity, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configureHttp, resetHttp } from '@/lib/http.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { type CrudColumn, CrudTable } from './CrudTable.tsx';
 import { columnPrefsKey } from './column-prefs.ts';
@@ -251,7 +252,9 @@ describe('CrudTable', () => {
     expect(saved[1]).toMatch(/^\d{13}-事物数据\.xlsx$/);
   });
 
-  it('a failed load shows the message and 重试; an empty search suggests 重置', async () => {
+  it('a failed load shows the spec §8 notice (5 s) and, in the table, the message and 重试; an empty search suggests 重置', async () => {
+    const shown: [string, number][] = [];
+    configureHttp({ ui: { confirm: vi.fn(), error: (message, ms) => shown.push([message, ms]) } });
     let fail = true;
     api = mockApi({
       'GET api/things': (config) =>
@@ -259,6 +262,8 @@ describe('CrudTable', () => {
     });
     const { search } = renderWithProviders(<ThingsPage />, '/piibs/things?blurry=none');
     expect(await screen.findByRole('alert')).toHaveTextContent('加载失败：服务器内部错误，请稍后重试');
+    expect(shown).toEqual([['服务器内部错误，请稍后重试', 5000]]);
+    resetHttp();
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }));
     expect(await screen.findByText('没有符合条件的事物')).toBeInTheDocument();

@@ -93,7 +93,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           {...control}
           allowClear
           placeholder={field.placeholder ?? T.inputPlaceholder(field.label)}
-          style={{ width: field.width ?? 200 }}
+          style={{ width: field.width ?? 200, maxWidth: '100%' }}
         />
       );
     case 'select':
@@ -102,7 +102,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           {...control}
           dict={field.dict}
           placeholder={T.selectPlaceholder(field.label)}
-          style={{ width: field.width ?? 160 }}
+          style={{ width: field.width ?? 160, maxWidth: '100%' }}
         />
       ) : (
         <Select
@@ -111,12 +111,16 @@ function FieldControl({ field, ...control }: ControlProps) {
           placeholder={T.selectPlaceholder(field.label)}
           options={field.options}
           showSearch={field.searchable ? { optionFilterProp: 'label' } : undefined}
-          style={{ width: field.width ?? 160 }}
+          style={{ width: field.width ?? 160, maxWidth: '100%' }}
         />
       );
     case 'dateRange':
       return (
-        <DatePicker.RangePicker {...control} placeholder={[T.startTime, T.endTime]} style={{ width: 260 }} />
+        <DatePicker.RangePicker
+          {...control}
+          placeholder={[T.startTime, T.endTime]}
+          style={{ width: 260, maxWidth: '100%' }}
+        />
       );
     case 'treeSelect':
       return (
@@ -129,7 +133,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           placeholder={T.selectPlaceholder(field.label)}
           treeData={field.treeData}
           loading={field.loading}
-          style={{ width: field.width ?? 200 }}
+          style={{ width: field.width ?? 200, maxWidth: '100%' }}
         />
       );
   }

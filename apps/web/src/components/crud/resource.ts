@@ -50,9 +50,12 @@ export function listKey(resource: CrudResource<never>, params: ListParams): read
   return [...resource.key, 'list', params];
 }
 
-/** One page of the resource. Refusals are shown by the table itself, so the client does not notify them. */
+/**
+ * One page of the resource. A failure follows the spec §8 policy (the server's message as a notice for 5 s, one
+ * per distinct message); the table shows it as well, beside its 重试 button.
+ */
 export function fetchPage<T>(resource: CrudResource<T>, params: ListParams, signal?: AbortSignal) {
-  return request<Page<T>>({ url: resource.list, method: 'get', params, signal, inlineErrors: true });
+  return request<Page<T>>({ url: resource.list, method: 'get', params, signal });
 }
 
 /**

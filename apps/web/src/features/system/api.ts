@@ -155,7 +155,7 @@ export const menusResource = defineResource<MenuRow>({
 });
 
 export function fetchMenuLevel(query: { pid?: number; title?: string }): Promise<MenuRow[]> {
-  return request<Page<MenuRow>>({ url: 'api/menus', method: 'get', params: query, inlineErrors: true }).then(
+  return request<Page<MenuRow>>({ url: 'api/menus', method: 'get', params: query }).then(
     (page) => page.content,
   );
 }

@@ -1,6 +1,6 @@
 import { CameraOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import type { AuthUser } from '@piibs/shared/auth';
-import { App, Avatar, Button, Card, Upload } from 'antd';
+import { App, Avatar, Button, Card, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useUserStore } from '@/stores/user.ts';
 import { avatarUrl, updateAvatar } from '../api.ts';
@@ -27,7 +27,7 @@ function Row({ label, value }: { label: string; value: string | null | undefined
         borderBottom: '1px solid #f0f0f0',
       }}
     >
-      <span style={{ color: '#8c8c8c' }}>{label}</span>
+      <Typography.Text type="secondary">{label}</Typography.Text>
       <span style={{ textAlign: 'right', wordBreak: 'break-all' }}>{value || '—'}</span>
     </li>
   );

@@ -71,7 +71,7 @@ export default function DashboardPage() {
                     color: token.colorText,
                   }}
                 >
-                  <span style={{ fontSize: 22, color: token.colorPrimary }}>
+                  <span style={{ fontSize: 22, color: token.colorPrimaryText }}>
                     <MenuIcon name={node.icon ?? node.parents.at(-1)?.icon ?? 'component'} />
                   </span>
                   <span>{node.title}</span>

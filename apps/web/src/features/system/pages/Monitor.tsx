@@ -143,7 +143,7 @@ function Overview({ data }: { data: MonitorResult }) {
             <Typography.Text type="secondary">
               {T.heap} {formatBytes(memory.heapUsed)} / {formatBytes(memory.heapTotal)}
             </Typography.Text>
-            <Progress percent={percent(memory.heapUsed, memory.heapTotal)} size="small" />
+            <Progress percent={percent(memory.heapUsed, memory.heapTotal)} size="small" aria-label={T.heap} />
             <Typography.Text type="secondary">
               {T.external} {formatBytes(memory.external)}
             </Typography.Text>
@@ -157,6 +157,7 @@ function Overview({ data }: { data: MonitorResult }) {
             percent={Math.min(100, percent(load1, os.cpus))}
             size="small"
             status={load1 > os.cpus ? 'exception' : 'normal'}
+            aria-label={`${T.systemLoad} ${T.load(1)}`}
           />
           <Typography.Text type="secondary">
             {T.load(5)} {(os.loadavg[1] ?? 0).toFixed(2)} · {T.load(15)} {(os.loadavg[2] ?? 0).toFixed(2)}
@@ -165,7 +166,7 @@ function Overview({ data }: { data: MonitorResult }) {
             <Typography.Text type="secondary">
               {T.systemMemory} {formatBytes(usedMem)} / {formatBytes(os.totalMem)}
             </Typography.Text>
-            <Progress percent={percent(usedMem, os.totalMem)} size="small" />
+            <Progress percent={percent(usedMem, os.totalMem)} size="small" aria-label={T.systemMemory} />
           </div>
         </StatCard>
       </Col>

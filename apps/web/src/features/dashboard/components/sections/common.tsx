@@ -33,11 +33,11 @@ export function Figures({ items, label }: { items: readonly Figure[]; label: str
   const { token } = theme.useToken();
   const colour = (tone: Figure['tone']) =>
     tone === 'warning'
-      ? token.colorWarning
+      ? token.colorWarningText
       : tone === 'error'
-        ? token.colorError
+        ? token.colorErrorText
         : tone === 'success'
-          ? token.colorSuccess
+          ? token.colorSuccessText
           : token.colorText;
   return (
     <dl

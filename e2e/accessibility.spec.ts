@@ -1,0 +1,213 @@
+// Accessibility of the shell (issue #22 items 3 and 9) against the real server, beside the plain-words sweep that
+// runs axe-core on every menu page of every demo role in the default theme:
+// - axe-core (WCAG 2.1 A and AA) in every theme colour of the settings panel, light and dark, on a representative
+//   set of pages: the dashboard, a list (用户管理, with its search form, table and pager) and a form (个人中心);
+// - the keyboard: a skip link first, a visible focus ring, the tag context menu and the settings drawer operated
+//   by keys, Esc closing them and the focus going back where it was;
+// - reflow: at 320 and 375 px the navbar stays one 50 px line with every control whole, and no page scrolls
+//   sideways (a wide table scrolls inside itself).
+import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
+import { content, signInQuickly, tab, tagsBar } from './support.ts';
+
+const SETTINGS_KEY = 'layout-settings';
+const REPRESENTATIVE = ['/piibs/dashboard', '/piibs/system/user', '/piibs/user/center'];
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0);
+}
+
+// Each colour in light mode on the three pages, and in dark mode on one of them in turn (so every colour is
+// checked dark, and every page dark in several colours): 4 page loads per colour keep the sweep short. Every
+// colour's dark tokens are checked against all of them by ThemeProvider.test.ts.
+for (const [index, color] of PREDEFINED_THEME_COLORS.entries()) {
+  const darkPage = REPRESENTATIVE[index % REPRESENTATIVE.length]!;
+  test(`axe: theme colour ${color} — dashboard, a list and a form in light mode, ${darkPage} in dark mode, have no serious fault`, async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    await signInQuickly(page, 'admin');
+    const found: string[] = [];
+    for (const dark of [false, true]) {
+      await page.evaluate(([key, value]) => localStorage.setItem(key, value), [
+        SETTINGS_KEY,
+        JSON.stringify({ state: { theme: color, dark }, version: 1 }),
+      ] as const);
+      for (const path of dark ? [darkPage] : REPRESENTATIVE) {
+        await page.goto(path);
+        await settled(page);
+        found.push(...(await seriousViolations(page, `${path} (${color}${dark ? ', dark' : ''})`)));
+      }
+    }
+    expect(found).toEqual([]);
+  });
+}
+
+// The scripts are strings because the e2e project has no DOM typings.
+/** The element that has the focus, as its accessible name or text. */
+const focusedText = (page: Page) =>
+  page.evaluate(
+    `(() => { const el = document.activeElement; return el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? ''; })()`,
+  ) as Promise<string>;
+
+/** Whether the focused element draws a focus ring (an outline of some width). */
+const focusRing = (page: Page) =>
+  page.evaluate(
+    `(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0; })()`,
+  ) as Promise<boolean>;
+
+/** How far the page scrolls sideways (0 when it does not). */
+const sidewaysScroll = (page: Page) =>
+  page.evaluate(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  ) as Promise<number>;
+
+test.describe('keyboard use of the shell', () => {
+  test('the skip link comes first, shows when focused and takes the focus to the page content; shell controls show a focus ring', async ({
+    page,
+  }) => {
+    await signInQuickly(page, 'admin', '/piibs/system/user');
+    const skip = page.getByRole('link', { name: '跳到主要内容' });
+    await page.keyboard.press('Tab');
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    expect(await focusRing(page)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(content(page)).toBeFocused();
+    await expect(page).toHaveURL(/\/piibs\/system\/user$/);
+
+    // The navbar's controls, reached by Tab, each with a visible ring.
+    const hamburger = page.getByRole('button', { name: /侧边栏/ });
+    await hamburger.focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await expect(hamburger).toBeFocused();
+    expect(await focusRing(page)).toBe(true);
+  });
+
+  test('the tag context menu opens with Shift+F10 on a tab, is walked with the arrows, runs with Enter; Esc closes it and the focus goes back to the tab', async ({
+    page,
+  }) => {
+    await signInQuickly(page, 'admin', '/piibs/system/role');
+    await page.goto('/piibs/system/user');
+    const menu = page.getByRole('list', { name: '标签操作' });
+    const userTab = tab(page, '/piibs/system/user').getByRole('link');
+    await expect(userTab).toBeVisible();
+
+    await userTab.focus();
+    await page.keyboard.press('Shift+F10');
+    await expect(menu).toBeVisible();
+    expect(await focusedText(page)).toBe('刷新');
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedText(page)).toBe('关闭');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedText(page)).toBe('关闭所有');
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(userTab).toBeFocused();
+
+    // 关闭其他 by keys: the other tabs go, this one stays and keeps the focus.
+    await page.keyboard.press('Shift+F10');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedText(page)).toBe('关闭其他');
+    await page.keyboard.press('Enter');
+    await expect(menu).toBeHidden();
+    await expect(tab(page, '/piibs/system/role')).toHaveCount(0);
+    await expect(userTab).toBeFocused();
+    await expect(tagsBar(page)).toBeVisible();
+  });
+
+  test('the settings drawer opens from the avatar menu by keys, its theme colours are chosen with Enter, Esc closes it and the focus goes back to the avatar button', async ({
+    page,
+  }) => {
+    await signInQuickly(page, 'admin');
+    const avatar = page.getByRole('button', { name: '用户菜单' });
+    await avatar.focus();
+    await page.keyboard.press('Enter');
+    const entry = page.getByRole('menuitem', { name: '布局设置' });
+    await expect(entry).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: '个人中心' })).toBeFocused();
+    await page.keyboard.press('ArrowUp');
+    await expect(entry).toBeFocused();
+    await page.keyboard.press('Enter');
+
+    const drawer = page.getByRole('dialog', { name: '系统布局设置' });
+    await expect(drawer).toBeVisible();
+    const green = drawer.getByRole('button', { name: '主题颜色 #11a983' });
+    await green.focus();
+    expect(await focusRing(page)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(green).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(avatar).toBeFocused();
+  });
+});
+
+/** Boxes of the navbar and its direct controls. */
+async function navbarBoxes(page: Page) {
+  const navbar = page.locator('.shell-navbar');
+  const controls: Locator[] = [
+    page.getByRole('button', { name: /侧边栏/ }),
+    page.locator('.shell-breadcrumb'),
+    ...(await page.locator('.shell-navbar-right > *').all()),
+  ];
+  return {
+    bar: (await navbar.boundingBox())!,
+    boxes: await Promise.all(controls.map(async (c) => (await c.boundingBox())!)),
+  };
+}
+
+for (const width of [320, 375]) {
+  test.describe(`at ${width} px wide`, () => {
+    test.use({ viewport: { width, height: 740 } });
+
+    test(`the navbar is one 50 px line: every control whole, side by side, the avatar square, the crumbs on one line`, async ({
+      page,
+    }) => {
+      await signInQuickly(page, 'underwriter', '/piibs/riskControl/prevention/expert');
+      const { bar, boxes } = await navbarBoxes(page);
+      expect(bar.height).toBe(50);
+      expect(bar.width).toBeLessThanOrEqual(width);
+      for (const box of boxes) {
+        expect(box.y).toBeGreaterThanOrEqual(bar.y);
+        expect(box.y + box.height).toBeLessThanOrEqual(bar.y + bar.height + 0.5);
+        expect(box.x + box.width).toBeLessThanOrEqual(width + 0.5);
+      }
+      for (let i = 1; i < boxes.length; i += 1)
+        expect(boxes[i]!.x, `control ${i} after control ${i - 1}`).toBeGreaterThanOrEqual(
+          boxes[i - 1]!.x + boxes[i - 1]!.width - 0.5,
+        );
+      const avatar = (await page.locator('.shell-avatar .ant-avatar').boundingBox())!;
+      expect([avatar.width, avatar.height]).toEqual([30, 30]);
+      const crumbs = (await page.locator('.shell-breadcrumb ol').boundingBox())!;
+      expect(crumbs.height).toBeLessThanOrEqual(24);
+      // The bell's badge sits at its corner, not over the bell.
+      const bell = (await page.locator('.shell-bell .anticon-bell').boundingBox())!;
+      const badge = page.locator('.shell-bell .ant-badge-count');
+      if (await badge.count()) {
+        const b = (await badge.boundingBox())!;
+        expect(b.x, 'the badge starts right of the bell’s middle').toBeGreaterThanOrEqual(
+          bell.x + bell.width / 2,
+        );
+      }
+    });
+
+    test('the dashboard, a list and a form reflow: no sideways scroll of the page; the table scrolls inside itself', async ({
+      page,
+    }) => {
+      await signInQuickly(page, 'admin');
+      for (const path of REPRESENTATIVE) {
+        await page.goto(path);
+        await settled(page);
+        const overflow = await sidewaysScroll(page);
+        expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+      }
+    });
+  });
+}
