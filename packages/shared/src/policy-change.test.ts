@@ -48,7 +48,11 @@ describe('the premium ledger: no fen created or lost', () => {
           running += s.fen;
           if (running < 0) return false;
         }
-        return sum === l.netFen && l.paidFen - l.refundedFen === l.netFen && l.steps.every((s) => Number.isSafeInteger(s.fen));
+        return (
+          sum === l.netFen &&
+          l.paidFen - l.refundedFen === l.netFen &&
+          l.steps.every((s) => Number.isSafeInteger(s.fen))
+        );
       }),
     );
   });
@@ -82,7 +86,12 @@ describe('the premium ledger: no fen created or lost', () => {
     const effective = addDays('2026-12-31', -99);
     expect(daysBetween(effective, '2026-12-31') + 1).toBe(100);
     expect(endorsementDeltaFen(policy, 365_000, newAnnual, effective)).toBe(20_000);
-    const l = premiumLedger({ policy, premiumFen: 365_000, annualFen: 365_000, endorsements: [{ effective, newAnnualFen: newAnnual }] });
+    const l = premiumLedger({
+      policy,
+      premiumFen: 365_000,
+      annualFen: 365_000,
+      endorsements: [{ effective, newAnnualFen: newAnnual }],
+    });
     expect(l.paidFen).toBe(385_000);
   });
 });
@@ -90,8 +99,12 @@ describe('the premium ledger: no fen created or lost', () => {
 describe('cancellation reasons per product', () => {
   it('work-safety liability accepts only the end of the enterprise (with proof) or the insurer', () => {
     expect(cancellationReasonsFor('work_safety')).not.toContain('HOLDER_WISH');
-    expect(cancellationReasonProblem('work_safety', 'HOLDER_WISH', true)).toMatch(/^退保原因：安全生产责任保险仅在企业关闭/);
-    expect(cancellationReasonProblem('work_safety', 'DEREGISTERED', false)).toMatch(/^证明材料：企业注销须上传证明文件/);
+    expect(cancellationReasonProblem('work_safety', 'HOLDER_WISH', true)).toMatch(
+      /^退保原因：安全生产责任保险仅在企业关闭/,
+    );
+    expect(cancellationReasonProblem('work_safety', 'DEREGISTERED', false)).toMatch(
+      /^证明材料：企业注销须上传证明文件/,
+    );
     expect(cancellationReasonProblem('work_safety', 'DEREGISTERED', true)).toBeNull();
   });
   it('other products also accept the policyholder’s wish', () => {

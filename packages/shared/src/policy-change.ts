@@ -105,7 +105,13 @@ const dateText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '请填写日期（yyyy
 export const endorsementRequest = z
   .object({
     effectiveDate: dateText.meta({ title: '批改生效日期' }),
-    headcount: z.number().int().min(1, '参保人数：至少 1 人').max(1_000_000).optional().meta({ title: '参保人数' }),
+    headcount: z
+      .number()
+      .int()
+      .min(1, '参保人数：至少 1 人')
+      .max(1_000_000)
+      .optional()
+      .meta({ title: '参保人数' }),
     contactName: z.string().trim().min(1).max(50).optional().meta({ title: '联系人' }),
     contactPhone: z
       .string()
@@ -222,3 +228,35 @@ export function premiumLedger(input: LedgerInput): Ledger {
 /** The annual premium of the new headcount, pro rata to the heads from the current annual premium (half up). */
 export const annualForHeadcount = (annualFen: number, oldHeadcount: number, newHeadcount: number): number =>
   oldHeadcount <= 0 ? annualFen : scaleFen(annualFen, newHeadcount, oldHeadcount);
+
+/** A request as the pages show it (GET /api/policies/:id/changes, the review queue). */
+export const policyChangeView = z.object({
+  id: z.number(),
+  number: z.string(),
+  policyId: z.number(),
+  kind: z.enum(POLICY_CHANGE_KINDS),
+  kindLabel: z.string(),
+  status: z.enum(POLICY_CHANGE_STATUSES),
+  statusLabel: z.string(),
+  effectiveDate: z.string(),
+  changes: z.array(z.object({ field: z.string(), label: z.string(), before: z.string(), after: z.string() })),
+  premiumBeforeFen: z.number(),
+  premiumDeltaFen: z.number(),
+  premiumDeltaText: z.string(),
+  reasonLabel: z.string().nullable(),
+  earnedFen: z.number().nullable(),
+  basis: z.string().nullable(),
+  reviewOpinion: z.string().nullable(),
+  endorsementNumber: z.string().nullable(),
+  endorsementId: z.number().nullable(),
+  refundedFen: z.number(),
+  paid: z.boolean(),
+  version: z.number(),
+  createdAt: z.string(),
+});
+
+export const policyChangeDecision = z.object({
+  decision: z.enum(['approve', 'return', 'decline']).meta({ title: '审核结论' }),
+  opinion: z.string().trim().max(500).optional().meta({ title: '审核意见' }),
+  version: z.number().int().min(0).meta({ title: '版本' }),
+});
