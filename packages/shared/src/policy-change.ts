@@ -256,7 +256,7 @@ export const policyChangeView = z.object({
 });
 
 export const policyChangeDecision = z.object({
-  decision: z.enum(['approve', 'return', 'decline']).meta({ title: '审核结论' }),
+  decision: z.enum(['approve', 'return', 'reject']).meta({ title: '审核结论' }),
   opinion: z.string().trim().max(500).optional().meta({ title: '审核意见' }),
   version: z.number().int().min(0).meta({ title: '版本' }),
 });

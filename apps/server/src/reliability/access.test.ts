@@ -127,7 +127,11 @@ const CASES: Record<string, () => Case[]> = {
   'GET /api/policies/{id}/endorsements': () => policyCases(),
   'GET /api/policies/{id}/changes': () => policyCases(),
   'POST /api/policies/{id}/endorsements': () =>
-    policyCases({ effectiveDate: addDays(today, 1), contactName: '乙方', idempotencyKey: 'access-endorse-1' }),
+    policyCases({
+      effectiveDate: addDays(today, 1),
+      contactName: '乙方',
+      idempotencyKey: 'access-endorse-1',
+    }),
   'POST /api/policies/{id}/cancellations': () =>
     policyCases({ effectiveDate: addDays(today, 1), reason: 'INSURER', idempotencyKey: 'access-cancel-1' }),
   'GET /api/policy-changes/{id}': () => [
@@ -138,9 +142,23 @@ const CASES: Record<string, () => Case[]> = {
     { a: 'ent', b: 'ent2', params: { id: policyChangeId } },
     { a: 'ent', b: 'ag2', params: { id: policyChangeId } },
   ],
+  'POST /api/policy-changes/{id}/resubmit': () => [
+    { a: 'ent', b: 'ent2', params: { id: policyChangeId }, body: { version: 0 } },
+    { a: 'ent', b: 'ag2', params: { id: policyChangeId }, body: { version: 0 } },
+  ],
   'POST /api/policy-changes/{id}/review': () => [
-    { a: 'uw', b: 'ent', params: { id: policyChangeId }, body: { decision: 'decline', opinion: '乙方', version: 0 } },
-    { a: 'uw', b: 'ent2', params: { id: policyChangeId }, body: { decision: 'decline', opinion: '乙方', version: 0 } },
+    {
+      a: 'uw',
+      b: 'ent',
+      params: { id: policyChangeId },
+      body: { decision: 'reject', opinion: '乙方', version: 0 },
+    },
+    {
+      a: 'uw',
+      b: 'ent2',
+      params: { id: policyChangeId },
+      body: { decision: 'reject', opinion: '乙方', version: 0 },
+    },
   ],
   'GET /api/endorsements/{id}/pdf': () => [
     { a: 'ent', b: 'ent2', params: { id: endorsementId } },

@@ -19,6 +19,7 @@ import {
   payPolicyChange,
   policyChangeQueue,
   policyChangesOf,
+  resubmitPolicyChange,
   reviewPolicyChange,
   submitCancellation,
   submitEndorsement,
@@ -108,6 +109,28 @@ export const policyChangeRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => payPolicyChange(ctx, await customerViewerOf(db(), req.user), req.params.id),
+  );
+
+  app.post(
+    '/policy-changes/:id/resubmit',
+    {
+      preHandler: canEdit,
+      schema: {
+        tags: ['policies'],
+        summary: '重新提交已退回的批改/退保申请',
+        params: changeParams,
+        body: z.object({ version: z.number().int().min(0).meta({ title: '版本' }) }),
+        response: { 200: policyChangeView, ...adminErrors },
+      },
+    },
+    async (req) =>
+      resubmitPolicyChange(
+        ctx,
+        await customerViewerOf(db(), req.user),
+        actorOf(req),
+        req.params.id,
+        req.body.version,
+      ),
   );
 
   app.get(

@@ -2,7 +2,15 @@ import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../../../test/pdf.ts';
-import { auditLog, materials, policies, policyRefunds, sandboxRefunds } from '../../db/schema.ts';
+import {
+  auditLog,
+  materials,
+  notifications,
+  policies,
+  policyRefunds,
+  sandboxRefunds,
+} from '../../db/schema.ts';
+import { signFields } from '../payments/provider.ts';
 import {
   cashier,
   createPayWorld,
@@ -112,6 +120,80 @@ describe('an enterprise adds employees mid-term and pays the difference', () => 
   });
 });
 
+describe('the underwriter returns and rejects, as applications', () => {
+  it('a returned request is resubmitted, then rejected with its reason; the policy is untouched and the holder told', async () => {
+    const res = await w.ent.post(`/api/policies/${policyId}/endorsements`, {
+      effectiveDate: tomorrow(),
+      insuredAddress: '江苏省镇江市京口区新地址 8 号',
+      idempotencyKey: 'endorse-key-0100',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const c = res.json();
+    expect(c.premiumDeltaText).toBe('保费不变');
+    const noReason = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'return',
+      version: c.version,
+    });
+    expect(noReason.statusCode).toBe(400);
+    const returned = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'return',
+      opinion: '请补充新地址的证明',
+      version: c.version,
+    });
+    expect(returned.json().statusLabel).toBe('已退回');
+    const again = await w.ent.post(`/api/policy-changes/${c.id}/resubmit`, {
+      version: returned.json().version,
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().statusLabel).toBe('待核保');
+    const stale = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'reject',
+      opinion: '地址无法核实',
+      version: c.version,
+    });
+    expect(stale.statusCode).toBe(409);
+    const rejected = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'reject',
+      opinion: '地址无法核实',
+      version: again.json().version,
+    });
+    expect(rejected.json().statusLabel).toBe('已拒绝');
+    expect((await policyRow()).insuredAddress).not.toBe('江苏省镇江市京口区新地址 8 号');
+    const told = await w.t.database.db
+      .select({ title: notifications.title, body: notifications.body })
+      .from(notifications)
+      .where(and(eq(notifications.userId, w.ids.ent), eq(notifications.kind, 'policy_change.decided')));
+    expect(told.map((n) => n.title)).toEqual(
+      expect.arrayContaining(['批改申请已被退回', '批改申请已被拒绝']),
+    );
+    expect(told.find((n) => n.title === '批改申请已被拒绝')?.body).toContain('意见：地址无法核实');
+  });
+});
+
+describe('the sandbox gateway refund interface', () => {
+  it('refuses a request whose signature does not hold, and more than the charge', async () => {
+    const [p] = await w.t.database.db.select().from(policies).where(eq(policies.id, policyId));
+    const fields = {
+      merchantId: w.sandbox.merchantId,
+      refundNo: 'RTEST-1',
+      orderNo: 'nope',
+      amountFen: 100,
+      reason: 'x',
+      nonce: 'n1',
+    };
+    const forged = await w.sandbox.gatewayRefund({ ...fields, sign: signFields(fields, 'x'.repeat(40)) });
+    expect(forged.status).toBe('FAIL');
+    expect(forged.message).toBe('签名错误');
+    const tooMuch = await w.ctx.provider.refund({
+      refundNo: 'RTEST-2',
+      orderNo: p!.number,
+      amountFen: 100,
+      reason: 'x',
+    });
+    expect(tooMuch.status).toBe('REFUSED');
+  });
+});
+
 describe('cancellation of a work-safety policy', () => {
   it('refuses an ordinary wish to cancel, with the reason, and asks for the proof of closure', async () => {
     const wish = await w.ent.post(`/api/policies/${policyId}/cancellations`, {
@@ -160,7 +242,10 @@ describe('cancellation of a work-safety policy', () => {
     expect(p.cancelledOn).toBe(tomorrow());
     // Paid (premium + the endorsement's difference) − refunds = the earned premium.
     const history = (await w.ent.get(`/api/policies/${policyId}/changes`)).json();
-    const endorsementPaid = history.find((h: { kind: string }) => h.kind === 'ENDORSEMENT').premiumDeltaFen;
+    const endorsementPaid = history
+      .filter((h: { kind: string; paid: boolean }) => h.kind === 'ENDORSEMENT' && h.paid)
+      .reduce((sum: number, h: { premiumDeltaFen: number }) => sum + h.premiumDeltaFen, 0);
+    expect(endorsementPaid).toBeGreaterThan(0);
     const refunds = await w.t.database.db
       .select()
       .from(policyRefunds)

@@ -24,6 +24,7 @@ import {
   type PolicyChangeStatus,
   partyOfReason,
 } from '@piibs/shared/policy-change';
+import { preventionFee } from '@piibs/shared/rating';
 import { cancellationQuote, endorsementDeltaFen } from '@piibs/shared/short-period';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
@@ -40,12 +41,15 @@ import {
   policyRefunds,
   preventionFunds,
   products,
+  serviceOrderEvents,
+  serviceOrders,
 } from '../../db/schema.ts';
 import { type Actor, auditAction, writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { insurerName } from '../init/service.ts';
+import { notifyPolicyChangeDecided, notifyPolicyChangeDone } from '../notifications/events.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from '../project-orders/endorsement-pdf.ts';
 import { policiesVisibleTo, policyCovers } from './service.ts';
@@ -348,7 +352,7 @@ async function quoteOf(tx: Tx, p: Policy, effective: string, reason: Cancellatio
   return { ...q, held, spent };
 }
 
-export type ReviewDecision = 'approve' | 'return' | 'decline';
+export type ReviewDecision = 'approve' | 'return' | 'reject';
 
 /**
  * The underwriter's decision. Approve: a return of premium or a cancellation is refunded through the gateway and
@@ -376,7 +380,7 @@ export async function reviewPolicyChange(
       );
     const [p] = await tx.select().from(policies).where(eq(policies.id, c.policyId)).for('update');
     let status: PolicyChangeStatus =
-      decision === 'return' ? 'RETURNED' : decision === 'decline' ? 'DECLINED' : 'DONE';
+      decision === 'return' ? 'RETURNED' : decision === 'reject' ? 'DECLINED' : 'DONE';
     let row = c;
     if (decision === 'approve') {
       assertChangeable(p!);
@@ -410,6 +414,18 @@ export async function reviewPolicyChange(
         premiumDeltaFen: row.premiumDeltaFen,
         ...(opinion ? { opinion } : {}),
       },
+    });
+    await notifyPolicyChangeDecided(tx, {
+      id: c.id,
+      policyId: p!.id,
+      applicationId: p!.applicationId,
+      kindLabel: POLICY_CHANGE_KIND_LABELS[c.kind as PolicyChangeKind],
+      number: c.number,
+      policyNumber: p!.number,
+      decision,
+      opinion: opinion?.trim() || null,
+      deltaFen: row.premiumDeltaFen,
+      version: updated!.version,
     });
     if (status === 'DONE') await takeEffect(ctx, tx, updated!);
     return updated!;
@@ -458,15 +474,28 @@ async function takeEffect(ctx: BusinessContext, tx: Tx, c: Change): Promise<void
           ...(typeof nv.contactPhone === 'string' ? { contactPhone: nv.contactPhone } : {}),
           ...(typeof nv.insuredAddress === 'string' ? { insuredAddress: nv.insuredAddress } : {}),
         };
+  if (c.kind === 'ENDORSEMENT' && p!.preventionRatio && c.premiumDeltaFen !== 0)
+    set.preventionFeeFen = await followPreventionBudget(tx, p!, c);
   await tx
     .update(policies)
     .set({ ...set, version: sql`${policies.version} + 1`, updatedAt: sql`now()` })
     .where(eq(policies.id, c.policyId));
+  if (c.kind === 'CANCELLATION') await cancelOpenServiceOrders(tx, p!, c);
   await tx
     .update(policyChanges)
     .set({ status: 'DONE', doneAt: sql`now()`, updatedAt: sql`now()` })
     .where(eq(policyChanges.id, c.id));
   await issuePolicyChangePdf(ctx, tx, p!, c);
+  await notifyPolicyChangeDone(tx, {
+    id: c.id,
+    policyId: p!.id,
+    applicationId: p!.applicationId,
+    kind: c.kind as PolicyChangeKind,
+    number: c.number,
+    policyNumber: p!.number,
+    effectiveDate: c.effectiveDate,
+    deltaFen: c.premiumDeltaFen,
+  });
   await writeAudit(tx, {
     actorName: SYSTEM_ACTOR,
     action: c.kind === 'CANCELLATION' ? 'cancel' : 'endorse',
@@ -474,6 +503,101 @@ async function takeEffect(ctx: BusinessContext, tx: Tx, c: Change): Promise<void
     entityId: p!.id,
     detail: { number: p!.number, policyChange: c.number, premiumDeltaFen: c.premiumDeltaFen, after: set },
   });
+}
+
+/**
+ * The prevention-fee budget follows the premium: the fee of the premium held after the change (premium × the
+ * policy's ratio, half up); the fund's total moves by the difference, never below what is planned and spent.
+ */
+async function followPreventionBudget(tx: Tx, p: Policy, c: Change): Promise<number> {
+  const fee = preventionFee(c.premiumBeforeFen + c.premiumDeltaFen, p.preventionRatio ?? 0);
+  const [fund] = await tx
+    .select()
+    .from(preventionFunds)
+    .where(eq(preventionFunds.policyId, p.id))
+    .for('update');
+  if (fund) {
+    const total = Math.max(fund.totalFen + fee - p.preventionFeeFen, fund.plannedFen + fund.spentFen);
+    await tx
+      .update(preventionFunds)
+      .set({ totalFen: total, version: sql`${preventionFunds.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(preventionFunds.id, fund.id));
+    await writeAudit(tx, {
+      actorName: SYSTEM_ACTOR,
+      action: 'budget',
+      entity: 'prevention_fund',
+      entityId: fund.id,
+      detail: {
+        seqNo: fund.seqNo,
+        policyChange: c.number,
+        before: { totalFen: fund.totalFen },
+        after: { totalFen: total },
+      },
+    });
+  }
+  return fee;
+}
+
+/** A cancelled policy's service orders not yet started are cancelled, with the reason in their timeline. */
+async function cancelOpenServiceOrders(tx: Tx, p: Policy, c: Change) {
+  const reason = `保单已退保（${c.number}，自 ${c.effectiveDate} 起）`;
+  const open = await tx
+    .update(serviceOrders)
+    .set({
+      status: 'CANCELLED',
+      cancelReason: reason,
+      version: sql`${serviceOrders.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(serviceOrders.policyId, p.id), inArray(serviceOrders.status, ['DISPATCHED', 'ACCEPTED'])))
+    .returning({ id: serviceOrders.id, number: serviceOrders.number });
+  for (const o of open) {
+    await tx.insert(serviceOrderEvents).values({
+      orderId: o.id,
+      action: 'cancel',
+      fromStatus: null,
+      toStatus: 'CANCELLED',
+      actorId: null,
+      actorName: SYSTEM_ACTOR,
+      opinion: reason,
+    });
+    await writeAudit(tx, {
+      actorName: SYSTEM_ACTOR,
+      action: 'cancel',
+      entity: 'service_order',
+      entityId: o.id,
+      detail: { number: o.number, after: { status: 'CANCELLED' }, opinion: reason },
+    });
+  }
+}
+
+/** A returned request goes back to the underwriter (re-priced at approval). */
+export async function resubmitPolicyChange(
+  ctx: BusinessContext,
+  viewer: CustomerViewer,
+  actor: Actor,
+  id: number,
+  version: number,
+): Promise<PolicyChangeView> {
+  const seen = await visibleChange(ctx.db, viewer, id);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [c] = await tx.select().from(policyChanges).where(eq(policyChanges.id, seen.id)).for('update');
+    if (c!.version !== version) throw conflict('该申请已被他人处理，请刷新后重试');
+    if (c!.status !== 'RETURNED') throw conflict('只有已退回的申请可以重新提交');
+    const [updated] = await tx
+      .update(policyChanges)
+      .set({ status: 'PENDING_REVIEW', version: sql`${policyChanges.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(policyChanges.id, c!.id))
+      .returning();
+    await auditAction(tx, actor, {
+      action: 'resubmit',
+      entity: 'policy_change',
+      entityId: c!.id,
+      detail: { number: c!.number, before: { status: 'RETURNED' }, after: { status: 'PENDING_REVIEW' } },
+    });
+    return updated!;
+  });
+  return viewOf(ctx.db, row);
 }
 
 /**
