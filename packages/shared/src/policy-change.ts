@@ -260,3 +260,4 @@ export const policyChangeDecision = z.object({
   opinion: z.string().trim().max(500).optional().meta({ title: '审核意见' }),
   version: z.number().int().min(0).meta({ title: '版本' }),
 });
+export type PolicyChangeView = z.infer<typeof policyChangeView>;
