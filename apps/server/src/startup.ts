@@ -5,6 +5,7 @@ import { seedDemoApplications } from './demo/applications.ts';
 import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './demo/base.ts';
 import { seedDemoNotifications } from './demo/notifications.ts';
 import { seedDemoPolicies } from './demo/policies.ts';
+import { seedDemoPolicyChanges } from './demo/policy-changes.ts';
 import { seedDemoProjects } from './demo/projects.ts';
 import { seedDemoRiskControl } from './demo/risk-control.ts';
 import { seedDictionaries } from './modules/dicts/seed.ts';
@@ -38,6 +39,8 @@ export async function onStart(deps: StartDeps): Promise<void> {
   const applications = await seedDemoApplications(deps.database.db, deps.config);
   if (applications) deps.log(`demo applications seeded: ${applications}`);
   if (await seedDemoPolicies(deps.database.db, deps.config)) deps.log('demo policy seeded (paid, issued)');
+  const changes = await seedDemoPolicyChanges(deps.database.db, deps.config);
+  if (changes) deps.log(`demo endorsement and cancellation seeded: ${changes}`);
   if (await seedDemoRiskControl(deps.database.db))
     deps.log('demo risk control seeded (organisation, experts, plan, orders)');
   if (await seedDemoProjects(deps.database.db, deps.config))
