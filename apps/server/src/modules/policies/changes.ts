@@ -60,6 +60,10 @@ const POLICY_NOT_FOUND_TEXT = '保单不存在';
 type Policy = typeof policies.$inferSelect;
 type Change = typeof policyChanges.$inferSelect;
 
+/** The changed fields in words, for the audit trail: 参保人数：50 人 → 55 人；联系电话：… → …. */
+const changeText = (changes: FieldChange[]) =>
+  changes.map((c) => `${c.label}：${c.before} → ${c.after}`).join('；');
+
 /** The annual premium of a policy's current risk (null on the row: the premium as issued, a full year). */
 export const annualOf = (p: Pick<Policy, 'annualPremiumFen' | 'premiumFen'>) =>
   p.annualPremiumFen ?? p.premiumFen;
@@ -323,8 +327,8 @@ export async function submitCancellation(
         detail: {
           number: row.number,
           policyNumber: p.number,
-          kind: 'CANCELLATION',
-          reason: input.reason,
+          changeKind: 'CANCELLATION',
+          cancellationReason: input.reason,
           refundFen: q.refundFen,
           earnedFen: q.earnedFen,
         },
@@ -408,7 +412,7 @@ export async function reviewPolicyChange(
       detail: {
         number: c.number,
         policyNumber: p!.number,
-        kind: c.kind,
+        changeKind: c.kind,
         before: { status: c.status },
         after: { status },
         premiumDeltaFen: row.premiumDeltaFen,
@@ -501,7 +505,13 @@ async function takeEffect(ctx: BusinessContext, tx: Tx, c: Change): Promise<void
     action: c.kind === 'CANCELLATION' ? 'cancel' : 'endorse',
     entity: 'policy',
     entityId: p!.id,
-    detail: { number: p!.number, policyChange: c.number, premiumDeltaFen: c.premiumDeltaFen, after: set },
+    detail: {
+      number: p!.number,
+      policyChange: c.number,
+      changeText: changeText(c.changes as FieldChange[]),
+      premiumDeltaFen: c.premiumDeltaFen,
+      ...(c.kind === 'CANCELLATION' ? { cancelledOn: c.effectiveDate, cancellationReason: c.reason } : {}),
+    },
   });
 }
 
@@ -566,7 +576,7 @@ async function cancelOpenServiceOrders(tx: Tx, p: Policy, c: Change) {
       action: 'cancel',
       entity: 'service_order',
       entityId: o.id,
-      detail: { number: o.number, after: { status: 'CANCELLED' }, opinion: reason },
+      detail: { number: o.number, status: 'CANCELLED', opinion: reason },
     });
   }
 }
@@ -762,7 +772,7 @@ async function askRefund(ctx: BusinessContext, c: Change, r: typeof policyRefund
       action: 'refund_refused',
       entity: 'policy_change',
       entityId: c.id,
-      detail: { number: c.number, refundNo: r.refundNo, amountFen: r.amountFen, message: result.message },
+      detail: { number: c.number, refundNo: r.refundNo, amountFen: r.amountFen, reason: result.message },
     });
     return;
   }
