@@ -246,8 +246,8 @@ export async function submitEndorsement(
         detail: {
           number: row.number,
           policyNumber: p.number,
-          kind: 'ENDORSEMENT',
-          changes,
+          changeKind: 'ENDORSEMENT',
+          changeText: changeText(changes),
           premiumDeltaFen: delta,
         },
       });
