@@ -144,7 +144,7 @@ test('an enterprise adds employees mid-term and pays the difference; then, dereg
   await cancel.getByRole('combobox', { name: '退保原因' }).click();
   await page.getByTitle('企业注销').click();
   await cancel.getByRole('combobox', { name: '证明材料' }).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+  await page.locator('.ant-select-item-option[title*="被保险人清单"]').click();
   await cancel.getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(
     section(page).getByRole('row').filter({ hasText: '企业注销' }).getByText('待核保'),
