@@ -5,6 +5,7 @@ import { seedDemoApplications } from './demo/applications.ts';
 import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './demo/base.ts';
 import { seedDemoNotifications } from './demo/notifications.ts';
 import { seedDemoPolicies } from './demo/policies.ts';
+import { seedDemoPolicyChanges } from './demo/policy-changes.ts';
 import { seedDemoProjects } from './demo/projects.ts';
 import { seedDemoRiskControl } from './demo/risk-control.ts';
 import { documentSigner } from './lib/signing.ts';
@@ -67,6 +68,8 @@ async function seed(deps: StartDeps): Promise<void> {
   if (applications) deps.log(`demo applications seeded: ${applications}`);
   if (await seedDemoPolicies(deps.database.db, deps.config))
     deps.log('demo policies seeded (paid, issued; one inside its renewal window)');
+  const changes = await seedDemoPolicyChanges(deps.database.db, deps.config);
+  if (changes) deps.log(`demo endorsement and cancellation seeded: ${changes}`);
   if (await seedDemoRiskControl(deps.database.db))
     deps.log('demo risk control seeded (organisation, experts, plan, orders)');
   if (await seedDemoProjects(deps.database.db, deps.config))

@@ -11,6 +11,11 @@ import { fileSizeText, MATERIAL_BUSINESS_LABELS, MATERIAL_EXTENSIONS } from './m
 import { formatFen, microPercentText, multiplierText } from './money.ts';
 import { PAYMENT_ORDER_STATUS_LABELS, PAYMENT_PROVIDER_LABELS, PAYMENT_PROVIDERS } from './payment.ts';
 import { POLICY_STATUS_LABELS } from './policy.ts';
+import {
+  CANCELLATION_REASON_LABELS,
+  POLICY_CHANGE_KIND_LABELS,
+  POLICY_CHANGE_STATUS_LABELS,
+} from './policy-change.ts';
 import { RATE_TABLE_STATUS_LABELS } from './product.ts';
 import { DECLARATION_STATUS_LABELS } from './project-order/states.ts';
 import { COVERAGE_LABELS, PRODUCT_CLASS_LABELS } from './rating.ts';
@@ -84,6 +89,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = Object.free
   reply: '答复投诉',
   unmask: '查看完整号码',
   tampered: '数据被篡改',
+  refund_refused: '退款被拒绝',
+  budget: '调整预算',
 });
 
 export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = Object.freeze({
@@ -114,6 +121,8 @@ export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = Object.free
   service_person: '服务人员',
   service_order: '服务单',
   prevention_plan_item: '服务计划项',
+  policy_change: '批改/退保申请',
+  prevention_fund: '事故预防费用',
 });
 
 export const LOGIN_METHOD_LABELS: Readonly<Record<string, string>> = Object.freeze({
@@ -242,6 +251,7 @@ const STATUS_LABELS: Readonly<Record<string, Labels>> = Object.freeze({
   service_order: SERVICE_ORDER_STATUS_LABELS,
   secondary_order: DECLARATION_STATUS_LABELS,
   policy: POLICY_STATUS_LABELS,
+  policy_change: POLICY_CHANGE_STATUS_LABELS,
   rate_table: RATE_TABLE_STATUS_LABELS,
   review_task: TASK_STATUS_LABELS,
 });
@@ -363,6 +373,19 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = Object.freeze({
   insuredName: { label: '被保险人名称' },
   insuredUscc: { label: '被保险人证件号码' },
   insuredAddress: { label: '被保险人地址' },
+  changeText: { label: '变更内容' },
+  changeKind: { label: '申请类型', labels: POLICY_CHANGE_KIND_LABELS },
+  cancellationReason: { label: '退保原因', labels: CANCELLATION_REASON_LABELS },
+  cancelledOn: { label: '退保生效日期' },
+  policyChange: { label: '批改/退保申请号' },
+  premiumDeltaFen: { label: '保费增减' },
+  annualPremiumFen: { label: '年保费' },
+  refundFen: { label: '退还保费' },
+  earnedFen: { label: '已赚保费' },
+  refundNo: { label: '退款单号' },
+  refundTradeNo: { label: '退款流水号' },
+  orderNo: { label: '支付单号' },
+  totalFen: { label: '预算总额' },
   contactEmail: { label: '电子邮箱' },
   specialTerms: { label: '特别约定' },
   payrollFen: { label: '工资总额' },

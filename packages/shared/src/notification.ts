@@ -32,6 +32,8 @@ export const NOTIFICATION_KINDS = [
   'service.dispatched',
   'service.confirmed',
   'policy.expiring',
+  'policy_change.decided',
+  'policy_change.done',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>> = Object.freeze({
@@ -51,6 +53,8 @@ export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>
   'service.dispatched': '新的服务单',
   'service.confirmed': '服务已确认',
   'policy.expiring': '保单即将到期',
+  'policy_change.decided': '批改/退保审核结果',
+  'policy_change.done': '批改/退保已生效',
 });
 
 // ---- what each notification says ----
@@ -161,6 +165,44 @@ export const NOTIFICATION_TEXTS = Object.freeze({
     title: '服务已确认',
     body: `「${o.holderName}」已确认服务单 ${o.number}（${serviceItem(o.itemType)}）。`,
   }),
+  policyChangeDecided: (c: {
+    kindLabel: string;
+    number: string;
+    policyNumber: string;
+    decision: ReviewDecision;
+    opinion: string | null;
+    deltaFen: number;
+  }): NotificationText => ({
+    title: `${c.kindLabel}申请${DECIDED_WORDS[c.decision]}`,
+    body:
+      `保单 ${c.policyNumber} 的${c.kindLabel}申请 ${c.number} ${DECIDED_WORDS[c.decision]}` +
+      (c.decision === 'approve' && c.deltaFen > 0 ? `，请补缴保费 ${formatFen(c.deltaFen)}` : '') +
+      (c.opinion ? `。意见：${c.opinion}` : '') +
+      '。',
+  }),
+  policyChangeDone: (c: {
+    kind: 'ENDORSEMENT' | 'CANCELLATION';
+    number: string;
+    policyNumber: string;
+    effectiveDate: string;
+    deltaFen: number;
+  }): NotificationText =>
+    c.kind === 'CANCELLATION'
+      ? {
+          title: '保单已退保',
+          body: `保单 ${c.policyNumber} 自 ${c.effectiveDate} 起退保，退还保费 ${formatFen(-c.deltaFen)} 已原路退回。`,
+        }
+      : {
+          title: '批改已生效',
+          body:
+            `保单 ${c.policyNumber} 的批改 ${c.number} 自 ${c.effectiveDate} 起生效` +
+            (c.deltaFen > 0
+              ? `，已补缴保费 ${formatFen(c.deltaFen)}`
+              : c.deltaFen < 0
+                ? `，退还保费 ${formatFen(-c.deltaFen)} 已原路退回`
+                : '') +
+            '，可下载批单。',
+        },
   policyExpiring: (p: {
     number: string;
     holderName: string;

@@ -271,7 +271,8 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
     // the draft has ×0.9 × ×0.95 → 1,668,960; the last two are paid and issued (demo/policies.ts)
     expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000, 1_952_000, 1_952_000]);
     const agent = (await (await as('agent'))('/api/applications?sort=id,asc')).json().content as Row[];
-    expect(agent.map((a) => a.status)).toEqual(['RETURNED', 'DECLINED', 'CANCELLED', 'DRAFT']);
+    // …and the deregistered client's policy, issued then cancelled (demo/policy-changes.ts)
+    expect(agent.map((a) => a.status)).toEqual(['RETURNED', 'DECLINED', 'CANCELLED', 'DRAFT', 'ISSUED']);
     expect(agent[0]!.reviewOpinion).toMatch(/参保人数/);
     const detail = (await (await as('enterprise'))(`/api/applications/${ent[2]!.id}`)).json();
     expect(detail.paymentOrder).toMatchObject({ amountFen: 1_952_000, status: 'PENDING' });

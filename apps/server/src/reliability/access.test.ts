@@ -6,7 +6,7 @@ import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, freshIp, tokenFor } from '../../test/auth.ts';
-import { endorsementDocuments, endorsements, rateTables } from '../db/schema.ts';
+import { endorsementDocuments, endorsements, policyChanges, rateTables } from '../db/schema.ts';
 import { envelopeProblem, fillPath, loadOpenApi, type Operation, operationsOf, preview } from './openapi.ts';
 import { closeWorld, createReliabilityWorld, type ReliabilityWorld } from './world.ts';
 
@@ -27,6 +27,7 @@ let ops: Operation[];
 const tokens = {} as Record<Who, string>;
 let draftTableId = 0;
 let endorsementId = 0;
+let policyChangeId = 0;
 const today = shanghaiToday();
 
 /**
@@ -128,6 +129,41 @@ const CASES: Record<string, () => Case[]> = {
   'GET /api/policies/{id}/pdf': () => policyCases(),
   'GET /api/policies/{id}/insuredPersons': () => policyCases(),
   'GET /api/policies/{id}/endorsements': () => policyCases(),
+  'GET /api/policies/{id}/changes': () => policyCases(),
+  'POST /api/policies/{id}/endorsements': () =>
+    policyCases({
+      effectiveDate: addDays(today, 1),
+      contactName: '乙方',
+      idempotencyKey: 'access-endorse-1',
+    }),
+  'POST /api/policies/{id}/cancellations': () =>
+    policyCases({ effectiveDate: addDays(today, 1), reason: 'INSURER', idempotencyKey: 'access-cancel-1' }),
+  'GET /api/policy-changes/{id}': () => [
+    { a: 'ent', b: 'ent2', params: { id: policyChangeId } },
+    { a: 'ent', b: 'ag2', params: { id: policyChangeId } },
+  ],
+  'POST /api/policy-changes/{id}/pay': () => [
+    { a: 'ent', b: 'ent2', params: { id: policyChangeId } },
+    { a: 'ent', b: 'ag2', params: { id: policyChangeId } },
+  ],
+  'POST /api/policy-changes/{id}/resubmit': () => [
+    { a: 'ent', b: 'ent2', params: { id: policyChangeId }, body: { version: 0 } },
+    { a: 'ent', b: 'ag2', params: { id: policyChangeId }, body: { version: 0 } },
+  ],
+  'POST /api/policy-changes/{id}/review': () => [
+    {
+      a: 'uw',
+      b: 'ent',
+      params: { id: policyChangeId },
+      body: { decision: 'reject', opinion: '乙方', version: 0 },
+    },
+    {
+      a: 'uw',
+      b: 'ent2',
+      params: { id: policyChangeId },
+      body: { decision: 'reject', opinion: '乙方', version: 0 },
+    },
+  ],
   'GET /api/endorsements/{id}/pdf': () => [
     { a: 'ent', b: 'ent2', params: { id: endorsementId } },
     { a: 'ent', b: 'ag2', params: { id: endorsementId } },
@@ -487,6 +523,24 @@ beforeAll(async () => {
   await w.t.database.db
     .insert(endorsementDocuments)
     .values({ endorsementId, content: Buffer.from('%PDF-1.7'), sha256: '0'.repeat(64) });
+  // An endorsement request of the enterprise's policy waiting for review.
+  const [change] = await w.t.database.db
+    .insert(policyChanges)
+    .values({
+      number: 'G202600000001',
+      policyId: w.policy.id,
+      kind: 'ENDORSEMENT',
+      effectiveDate: addDays(today, 1),
+      changes: [{ field: 'contactName', label: '联系人', before: '甲', after: '乙' }],
+      newValues: { contactName: '乙' },
+      annualBeforeFen: 100,
+      annualAfterFen: 100,
+      premiumBeforeFen: 100,
+      premiumDeltaFen: 0,
+      idempotencyKey: 'access-seed-0001',
+    })
+    .returning({ id: policyChanges.id });
+  policyChangeId = change!.id;
   before = await snapshot();
 }, 60_000);
 afterAll(() => closeWorld(w));

@@ -339,6 +339,29 @@ export const sandboxCharges = pgTable(
   ],
 );
 
+/**
+ * The sandbox gateway's refunds (its side of a refund): one per merchant refund number, so asking again answers
+ * the same refund; the refunds of a charge never add up to more than it.
+ */
+export const sandboxRefunds = pgTable(
+  'sandbox_refund',
+  {
+    id: id(),
+    merchantId: text('merchant_id').notNull(),
+    refundNo: text('refund_no').notNull(),
+    orderNo: text('order_no').notNull(),
+    chargeNo: text('charge_no').notNull(),
+    amountFen: fen('amount_fen').notNull(),
+    refundTradeNo: text('refund_trade_no').notNull(),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_refund_no').on(t.merchantId, t.refundNo),
+    index('sandbox_refund_order').on(t.merchantId, t.orderNo),
+    check('sandbox_refund_amount', sql`${t.amountFen} > 0`),
+  ],
+);
+
 /** Serial of the policy numbers (the server adds 'P', the product prefix and the year). */
 export const policyNumberSeq = pgSequence('policy_number_seq', { startWith: 1 });
 
@@ -378,8 +401,21 @@ export const policies = pgTable(
     headcount: integer('headcount'),
     projectName: text('project_name'),
     specialTerms: text('special_terms'),
-    /** ISSUED (IN_FORCE / EXPIRED follow from the dates; see @piibs/shared/policy). */
+    /** ISSUED (IN_FORCE / EXPIRED follow from the dates; see @piibs/shared/policy); CANCELLED once 退保 is done. */
     status: text('status').notNull().default('ISSUED'),
+    /**
+     * The annual premium of the current risk (fen): endorsements price against it, a holder's cancellation takes
+     * the short-rate share of it. Null: the policy's premium (a full-year policy as issued).
+     */
+    annualPremiumFen: fen('annual_premium_fen'),
+    /** Contact and address as endorsed (null: as on the application). */
+    contactName: text('contact_name'),
+    contactPhone: text('contact_phone'),
+    /** The first day no longer covered (退保生效日期) and why. */
+    cancelledOn: date('cancelled_on', { mode: 'string' }),
+    cancellationReason: text('cancellation_reason'),
+    /** Optimistic lock: every endorsement or cancellation bumps it. */
+    version: integer('version').notNull().default(0),
     /** Printed on the e-policy and in its QR code; answers the public verification. */
     verificationCode: text('verification_code').notNull(),
     pdfSha256: text('pdf_sha256').notNull(),
@@ -394,8 +430,11 @@ export const policies = pgTable(
     uniqueIndex('policy_verification_code').on(t.verificationCode),
     index('policy_customer').on(t.customerId),
     index('policy_issued').on(t.issuedAt),
-    check('policy_status', sql`${t.status} in ('ISSUED', 'IN_FORCE', 'EXPIRED')`),
-    check('policy_money', sql`${t.premiumFen} >= 0 and ${t.preventionFeeFen} >= 0`),
+    check('policy_status', sql`${t.status} in ('ISSUED', 'IN_FORCE', 'EXPIRED', 'CANCELLED')`),
+    check(
+      'policy_money',
+      sql`${t.premiumFen} >= 0 and ${t.preventionFeeFen} >= 0 and coalesce(${t.annualPremiumFen}, 0) >= 0`,
+    ),
     check('policy_period', sql`${t.endDate} > ${t.startDate}`),
   ],
 );

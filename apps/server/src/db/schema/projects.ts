@@ -159,9 +159,12 @@ export const endorsements = pgTable(
     policyId: bigint('policy_id', { mode: 'number' })
       .notNull()
       .references(() => policies.id),
-    secondaryOrderId: bigint('secondary_order_id', { mode: 'number' })
-      .notNull()
-      .references(() => secondaryOrders.id),
+    /** The project change it issues (project insurance); null for a policy endorsement (policy_change_id). */
+    secondaryOrderId: bigint('secondary_order_id', { mode: 'number' }).references(() => secondaryOrders.id),
+    /** The policy's endorsement request it issues (批改 of an issued policy). */
+    policyChangeId: bigint('policy_change_id', { mode: 'number' }).references(
+      (): AnyPgColumn => policyChanges.id,
+    ),
     /** EndorsementChange[] (@piibs/shared/project-order): field, label, before, after (display text). */
     changes: jsonb('changes').notNull().default([]),
     premiumBeforeFen: fen('premium_before_fen').notNull(),
@@ -177,6 +180,8 @@ export const endorsements = pgTable(
   (t) => [
     uniqueIndex('endorsement_number').on(t.number),
     uniqueIndex('endorsement_secondary_order').on(t.secondaryOrderId),
+    uniqueIndex('endorsement_policy_change').on(t.policyChangeId),
+    check('endorsement_source', sql`num_nonnulls(${t.secondaryOrderId}, ${t.policyChangeId}) = 1`),
     index('endorsement_policy').on(t.policyId),
     check(
       'endorsement_money',
@@ -194,3 +199,111 @@ export const endorsementDocuments = pgTable('endorsement_document', {
   sha256: text('sha256').notNull(),
   createdAt: createdAt(),
 });
+
+export const policyChangeNumberSeq = pgSequence('policy_change_number_seq', { startWith: 1 });
+
+/**
+ * A policyholder's request to change (批改) or cancel (退保) an issued policy, through the underwriter's queue
+ * (@piibs/shared/policy-change for the states). Holds the fields before → after in words, the annual premium
+ * before and after, the premium delta (positive: to pay; negative: a return of premium; a cancellation's is
+ * −refund), and, once approved, the payment or refund that settles it. One open request per policy (a unique
+ * partial index); the idempotency key makes a resubmitted request answer the first.
+ */
+export const policyChanges = pgTable(
+  'policy_change',
+  {
+    id: id(),
+    /** 'G' + year + 8-digit serial. */
+    number: text('number').notNull(),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id),
+    /** ENDORSEMENT | CANCELLATION */
+    kind: text('kind').notNull(),
+    status: text('status').notNull().default('PENDING_REVIEW'),
+    effectiveDate: date('effective_date', { mode: 'string' }).notNull(),
+    /** FieldChange[] (@piibs/shared/policy-change): label, before, after in words. */
+    changes: jsonb('changes').notNull().default([]),
+    /** The new values to apply on approval ({ headcount?, contactName?, contactPhone?, insuredAddress? }). */
+    newValues: jsonb('new_values').notNull().default({}),
+    annualBeforeFen: fen('annual_before_fen').notNull(),
+    annualAfterFen: fen('annual_after_fen').notNull(),
+    /** The premium held before (paid − refunded) and the delta: + to pay, − to refund. */
+    premiumBeforeFen: fen('premium_before_fen').notNull(),
+    premiumDeltaFen: fen('premium_delta_fen').notNull(),
+    /** Cancellation: reason, who asks, the earned premium and how it was reckoned, the prevention fees spent. */
+    reason: text('reason'),
+    party: text('party'),
+    earnedFen: fen('earned_fen'),
+    basis: text('basis'),
+    preventionSpentFen: fen('prevention_spent_fen'),
+    proofMaterialId: bigint('proof_material_id', { mode: 'number' }),
+    note: text('note'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    requestedBy: userRef('requested_by'),
+    reviewedBy: userRef('reviewed_by'),
+    reviewOpinion: text('review_opinion'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** Additional premium: the sandbox/gateway charge (order number = this request's number). */
+    provider: text('provider'),
+    chargeNo: text('charge_no'),
+    cashierUrl: text('cashier_url'),
+    payExpiresAt: timestamp('pay_expires_at', { withTimezone: true }),
+    tradeNo: text('trade_no'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    version: integer('version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('policy_change_number').on(t.number),
+    uniqueIndex('policy_change_idempotency').on(t.policyId, t.idempotencyKey),
+    uniqueIndex('policy_change_open')
+      .on(t.policyId)
+      .where(sql`${t.status} in ('PENDING_REVIEW', 'RETURNED', 'PENDING_PAYMENT', 'REFUNDING')`),
+    index('policy_change_status').on(t.status, t.id),
+    check('policy_change_kind', sql`${t.kind} in ('ENDORSEMENT', 'CANCELLATION')`),
+    check(
+      'policy_change_status',
+      sql`${t.status} in ('PENDING_REVIEW', 'RETURNED', 'DECLINED', 'PENDING_PAYMENT', 'REFUNDING', 'DONE')`,
+    ),
+    check(
+      'policy_change_money',
+      sql`${t.annualBeforeFen} >= 0 and ${t.annualAfterFen} >= 0 and ${t.premiumBeforeFen} >= 0 and ${t.premiumBeforeFen} + ${t.premiumDeltaFen} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * Refunds asked of the payment gateway: one per refund number (the idempotency key the gateway keys on), against
+ * one paid charge (the original order or an endorsement's). SUCCESS once the gateway's signed answer verified.
+ */
+export const policyRefunds = pgTable(
+  'policy_refund',
+  {
+    id: id(),
+    refundNo: text('refund_no').notNull(),
+    policyChangeId: bigint('policy_change_id', { mode: 'number' })
+      .notNull()
+      .references(() => policyChanges.id),
+    policyId: bigint('policy_id', { mode: 'number' })
+      .notNull()
+      .references(() => policies.id),
+    provider: text('provider').notNull(),
+    /** The merchant order number of the charge refunded. */
+    orderNo: text('order_no').notNull(),
+    amountFen: fen('amount_fen').notNull(),
+    /** PENDING | SUCCESS */
+    status: text('status').notNull().default('PENDING'),
+    refundTradeNo: text('refund_trade_no'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('policy_refund_no').on(t.refundNo),
+    index('policy_refund_change').on(t.policyChangeId),
+    check('policy_refund_amount', sql`${t.amountFen} > 0`),
+    check('policy_refund_status', sql`${t.status} in ('PENDING', 'SUCCESS')`),
+  ],
+);

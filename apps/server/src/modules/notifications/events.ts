@@ -363,3 +363,53 @@ export async function notifyServiceConfirmed(
     eventKey: `service:${o.id}:confirmed`,
   });
 }
+
+// ---- endorsements and cancellations of issued policies ----
+
+/** The underwriter decided a policy's endorsement or cancellation request: the applicant's side. */
+export async function notifyPolicyChangeDecided(
+  tx: Tx,
+  c: {
+    id: number;
+    policyId: number;
+    applicationId: number;
+    kindLabel: string;
+    number: string;
+    policyNumber: string;
+    decision: ReviewDecision;
+    opinion: string | null;
+    deltaFen: number;
+    version: number;
+  },
+): Promise<void> {
+  await notify(tx, {
+    userIds: await applicantUsers(tx, c.applicationId),
+    kind: 'policy_change.decided',
+    ...NOTIFICATION_TEXTS.policyChangeDecided(c),
+    link: policyViewPath(c.policyId),
+    eventKey: `policy_change:${c.id}:${c.decision}:${c.version}`,
+  });
+}
+
+/** An endorsement or cancellation took effect (paid or refunded): the applicant's side. */
+export async function notifyPolicyChangeDone(
+  tx: Tx,
+  c: {
+    id: number;
+    policyId: number;
+    applicationId: number;
+    kind: 'ENDORSEMENT' | 'CANCELLATION';
+    number: string;
+    policyNumber: string;
+    effectiveDate: string;
+    deltaFen: number;
+  },
+): Promise<void> {
+  await notify(tx, {
+    userIds: await applicantUsers(tx, c.applicationId),
+    kind: 'policy_change.done',
+    ...NOTIFICATION_TEXTS.policyChangeDone(c),
+    link: policyViewPath(c.policyId),
+    eventKey: `policy_change:${c.id}:done`,
+  });
+}

@@ -48,6 +48,20 @@ export type ChargeStatus =
   | { status: 'CLOSED' }
   | { status: 'NOT_FOUND' };
 
+/** A refund asked of the gateway: the refund number is its idempotency key (asking again answers the same). */
+export interface RefundRequest {
+  refundNo: string;
+  /** The merchant order number of the paid charge refunded. */
+  orderNo: string;
+  amountFen: number;
+  reason: string;
+}
+
+/** The gateway's answer to a refund, its signature verified. */
+export type RefundResult =
+  | { status: 'SUCCESS'; refundNo: string; refundTradeNo: string; amountFen: number; refundedAt: Date }
+  | { status: 'REFUSED'; message: string };
+
 export type NotificationHeaders = Record<string, string | string[] | undefined>;
 
 export interface PaymentProvider {
@@ -62,6 +76,11 @@ export interface PaymentProvider {
   query(orderNo: string): Promise<ChargeStatus>;
   /** Closes the charge of an order so it can no longer be paid; answers its final state (PAID if it won). */
   close(orderNo: string): Promise<ChargeStatus>;
+  /**
+   * Refunds (part of) a paid charge: a signed request, a signed answer (verified before it is believed). The same
+   * refund number answers the first refund again; refunds never add up to more than the charge.
+   */
+  refund(request: RefundRequest): Promise<RefundResult>;
 }
 
 // ---- signing (HMAC-SHA256 over the canonical string; see canonicalString in @piibs/shared/payment) ----

@@ -15,7 +15,7 @@ import { type SandboxNotification, sandboxNotification } from '@piibs/shared/pay
 import { and, eq, sql } from 'drizzle-orm';
 import type { Log } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
-import { sandboxCharges } from '../../db/schema.ts';
+import { sandboxCharges, sandboxRefunds } from '../../db/schema.ts';
 import {
   type Charge,
   type ChargeRequest,
@@ -23,6 +23,8 @@ import {
   type NotificationFacts,
   type NotificationHeaders,
   type PaymentProvider,
+  type RefundRequest,
+  type RefundResult,
   signFields,
   type VerifyResult,
   verifyFields,
@@ -140,6 +142,88 @@ export class SandboxProvider implements PaymentProvider {
         return { status: 'CLOSED' };
       }
       return statusOf(charge);
+    });
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    // The merchant signs its request; the gateway checks it and signs its answer; the merchant checks that.
+    const key = this.#o.key();
+    const fields = {
+      merchantId: this.#o.merchantId,
+      refundNo: request.refundNo,
+      orderNo: request.orderNo,
+      amountFen: request.amountFen,
+      reason: request.reason,
+      nonce: randomBytes(12).toString('hex'),
+    };
+    const answer = await this.gatewayRefund({ ...fields, sign: signFields(fields, key) });
+    if (!verifyFields(answer, key)) return { status: 'REFUSED', message: '退款结果验签失败' };
+    if (answer.status !== 'SUCCESS')
+      return { status: 'REFUSED', message: String(answer.message ?? '退款被拒绝') };
+    if (answer.refundNo !== request.refundNo || answer.amountFen !== request.amountFen)
+      return { status: 'REFUSED', message: '退款结果与申请不符' };
+    return {
+      status: 'SUCCESS',
+      refundNo: String(answer.refundNo),
+      refundTradeNo: String(answer.refundTradeNo),
+      amountFen: Number(answer.amountFen),
+      refundedAt: new Date(String(answer.refundedAt)),
+    };
+  }
+
+  /**
+   * The gateway's refund API: verifies the merchant's signature, refunds a PAID charge once per refund number
+   * (a repeated number answers the first refund), never more than the charge in all; answers signed fields.
+   */
+  async gatewayRefund(req: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const key = this.#o.key();
+    const signed = (fields: Record<string, unknown>) => ({ ...fields, sign: signFields(fields, key) });
+    if (!verifyFields(req, key) || req.merchantId !== this.#o.merchantId)
+      return signed({ status: 'FAIL', message: '签名错误' });
+    const amountFen = req.amountFen;
+    if (typeof amountFen !== 'number' || !Number.isSafeInteger(amountFen) || amountFen <= 0)
+      return signed({ status: 'FAIL', message: '退款金额无效' });
+    const refundNo = String(req.refundNo);
+    const orderNo = String(req.orderNo);
+    return this.#o.db.transaction(async (tx) => {
+      const [charge] = await tx
+        .select()
+        .from(sandboxCharges)
+        .where(and(eq(sandboxCharges.merchantId, this.#o.merchantId), eq(sandboxCharges.orderNo, orderNo)))
+        .for('update');
+      const [seen] = await tx
+        .select()
+        .from(sandboxRefunds)
+        .where(and(eq(sandboxRefunds.merchantId, this.#o.merchantId), eq(sandboxRefunds.refundNo, refundNo)));
+      const answerOf = (r: typeof sandboxRefunds.$inferSelect) =>
+        signed({
+          status: 'SUCCESS',
+          refundNo: r.refundNo,
+          orderNo: r.orderNo,
+          refundTradeNo: r.refundTradeNo,
+          amountFen: r.amountFen,
+          refundedAt: r.refundedAt.toISOString(),
+        });
+      if (seen) return answerOf(seen);
+      if (charge?.status !== 'PAID') return signed({ status: 'FAIL', message: '原支付交易不存在或未支付' });
+      const [{ total } = { total: 0 }] = await tx
+        .select({ total: sql<number>`coalesce(sum(${sandboxRefunds.amountFen}), 0)::bigint` })
+        .from(sandboxRefunds)
+        .where(and(eq(sandboxRefunds.merchantId, this.#o.merchantId), eq(sandboxRefunds.orderNo, orderNo)));
+      if (Number(total) + amountFen > charge.amountFen)
+        return signed({ status: 'FAIL', message: '退款金额超过可退金额' });
+      const [row] = await tx
+        .insert(sandboxRefunds)
+        .values({
+          merchantId: this.#o.merchantId,
+          refundNo,
+          orderNo,
+          chargeNo: charge.chargeNo,
+          amountFen,
+          refundTradeNo: token('SBR'),
+        })
+        .returning();
+      return answerOf(row!);
     });
   }
 

@@ -21,6 +21,7 @@ import {
 } from '../../db/schema.ts';
 import { writeAudit } from '../../lib/audit.ts';
 import { notifyPaymentReceived } from '../notifications/events.ts';
+import { settlePolicyChangePayment } from '../policies/changes.ts';
 import { issueAfterPayment } from '../policies/issue.ts';
 import type { ChargeStatus, PaymentProvider } from './provider.ts';
 
@@ -95,6 +96,12 @@ export async function settle(ctx: BusinessContext, input: SettleInput): Promise<
     .from(paymentOrders)
     .where(eq(paymentOrders.number, input.orderNo));
   if (!peek) {
+    // An endorsement's additional premium is charged under the request's number.
+    const change = await settlePolicyChangePayment(ctx, input);
+    if (change) {
+      if (input.notification) await recordNotification(ctx.db, input, change, true, null);
+      return { outcome: change, message: null, applicationId: null, paidNow: false };
+    }
     if (input.notification) await recordNotification(ctx.db, input, 'UNKNOWN_ORDER', false, null);
     return {
       outcome: 'UNKNOWN_ORDER',

@@ -63,6 +63,26 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
     expect(docs.at(-1)!.sha256).toBe(pdf.headers['x-content-sha256']);
   });
 
+  it("has an approved endorsement with its 批单, and a deregistered client's policy cancelled and refunded", async () => {
+    expect(lines).toContain('demo endorsement and cancellation seeded: 2');
+    const ent = (await login(t, 'enterprise', DEMO_PASSWORD)).json().token as string;
+    const agent = (await login(t, 'agent', DEMO_PASSWORD)).json().token as string;
+    const get = (token: string, url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+    const own = (await get(ent, '/api/policies')).json().content[0];
+    const history = (await get(ent, `/api/policies/${own.id}/changes`)).json();
+    expect(history).toEqual([
+      expect.objectContaining({ kindLabel: '批改', statusLabel: '已生效', premiumDeltaText: '保费不变' }),
+    ]);
+    expect(history[0].endorsementNumber).toMatch(/^EAZX/);
+    const list = (await get(agent, '/api/policies')).json();
+    const cancelled = list.content.find((p: { statusLabel: string }) => p.statusLabel === '已退保');
+    expect(cancelled).toBeTruthy();
+    const [c] = (await get(agent, `/api/policies/${cancelled.id}/changes`)).json();
+    expect(c).toMatchObject({ kindLabel: '退保', reasonLabel: '企业注销', statusLabel: '已生效' });
+    expect(c.refundedFen).toBe(-c.premiumDeltaFen);
+    expect(c.refundedFen).toBeGreaterThan(0);
+  });
+
   it('seeding again writes nothing', async () => {
     expect(await seedDemoPolicies(t.database.db, t.config)).toBe(0);
   });

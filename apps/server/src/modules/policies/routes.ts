@@ -15,6 +15,7 @@ import { adminErrors, errorBody } from '../../lib/schemas.ts';
 import { attachmentHeader, sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
+import { policyChangeRoutes } from './change-routes.ts';
 import { getPolicy, POLICY_EXPORT_COLUMNS, policyListSpec, policyPdf, verifyPolicy } from './service.ts';
 
 const listQuery = pageQuery(POLICY_SORT_FIELDS).extend({
@@ -52,6 +53,7 @@ export function sendPdf(
 export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = () => app.deps.database.db;
   const canList = requirePermission(app, 'application:list');
+  await app.register(policyChangeRoutes);
 
   app.get(
     '/policies',

@@ -186,7 +186,7 @@ const endorsementColumns = {
   number: endorsements.number,
   policyId: endorsements.policyId,
   policyNumber: policies.number,
-  declarationId: endorsements.secondaryOrderId,
+  declarationId: change.id,
   declarationNumber: change.number,
   changes: endorsements.changes,
   premiumBeforeFen: endorsements.premiumBeforeFen,

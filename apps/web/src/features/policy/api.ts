@@ -2,6 +2,7 @@
 // supplements (补录) and renewals (续保) of issued policies. Shapes: @piibs/shared/payment, /policy and /sales.
 import type { PaymentResult, PayStartResult } from '@piibs/shared/payment';
 import type { PolicyDetail, PolicyRow, PolicyVerification } from '@piibs/shared/policy';
+import type { CancellationRequest, EndorsementRequest, PolicyChangeView } from '@piibs/shared/policy-change';
 import type {
   PolicySales,
   RenewalInfo,
@@ -149,3 +150,33 @@ export const renewalInfoQuery = (policyId: number) =>
 
 /** POST /api/policies/:id/renew: the new draft. */
 export const renewPolicy = (policyId: number) => postInline<RenewalResult>(`api/policies/${policyId}/renew`);
+
+// Endorsements (批改) and cancellations (退保) of the policy.
+export const policyChangesQuery = (policyId: number) =>
+  queryOptions({
+    queryKey: ['policy', 'changes', policyId],
+    queryFn: ({ signal }) =>
+      request<PolicyChangeView[]>({
+        url: `api/policies/${policyId}/changes`,
+        method: 'get',
+        signal,
+        inlineErrors: true,
+      }),
+  });
+
+export const submitEndorsement = (policyId: number, body: EndorsementRequest) =>
+  postInline<PolicyChangeView>(`api/policies/${policyId}/endorsements`, body);
+
+export const submitCancellation = (policyId: number, body: CancellationRequest) =>
+  postInline<PolicyChangeView>(`api/policies/${policyId}/cancellations`, body);
+
+export const payPolicyChange = (id: number) =>
+  postInline<{ cashierUrl: string }>(`api/policy-changes/${id}/pay`);
+
+export const resubmitPolicyChange = (id: number, version: number) =>
+  postInline<PolicyChangeView>(`api/policy-changes/${id}/resubmit`, { version });
+
+export const reviewPolicyChange = (
+  id: number,
+  body: { decision: 'approve' | 'return' | 'reject'; opinion?: string; version: number },
+) => postInline<PolicyChangeView>(`api/policy-changes/${id}/review`, body);

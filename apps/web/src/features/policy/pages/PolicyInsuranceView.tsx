@@ -11,6 +11,7 @@ import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
 import { CollectionNotice } from '@/features/application/components/QuoteBreakdown.tsx';
 import { PolicyEndorsements } from '@/features/project/components/ChangeSummary.tsx';
 import { policyQuery } from '../api.ts';
+import { PolicyChanges } from '../components/PolicyChanges.tsx';
 import { PolicyLifecycle } from '../components/PolicyLifecycle.tsx';
 import {
   DownloadPolicyButton,
@@ -86,6 +87,12 @@ export default function PolicyInsuranceView() {
         <PolicyEndorsements
           policyId={policy.id}
           changePath={(id) => applyPath(id, { detail: true, type: 2, view: '2' })}
+        />
+        <PolicyChanges
+          policyId={policy.id}
+          applicationId={policy.application.id}
+          headcount={policy.headcount}
+          open={policy.status !== 'CANCELLED' && policy.status !== 'EXPIRED'}
         />
         <Card variant="borderless" title={T.payments}>
           <PolicyPaymentsTable rows={policy.payments} />

@@ -1,0 +1,271 @@
+import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../../../test/pdf.ts';
+import {
+  auditLog,
+  materials,
+  notifications,
+  policies,
+  policyRefunds,
+  sandboxRefunds,
+} from '../../db/schema.ts';
+import { signFields } from '../payments/provider.ts';
+import {
+  cashier,
+  createPayWorld,
+  type PayWorld,
+  pendingPayment,
+  startPay,
+} from '../payments/test-fixtures.ts';
+import { refundChange } from './changes.ts';
+
+let w: PayWorld;
+let policyId: number;
+let applicationId: number;
+let premiumFen: number;
+beforeAll(async () => {
+  w = await createPayWorld();
+  const a = await pendingPayment(w, w.ent, w.entCustomerId);
+  applicationId = a.id;
+  const start = await startPay(w.ent, a.id);
+  const res = await cashier(w, start.cashierUrl, 'pay');
+  if (res.statusCode !== 303) throw new Error(res.body);
+  policyId = (await w.ent.get(`/api/payments/${start.payId}`)).json().policyId;
+  const [p] = await w.t.database.db.select().from(policies).where(eq(policies.id, policyId));
+  premiumFen = p!.premiumFen;
+});
+afterAll(() => w.t.close());
+
+const tomorrow = () => addDays(shanghaiToday(), 1);
+const policyRow = async () =>
+  (await w.t.database.db.select().from(policies).where(eq(policies.id, policyId)))[0]!;
+
+describe('an enterprise adds employees mid-term and pays the difference', () => {
+  let changeId: number;
+  it('prices the added heads pro rata by day and keeps one open request per policy', async () => {
+    const before = await policyRow();
+    expect(before.headcount).toBeGreaterThan(0);
+    const body = {
+      effectiveDate: tomorrow(),
+      headcount: before.headcount! + 5,
+      contactPhone: '0511-88886666',
+      idempotencyKey: 'endorse-key-0001',
+    };
+    const res = await w.ent.post(`/api/policies/${policyId}/endorsements`, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const c = res.json();
+    changeId = c.id;
+    expect(c.statusLabel).toBe('待核保');
+    expect(c.premiumDeltaFen).toBeGreaterThan(0);
+    expect(c.premiumDeltaText).toMatch(/^补缴 ¥[\d,]+\.\d\d$/);
+    expect(c.changes).toContainEqual({
+      field: 'headcount',
+      label: '参保人数',
+      before: `${before.headcount} 人`,
+      after: `${before.headcount! + 5} 人`,
+    });
+    // The same key answers the same request; another request while this one is open is refused.
+    expect((await w.ent.post(`/api/policies/${policyId}/endorsements`, body)).json().id).toBe(c.id);
+    const again = await w.ent.post(`/api/policies/${policyId}/endorsements`, {
+      ...body,
+      idempotencyKey: 'endorse-key-0002',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(/已有办理中的批改\/退保申请/);
+    // Another enterprise cannot see the policy.
+    expect(
+      (await w.ent2.post(`/api/policies/${policyId}/endorsements`, { ...body, idempotencyKey: 'x-key-0003' }))
+        .statusCode,
+    ).toBe(404);
+    expect((await w.ent2.get(`/api/policy-changes/${c.id}`)).statusCode).toBe(404);
+  });
+
+  it('the underwriter approves, the enterprise pays at the cashier, the 批单 is issued', async () => {
+    const queue = (await w.underwriter.get('/api/policy-change-reviews')).json();
+    const item = queue.find((q: { id: number }) => q.id === changeId);
+    expect(item).toBeTruthy();
+    expect((await w.ent.get('/api/policy-change-reviews')).statusCode).toBe(403);
+    const ok = await w.underwriter.post(`/api/policy-changes/${changeId}/review`, {
+      decision: 'approve',
+      version: item.version,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().statusLabel).toBe('待补缴保费');
+    const pay = await w.ent.post(`/api/policy-changes/${changeId}/pay`);
+    expect(pay.statusCode, pay.body).toBe(200);
+    const paid = await cashier(w, pay.json().cashierUrl, 'pay');
+    expect(paid.statusCode).toBe(303);
+    const done = (await w.ent.get(`/api/policy-changes/${changeId}`)).json();
+    expect(done.statusLabel).toBe('已生效');
+    expect(done.paid).toBe(true);
+    expect(done.endorsementNumber).toMatch(/^E/);
+    const p = await policyRow();
+    expect(p.headcount).toBe(
+      item.changes[0]
+        ? Number(
+            item.changes.find((x: { field: string }) => x.field === 'headcount').after.replace(' 人', ''),
+          )
+        : 0,
+    );
+    expect(p.contactPhone).toBe('0511-88886666');
+    expect(p.version).toBe(1);
+    const pdf = await w.ent.get(`/api/endorsements/${done.endorsementId}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    const text = await pdfText(pdf.rawPayload);
+    expect(text).toContain(done.endorsementNumber);
+    expect(text).toContain('参保人数');
+    const history = (await w.ent.get(`/api/policies/${policyId}/changes`)).json();
+    expect(history.map((h: { number: string }) => h.number)).toEqual([done.number]);
+  });
+});
+
+describe('the underwriter returns and rejects, as applications', () => {
+  it('a returned request is resubmitted, then rejected with its reason; the policy is untouched and the holder told', async () => {
+    const res = await w.ent.post(`/api/policies/${policyId}/endorsements`, {
+      effectiveDate: tomorrow(),
+      insuredAddress: '江苏省镇江市京口区新地址 8 号',
+      idempotencyKey: 'endorse-key-0100',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const c = res.json();
+    expect(c.premiumDeltaText).toBe('保费不变');
+    const noReason = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'return',
+      version: c.version,
+    });
+    expect(noReason.statusCode).toBe(400);
+    const returned = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'return',
+      opinion: '请补充新地址的证明',
+      version: c.version,
+    });
+    expect(returned.json().statusLabel).toBe('已退回');
+    const again = await w.ent.post(`/api/policy-changes/${c.id}/resubmit`, {
+      version: returned.json().version,
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().statusLabel).toBe('待核保');
+    const stale = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'reject',
+      opinion: '地址无法核实',
+      version: c.version,
+    });
+    expect(stale.statusCode).toBe(409);
+    const rejected = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'reject',
+      opinion: '地址无法核实',
+      version: again.json().version,
+    });
+    expect(rejected.json().statusLabel).toBe('已拒绝');
+    expect((await policyRow()).insuredAddress).not.toBe('江苏省镇江市京口区新地址 8 号');
+    const told = await w.t.database.db
+      .select({ title: notifications.title, body: notifications.body })
+      .from(notifications)
+      .where(and(eq(notifications.userId, w.ids.ent), eq(notifications.kind, 'policy_change.decided')));
+    expect(told.map((n) => n.title)).toEqual(
+      expect.arrayContaining(['批改申请已被退回', '批改申请已被拒绝']),
+    );
+    expect(told.find((n) => n.title === '批改申请已被拒绝')?.body).toContain('意见：地址无法核实');
+  });
+});
+
+describe('the sandbox gateway refund interface', () => {
+  it('refuses a request whose signature does not hold, and more than the charge', async () => {
+    const [p] = await w.t.database.db.select().from(policies).where(eq(policies.id, policyId));
+    const fields = {
+      merchantId: w.sandbox.merchantId,
+      refundNo: 'RTEST-1',
+      orderNo: 'nope',
+      amountFen: 100,
+      reason: 'x',
+      nonce: 'n1',
+    };
+    const forged = await w.sandbox.gatewayRefund({ ...fields, sign: signFields(fields, 'x'.repeat(40)) });
+    expect(forged.status).toBe('FAIL');
+    expect(forged.message).toBe('签名错误');
+    const tooMuch = await w.ctx.provider.refund({
+      refundNo: 'RTEST-2',
+      orderNo: p!.number,
+      amountFen: 100,
+      reason: 'x',
+    });
+    expect(tooMuch.status).toBe('REFUSED');
+  });
+});
+
+describe('cancellation of a work-safety policy', () => {
+  it('refuses an ordinary wish to cancel, with the reason, and asks for the proof of closure', async () => {
+    const wish = await w.ent.post(`/api/policies/${policyId}/cancellations`, {
+      effectiveDate: tomorrow(),
+      reason: 'HOLDER_WISH',
+      idempotencyKey: 'cancel-key-0001',
+    });
+    expect(wish.statusCode).toBe(400);
+    expect(JSON.stringify(wish.json())).toContain(
+      '安全生产责任保险仅在企业关闭、破产、注销或停止生产经营时可以退保',
+    );
+    const noProof = await w.ent.post(`/api/policies/${policyId}/cancellations`, {
+      effectiveDate: tomorrow(),
+      reason: 'DEREGISTERED',
+      idempotencyKey: 'cancel-key-0002',
+    });
+    expect(noProof.statusCode).toBe(400);
+    expect(JSON.stringify(noProof.json())).toContain('证明材料');
+  });
+
+  it('a deregistered enterprise cancels with its document and is refunded through the gateway, once', async () => {
+    const [m] = await w.t.database.db
+      .select({ id: materials.id })
+      .from(materials)
+      .where(and(eq(materials.businessType, 'application'), eq(materials.businessId, applicationId)));
+    const res = await w.ent.post(`/api/policies/${policyId}/cancellations`, {
+      effectiveDate: tomorrow(),
+      reason: 'DEREGISTERED',
+      proofMaterialId: m!.id,
+      idempotencyKey: 'cancel-key-0003',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const c = res.json();
+    expect(c.reasonLabel).toBe('企业注销');
+    expect(c.premiumDeltaFen).toBeLessThan(0);
+    const ok = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'approve',
+      version: c.version,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const done = ok.json();
+    expect(done.statusLabel).toBe('已生效');
+    expect(done.refundedFen).toBe(-c.premiumDeltaFen);
+    const p = await policyRow();
+    expect(p.status).toBe('CANCELLED');
+    expect(p.cancelledOn).toBe(tomorrow());
+    // Paid (premium + the endorsement's difference) − refunds = the earned premium.
+    const history = (await w.ent.get(`/api/policies/${policyId}/changes`)).json();
+    const endorsementPaid = history
+      .filter((h: { kind: string; paid: boolean }) => h.kind === 'ENDORSEMENT' && h.paid)
+      .reduce((sum: number, h: { premiumDeltaFen: number }) => sum + h.premiumDeltaFen, 0);
+    expect(endorsementPaid).toBeGreaterThan(0);
+    const refunds = await w.t.database.db
+      .select()
+      .from(policyRefunds)
+      .where(eq(policyRefunds.policyId, policyId));
+    const refunded = refunds.reduce((s, r) => s + r.amountFen, 0);
+    expect(premiumFen + endorsementPaid - refunded).toBe(done.earnedFen);
+    // Asked again: no second refund at the gateway.
+    await refundChange(w.ctx, c.id);
+    const atGateway = await w.t.database.db.select().from(sandboxRefunds);
+    expect(atGateway.reduce((s, r) => s + r.amountFen, 0)).toBe(refunded);
+    const audit = await w.t.database.db.select().from(auditLog).where(eq(auditLog.entity, 'policy_change'));
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['submit', 'approve', 'refund', 'pay']),
+    );
+    // A cancelled policy takes no more requests.
+    const after = await w.ent.post(`/api/policies/${policyId}/endorsements`, {
+      effectiveDate: tomorrow(),
+      contactName: '张三',
+      idempotencyKey: 'endorse-key-0009',
+    });
+    expect(after.statusCode).toBe(409);
+  });
+});

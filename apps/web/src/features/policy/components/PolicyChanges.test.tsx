@@ -1,0 +1,135 @@
+import { ROLE_CODES } from '@piibs/shared/auth';
+import type { PolicyChangeView } from '@piibs/shared/policy-change';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderRoute } from '@/components/crud/test-render.tsx';
+import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { PolicyChanges } from './PolicyChanges.tsx';
+
+const change = (over: Partial<PolicyChangeView> = {}): PolicyChangeView => ({
+  id: 3,
+  number: 'G202600000003',
+  policyId: 9,
+  kind: 'ENDORSEMENT',
+  kindLabel: '批改',
+  status: 'DONE',
+  statusLabel: '已生效',
+  effectiveDate: '2026-12-20',
+  changes: [{ field: 'headcount', label: '参保人数', before: '50 人', after: '55 人' }],
+  premiumBeforeFen: 2_400_000,
+  premiumDeltaFen: 205_479,
+  premiumDeltaText: '补缴 ¥2,054.79',
+  reasonLabel: null,
+  earnedFen: null,
+  basis: null,
+  reviewOpinion: null,
+  endorsementNumber: 'EAZX202600000004',
+  endorsementId: 4,
+  refundedFen: 0,
+  paid: true,
+  version: 2,
+  createdAt: '2026-12-19T02:00:00.000Z',
+  ...over,
+});
+
+let api: MockApi;
+afterEach(() => {
+  api?.restore();
+  resetKitState();
+});
+
+const render = () =>
+  renderRoute(<PolicyChanges policyId={9} applicationId={5} headcount={55} open />, '/piibs/x', '/piibs/x');
+
+describe('批改与退保 on the policy page', { timeout: 30_000 }, () => {
+  it('shows the history in words and money, with the 批单 and the refund', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']);
+    api = mockApi({
+      'GET api/policies/9/changes': {
+        data: [
+          change({
+            id: 5,
+            number: 'G202600000005',
+            kind: 'CANCELLATION',
+            kindLabel: '退保',
+            reasonLabel: '企业注销',
+            changes: [
+              { field: 'status', label: '保单状态', before: '有效', after: '已退保（自 2027-01-10 起）' },
+            ],
+            premiumDeltaFen: -1_800_000,
+            premiumDeltaText: '退还 ¥18,000.00',
+            earnedFen: 805_479,
+            basis: '短期费率 2 个月 20%',
+            refundedFen: 1_800_000,
+            endorsementNumber: 'EAZX202600000005',
+            endorsementId: 5,
+          }),
+          change(),
+        ],
+      },
+    });
+    render();
+    const cancel = (await screen.findByText('G202600000005')).closest('tr')!;
+    expect(within(cancel).getByText('退保（企业注销）')).toBeInTheDocument();
+    expect(within(cancel).getByText('已赚保费 ¥8,054.79（短期费率 2 个月 20%）')).toBeInTheDocument();
+    expect(within(cancel).getByText('已退还 ¥18,000.00')).toBeInTheDocument();
+    const endorse = screen.getByText('G202600000003').closest('tr')!;
+    expect(within(endorse).getByText('参保人数：50 人 → 55 人')).toBeInTheDocument();
+    expect(within(endorse).getByText('补缴 ¥2,054.79')).toBeInTheDocument();
+    expect(within(endorse).getByRole('button', { name: '下载批单' })).toBeInTheDocument();
+    // No open request: the holder may ask again.
+    expect(screen.getByRole('button', { name: '申请退保' })).toBeInTheDocument();
+  });
+
+  it('shows the server refusal of an ordinary wish to cancel a work-safety policy in the dialog', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']);
+    const refusal =
+      '退保原因：安全生产责任保险仅在企业关闭、破产、注销或停止生产经营时可以退保（按 2025 年国家规定，不接受其他原因的退保）';
+    api = mockApi({
+      'GET api/policies/9/changes': { data: [] },
+      'GET api/materials': {
+        data: {
+          businessNumber: 'AZX1',
+          content: [],
+          totalElements: 0,
+          editable: false,
+          readOnlyReason: null,
+          editableDocTypes: [],
+        },
+      },
+      'POST api/policies/9/cancellations': { status: 400, data: { status: 400, message: refusal } },
+    });
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: '申请退保' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: '退保原因' }));
+    fireEvent.click(await screen.findByText('投保人申请退保'));
+    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(refusal);
+    expect(api.callsTo('POST api/policies/9/cancellations')).toHaveLength(1);
+  });
+
+  it('an open request hides new requests; the underwriter sees 通过 / 退回 / 拒绝', async () => {
+    signInAs([ROLE_CODES.admin], ['application:list', 'application:edit', 'application:review']);
+    api = mockApi({
+      'GET api/policies/9/changes': {
+        data: [
+          change({
+            status: 'PENDING_REVIEW',
+            statusLabel: '待核保',
+            endorsementId: null,
+            endorsementNumber: null,
+            paid: false,
+          }),
+        ],
+      },
+    });
+    render();
+    const row = (await screen.findByText('G202600000003')).closest('tr')!;
+    expect(within(row).getByRole('button', { name: /通\s*过/ })).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: /退\s*回/ })).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: /拒\s*绝/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '申请批改' })).not.toBeInTheDocument();
+  });
+});

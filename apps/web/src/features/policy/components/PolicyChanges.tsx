@@ -1,0 +1,410 @@
+// 批改与退保 on the policy page: the policy's endorsement and cancellation history (before → after in words, the
+// premium delta as money, the 批单 to download), the policyholder's requests (批改: headcount, contact, address;
+// 退保: a reason the product accepts, with the proving document), paying an additional premium at the cashier,
+// resubmitting a returned request, and the underwriter's decision (通过 / 退回 / 拒绝).
+import { shanghaiToday } from '@piibs/shared/application-status';
+import { formatFen } from '@piibs/shared/money';
+import {
+  CANCELLATION_REASON_LABELS,
+  CANCELLATION_REASONS,
+  type CancellationReason,
+  type PolicyChangeView,
+} from '@piibs/shared/policy-change';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, InputNumber, Modal, Select, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { errorMessage } from '@/components/crud/resource.ts';
+import { materialsQuery } from '@/components/materials/api.ts';
+import { downloadEndorsementPdf } from '@/features/project/api.ts';
+import { useCan } from '@/lib/permission.tsx';
+import {
+  isSafeCashierUrl,
+  payPolicyChange,
+  policyChangesQuery,
+  resubmitPolicyChange,
+  reviewPolicyChange,
+  submitCancellation,
+  submitEndorsement,
+} from '../api.ts';
+
+const key = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+
+export const CHANGE_TEXTS = Object.freeze({
+  title: '批改与退保',
+  endorse: '申请批改',
+  cancel: '申请退保',
+  none: '暂无批改或退保记录',
+  number: '申请号',
+  kind: '类型',
+  status: '状态',
+  effective: '生效日期',
+  changes: '变更内容',
+  delta: '保费增减',
+  actions: '操作',
+  download: '下载批单',
+  pay: '补缴保费',
+  resubmit: '重新提交',
+  approve: '通过',
+  return: '退回',
+  reject: '拒绝',
+  opinion: '审核意见',
+  headcount: '参保人数',
+  contactName: '联系人',
+  contactPhone: '联系电话',
+  address: '被保险人地址',
+  reason: '退保原因',
+  proof: '证明材料',
+  proofHelp: '企业关闭、破产、注销或停业须选择已上传的证明文件（如注销通知书）',
+  note: '说明',
+  refunded: (fen: number) => `已退还 ${formatFen(fen)}`,
+  earned: (fen: number, basis: string) => `已赚保费 ${formatFen(fen)}（${basis}）`,
+  sent: '申请已提交，等待核保',
+  decided: '已处理',
+});
+const T = CHANGE_TEXTS;
+
+interface Props {
+  policyId: number;
+  applicationId: number;
+  headcount: number | null;
+  /** The policy can still be changed (not cancelled or expired). */
+  open: boolean;
+}
+
+export function PolicyChanges({ policyId, applicationId, headcount, open }: Props) {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const query = useQuery(policyChangesQuery(policyId));
+  const canEdit = useCan(['application:edit']);
+  const canReview = useCan(['application:review']);
+  const [dialog, setDialog] = useState<'endorse' | 'cancel' | null>(null);
+  const [reviewing, setReviewing] = useState<{ row: PolicyChangeView; decision: 'return' | 'reject' } | null>(
+    null,
+  );
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ['policy'] });
+  };
+  const act = useMutation({
+    mutationFn: (f: () => Promise<unknown>) => f(),
+    onSuccess: () => {
+      message.success(T.decided);
+      refresh();
+    },
+    onError: (e) => message.error(errorMessage(e)),
+  });
+  const rows = query.data ?? [];
+  const busy = rows.some((r) =>
+    ['PENDING_REVIEW', 'RETURNED', 'PENDING_PAYMENT', 'REFUNDING'].includes(r.status),
+  );
+
+  return (
+    <Card
+      variant="borderless"
+      title={T.title}
+      extra={
+        canEdit && open && !busy ? (
+          <Space>
+            <Button onClick={() => setDialog('endorse')}>{T.endorse}</Button>
+            <Button danger onClick={() => setDialog('cancel')}>
+              {T.cancel}
+            </Button>
+          </Space>
+        ) : null
+      }
+    >
+      <Table<PolicyChangeView>
+        rowKey="id"
+        size="small"
+        pagination={false}
+        loading={query.isPending}
+        dataSource={rows}
+        locale={{ emptyText: T.none }}
+        columns={[
+          { title: T.number, dataIndex: 'number' },
+          { title: T.kind, render: (_, r) => r.kindLabel + (r.reasonLabel ? `（${r.reasonLabel}）` : '') },
+          { title: T.status, render: (_, r) => <Tag>{r.statusLabel}</Tag> },
+          { title: T.effective, dataIndex: 'effectiveDate' },
+          {
+            title: T.changes,
+            render: (_, r) => (
+              <Space orientation="vertical" size={0}>
+                {r.changes.map((c) => (
+                  <span key={c.field}>
+                    {c.label}：{c.before} → {c.after}
+                  </span>
+                ))}
+                {r.earnedFen !== null && r.basis ? <span>{T.earned(r.earnedFen, r.basis)}</span> : null}
+                {r.reviewOpinion ? (
+                  <span>
+                    {T.opinion}：{r.reviewOpinion}
+                  </span>
+                ) : null}
+              </Space>
+            ),
+          },
+          {
+            title: T.delta,
+            render: (_, r) => (
+              <Space orientation="vertical" size={0}>
+                <span>{r.premiumDeltaText}</span>
+                {r.refundedFen > 0 ? <span>{T.refunded(r.refundedFen)}</span> : null}
+              </Space>
+            ),
+          },
+          {
+            title: T.actions,
+            render: (_, r) => (
+              <Space wrap>
+                {r.endorsementId && r.endorsementNumber ? (
+                  <Button
+                    size="small"
+                    onClick={() => void downloadEndorsementPdf(r.endorsementId!, r.endorsementNumber!)}
+                  >
+                    {T.download}
+                  </Button>
+                ) : null}
+                {canEdit && r.status === 'PENDING_PAYMENT' ? (
+                  <Button
+                    size="small"
+                    type="primary"
+                    onClick={() =>
+                      act.mutate(async () => {
+                        const { cashierUrl } = await payPolicyChange(r.id);
+                        if (isSafeCashierUrl(cashierUrl)) window.location.assign(cashierUrl);
+                      })
+                    }
+                  >
+                    {T.pay} {formatFen(r.premiumDeltaFen)}
+                  </Button>
+                ) : null}
+                {canEdit && r.status === 'RETURNED' ? (
+                  <Button
+                    size="small"
+                    onClick={() => act.mutate(() => resubmitPolicyChange(r.id, r.version))}
+                  >
+                    {T.resubmit}
+                  </Button>
+                ) : null}
+                {canReview && r.status === 'PENDING_REVIEW' ? (
+                  <>
+                    <Button
+                      size="small"
+                      type="primary"
+                      onClick={() =>
+                        act.mutate(() =>
+                          reviewPolicyChange(r.id, { decision: 'approve', version: r.version }),
+                        )
+                      }
+                    >
+                      {T.approve}
+                    </Button>
+                    <Button size="small" onClick={() => setReviewing({ row: r, decision: 'return' })}>
+                      {T.return}
+                    </Button>
+                    <Button size="small" danger onClick={() => setReviewing({ row: r, decision: 'reject' })}>
+                      {T.reject}
+                    </Button>
+                  </>
+                ) : null}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {dialog === 'endorse' ? (
+        <EndorseDialog
+          policyId={policyId}
+          headcount={headcount}
+          onClose={(done) => {
+            setDialog(null);
+            if (done) refresh();
+          }}
+        />
+      ) : null}
+      {dialog === 'cancel' ? (
+        <CancelDialog
+          policyId={policyId}
+          applicationId={applicationId}
+          onClose={(done) => {
+            setDialog(null);
+            if (done) refresh();
+          }}
+        />
+      ) : null}
+      {reviewing ? (
+        <OpinionDialog
+          title={reviewing.decision === 'return' ? T.return : T.reject}
+          onClose={() => setReviewing(null)}
+          onOk={(opinion) =>
+            reviewPolicyChange(reviewing.row.id, {
+              decision: reviewing.decision,
+              opinion,
+              version: reviewing.row.version,
+            }).then(() => {
+              setReviewing(null);
+              refresh();
+            })
+          }
+        />
+      ) : null}
+    </Card>
+  );
+}
+
+function useSubmit(onClose: (done: boolean) => void) {
+  const { message } = App.useApp();
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const run = async (f: () => Promise<unknown>) => {
+    setSaving(true);
+    setError(null);
+    try {
+      await f();
+      message.success(T.sent);
+      onClose(true);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { error, saving, run };
+}
+
+function EndorseDialog(props: {
+  policyId: number;
+  headcount: number | null;
+  onClose: (done: boolean) => void;
+}) {
+  const [form] = Form.useForm();
+  const [idempotencyKey] = useState(key);
+  const { error, saving, run } = useSubmit(props.onClose);
+  const submit = async () => {
+    const v = await form.validateFields();
+    const body = {
+      effectiveDate: v.effectiveDate,
+      idempotencyKey,
+      ...(v.headcount ? { headcount: v.headcount } : {}),
+      ...(v.contactName ? { contactName: v.contactName } : {}),
+      ...(v.contactPhone ? { contactPhone: v.contactPhone } : {}),
+      ...(v.insuredAddress ? { insuredAddress: v.insuredAddress } : {}),
+    };
+    await run(() => submitEndorsement(props.policyId, body));
+  };
+  return (
+    <Modal open title={T.endorse} onCancel={() => props.onClose(false)} onOk={submit} confirmLoading={saving}>
+      <Form form={form} layout="vertical" initialValues={{ effectiveDate: shanghaiToday() }}>
+        <Form.Item
+          name="effectiveDate"
+          label={T.effective}
+          rules={[{ required: true, message: `请填写${T.effective}` }]}
+        >
+          <Input type="date" />
+        </Form.Item>
+        {props.headcount ? (
+          <Form.Item name="headcount" label={T.headcount} extra={`现为 ${props.headcount} 人`}>
+            <InputNumber min={1} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        ) : null}
+        <Form.Item name="contactName" label={T.contactName}>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item name="contactPhone" label={T.contactPhone}>
+          <Input maxLength={20} />
+        </Form.Item>
+        <Form.Item name="insuredAddress" label={T.address}>
+          <Input maxLength={200} />
+        </Form.Item>
+        {error ? (
+          <div role="alert" style={{ color: '#ff4d4f' }}>
+            {error}
+          </div>
+        ) : null}
+      </Form>
+    </Modal>
+  );
+}
+
+function CancelDialog(props: { policyId: number; applicationId: number; onClose: (done: boolean) => void }) {
+  const [form] = Form.useForm();
+  const [idempotencyKey] = useState(key);
+  const materials = useQuery(materialsQuery('application', props.applicationId));
+  const { error, saving, run } = useSubmit(props.onClose);
+  // Every reason a policyholder may give; the server refuses, with the rule, one the product does not accept.
+  const reasons = CANCELLATION_REASONS.filter((r) => r !== 'INSURER');
+  const submit = async () => {
+    const v = await form.validateFields();
+    await run(() =>
+      submitCancellation(props.policyId, {
+        effectiveDate: v.effectiveDate,
+        reason: v.reason as CancellationReason,
+        idempotencyKey,
+        ...(v.proofMaterialId ? { proofMaterialId: v.proofMaterialId } : {}),
+        ...(v.note ? { note: v.note } : {}),
+      }),
+    );
+  };
+  return (
+    <Modal open title={T.cancel} onCancel={() => props.onClose(false)} onOk={submit} confirmLoading={saving}>
+      <Form form={form} layout="vertical" initialValues={{ effectiveDate: shanghaiToday() }}>
+        <Form.Item
+          name="effectiveDate"
+          label={T.effective}
+          rules={[{ required: true, message: `请填写${T.effective}` }]}
+        >
+          <Input type="date" />
+        </Form.Item>
+        <Form.Item name="reason" label={T.reason} rules={[{ required: true, message: `请选择${T.reason}` }]}>
+          <Select options={reasons.map((r) => ({ value: r, label: CANCELLATION_REASON_LABELS[r] }))} />
+        </Form.Item>
+        <Form.Item name="proofMaterialId" label={T.proof} extra={T.proofHelp}>
+          <Select
+            allowClear
+            loading={materials.isPending}
+            options={(materials.data?.content ?? []).map((m) => ({
+              value: m.id,
+              label: `${m.docTypeName ?? ''} ${m.originalName}`.trim(),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="note" label={T.note}>
+          <Input.TextArea maxLength={500} />
+        </Form.Item>
+        {error ? (
+          <div role="alert" style={{ color: '#ff4d4f' }}>
+            {error}
+          </div>
+        ) : null}
+      </Form>
+    </Modal>
+  );
+}
+
+function OpinionDialog(props: {
+  title: string;
+  onClose: () => void;
+  onOk: (opinion: string) => Promise<unknown>;
+}) {
+  const [opinion, setOpinion] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Modal
+      open
+      title={props.title}
+      onCancel={props.onClose}
+      onOk={() => props.onOk(opinion).catch((e) => setError(errorMessage(e)))}
+    >
+      <Input.TextArea
+        aria-label={T.opinion}
+        value={opinion}
+        onChange={(e) => setOpinion(e.target.value)}
+        maxLength={500}
+      />
+      {error ? (
+        <div role="alert" style={{ color: '#ff4d4f' }}>
+          {error}
+        </div>
+      ) : null}
+    </Modal>
+  );
+}
