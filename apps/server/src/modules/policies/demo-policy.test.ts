@@ -57,10 +57,11 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
       insurerName: DEMO_ORGANISATION,
       premiumFen: p.premiumFen,
     });
-    // The file drawn at issue and its redraw by the demo clock: both listed, the download the latest.
-    const docs = verify.json().documents as { sha256: string }[];
-    expect(docs).toHaveLength(2);
-    expect(docs.at(-1)!.sha256).toBe(pdf.headers['x-content-sha256']);
+    // The file drawn at issue and its redraw by the demo clock: both listed, the download the latest; beside them
+    // the 批单 of the demo's endorsement.
+    const docs = verify.json().documents as { kind: string; sha256: string }[];
+    expect(docs.map((d) => d.kind).sort()).toEqual(['ENDORSEMENT', 'POLICY', 'POLICY']);
+    expect(docs.filter((d) => d.kind === 'POLICY').at(-1)!.sha256).toBe(pdf.headers['x-content-sha256']);
   });
 
   it("has an approved endorsement with its 批单, and a deregistered client's policy cancelled and refunded", async () => {
