@@ -2,7 +2,10 @@
 // the sandbox gateway's cashier, lands on the result page (which shows what the server says), downloads the
 // e-policy PDF and anyone can check the policy on the public verification page.
 
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { type APIRequestContext, type APIResponse, expect, test } from '@playwright/test';
 import {
   bearer,
@@ -71,7 +74,7 @@ async function approvedApplication(request: APIRequestContext): Promise<string> 
 test('enterprise pays in the sandbox cashier → result page → downloads the e-policy → verification page', async ({
   page,
   browser,
-}) => {
+}, testInfo) => {
   test.setTimeout(120_000);
   const number = await approvedApplication(page.request);
   await signInQuickly(page, 'enterprise', `/piibs/epinsure/insureList?blurry=${encodeURIComponent(number)}`);
@@ -110,6 +113,24 @@ test('enterprise pays in the sandbox cashier → result page → downloads the e
   const stranger = await (await browser.newContext()).newPage();
   await stranger.goto(href);
   await expect(stranger.getByText('保单真实有效')).toBeVisible();
+  await expect(stranger.getByText('保险费合计')).toBeVisible();
+  await expect(stranger.getByText('保险责任及限额')).toBeVisible();
+  // The downloaded file dropped on the page is hashed in the browser and recognised; a copy with one byte
+  // changed is not.
+  const drop = stranger.locator('input[type=file]');
+  await drop.setInputFiles({ name: 'e-policy.pdf', mimeType: 'application/pdf', buffer: pdf });
+  await expect(stranger.getByText('与签发文件一致', { exact: true })).toBeVisible();
+  const altered = Buffer.from(pdf);
+  altered[Math.floor(altered.length / 2)] ^= 0x01;
+  await drop.setInputFiles({ name: 'altered.pdf', mimeType: 'application/pdf', buffer: altered });
+  await expect(stranger.getByText('与签发文件不一致', { exact: true })).toBeVisible();
+  // Page 1 as a reader sees it, with the insurer's red seal (poppler renders it; kept with the test's report).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'e-policy-'));
+  const file = path.join(dir, 'e-policy.pdf');
+  writeFileSync(file, pdf);
+  execFileSync('pdftoppm', ['-png', '-r', '72', '-f', '1', '-l', '1', file, path.join(dir, 'page')]);
+  const png = readdirSync(dir).find((f) => f.endsWith('.png'))!;
+  await testInfo.attach('e-policy page 1', { path: path.join(dir, png), contentType: 'image/png' });
   await stranger.goto('/piibs/verify/0000000000000000');
   await expect(stranger.getByText('保单验真失败：验证码不存在')).toBeVisible();
 });

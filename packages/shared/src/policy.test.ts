@@ -29,6 +29,10 @@ describe('policy helpers', () => {
     expect(policyStatusOn(p, '2027-04-30')).toBe('IN_FORCE');
     expect(policyStatusOn(p, '2027-05-01')).toBe('EXPIRED');
     expect(policyStatusOn({ ...p, status: 'CANCELLED' }, '2026-06-01')).toBe('CANCELLED');
+    // 已退保 from the cancellation's effective date, covered until then.
+    const cancelled = { ...p, status: 'CANCELLED', cancelledOn: '2026-09-01' };
+    expect(policyStatusOn(cancelled, '2026-08-31')).toBe('IN_FORCE');
+    expect(policyStatusOn(cancelled, '2026-09-01')).toBe('CANCELLED');
   });
 
   it('knows the number and code formats', () => {

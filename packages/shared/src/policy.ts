@@ -33,13 +33,19 @@ export const POLICY_STATUS_LABELS: Readonly<Record<PolicyStatus, string>> = Obje
   CANCELLED: '已退保',
 });
 
-/** The state a policy is in on a day (Asia/Shanghai): its period decides once it is issued. */
+/**
+ * The state a policy is in on a day (Asia/Shanghai): its period decides once it is issued; a cancelled one is
+ * 已退保 from its cancellation's effective date (`cancelledOn`, the first day no longer covered).
+ */
 export function policyStatusOn(
-  policy: { status: string; startDate: string; endDate: string },
+  policy: { status: string; startDate: string; endDate: string; cancelledOn?: string | null },
   today: string = shanghaiToday(),
 ): PolicyStatus {
   if (!(POLICY_STATUSES as readonly string[]).includes(policy.status)) return 'ISSUED';
-  if (policy.status === 'CANCELLED') return 'CANCELLED';
+  if (policy.status === 'CANCELLED') {
+    if (!policy.cancelledOn || today >= policy.cancelledOn) return 'CANCELLED';
+    return policyStatusOn({ ...policy, status: 'ISSUED', cancelledOn: null }, today);
+  }
   if (today > policy.endDate) return 'EXPIRED';
   if (today >= policy.startDate) return 'IN_FORCE';
   return policy.status as PolicyStatus;

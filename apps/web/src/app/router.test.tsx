@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { type AxiosAdapter, AxiosError } from 'axios';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { verification } from '@/features/policy/test-data.ts';
 import { http, request, resetHttp } from '@/lib/http.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
@@ -85,19 +86,7 @@ describe('the policy verification page (/piibs/verify/:code)', () => {
     api.restore();
     api = mockApi({
       'GET api/init/check': { data: { initialized: true } },
-      'GET api/policies/verify/K7M2Q9X4TB8R3N6P': {
-        data: {
-          valid: true,
-          policyNumber: 'PAZX202600000009',
-          productName: '安全生产责任保险（工贸行业）',
-          holderName: '镇江**机械有限公司',
-          startDate: '2026-12-01',
-          endDate: '2027-11-30',
-          status: 'ISSUED',
-          statusLabel: '已出单',
-          issuedAt: '2026-11-21T09:00:05.000Z',
-        },
-      },
+      'GET api/policies/verify/K7M2Q9X4TB8R3N6P': { data: verification() },
     });
     const router = renderAt('/piibs/verify/K7M2Q9X4TB8R3N6P');
     expect(await screen.findByText('保单真实有效', undefined, { timeout: 5000 })).toBeInTheDocument();

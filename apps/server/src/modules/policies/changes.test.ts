@@ -2,6 +2,7 @@ import { addDays, shanghaiToday } from '@piibs/shared/application-status';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../../../test/pdf.ts';
+import { pdfsig } from '../../../test/pdfsig.ts';
 import {
   auditLog,
   materials,
@@ -115,6 +116,10 @@ describe('an enterprise adds employees mid-term and pays the difference', () => 
     const text = await pdfText(pdf.rawPayload);
     expect(text).toContain(done.endorsementNumber);
     expect(text).toContain('参保人数');
+    // Sealed and signed by the insurer like every issued document.
+    expect(pdfsig(pdf.rawPayload)).toEqual([
+      expect.objectContaining({ validation: 'Signature is Valid.', wholeDocument: true }),
+    ]);
     const history = (await w.ent.get(`/api/policies/${policyId}/changes`)).json();
     expect(history.map((h: { number: string }) => h.number)).toEqual([done.number]);
   });
@@ -240,6 +245,13 @@ describe('cancellation of a work-safety policy', () => {
     const p = await policyRow();
     expect(p.status).toBe('CANCELLED');
     expect(p.cancelledOn).toBe(tomorrow());
+    // Its 退保批单 is sealed and signed like every issued document.
+    const notice = await w.ent.get(`/api/endorsements/${done.endorsementId}/pdf`);
+    expect(notice.statusCode).toBe(200);
+    expect(await pdfText(notice.rawPayload)).toContain('已赚保险费');
+    expect(pdfsig(notice.rawPayload)).toEqual([
+      expect.objectContaining({ validation: 'Signature is Valid.', wholeDocument: true }),
+    ]);
     // Paid (premium + the endorsement's difference) − refunds = the earned premium.
     const history = (await w.ent.get(`/api/policies/${policyId}/changes`)).json();
     const endorsementPaid = history

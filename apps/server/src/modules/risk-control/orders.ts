@@ -151,7 +151,9 @@ export async function dispatchOrder(
   const id = await db.transaction(async (tx) => {
     const policy = await visiblePolicy(tx, v, seqNo);
     if (!(await sidesOnPolicy(tx, v, policy.id)).insurer) throw forbidden(ONLY_INSURER);
-    if (policyStatusOn(policy) === 'EXPIRED') throw conflict('保单已到期，不能再派发服务单');
+    const state = policyStatusOn(policy);
+    if (state === 'EXPIRED') throw conflict('保单已到期，不能再派发服务单');
+    if (state === 'CANCELLED') throw conflict('保单已退保，不能再派发服务单');
     if (form.scheduledDate < policy.startDate || form.scheduledDate > policy.endDate)
       throw fieldError(
         'scheduledDate',

@@ -61,6 +61,7 @@ type Policy = typeof policies.$inferSelect;
 export const PLAN_NOT_FOUND = '事故预防记录不存在';
 export const ITEM_NOT_FOUND = '服务项目不存在';
 const POLICY_EXPIRED = '保单已到期，不能再安排事故预防服务';
+const POLICY_CANCELLED = '保单已退保，不能再安排事故预防服务';
 
 const auditPlanItem = entityAudit('prevention_plan_item');
 
@@ -315,7 +316,7 @@ export async function getPlan(db: Db | Tx, v: PreventionViewer, seqNo: string): 
     fundVersion: fund?.version ?? null,
     items: fund ? await itemRows(db, fund.id, party === 'org' ? v.orgId : null) : [],
     party,
-    canPlan: party === 'insurer' && policyStatusOn(policy) !== 'EXPIRED',
+    canPlan: party === 'insurer' && !['EXPIRED', 'CANCELLED'].includes(policyStatusOn(policy)),
   };
 }
 
@@ -365,7 +366,9 @@ type ItemUpdate = z.output<typeof planItemUpdateForm>;
 async function policyForPlanning(tx: Tx, v: PreventionViewer, seqNo: string): Promise<Policy> {
   const policy = await visiblePolicy(tx, v, seqNo);
   if ((await planParty(tx, v, policy.id)) !== 'insurer') throw forbidden(ONLY_INSURER);
-  if (policyStatusOn(policy) === 'EXPIRED') throw conflict(POLICY_EXPIRED);
+  const state = policyStatusOn(policy);
+  if (state === 'EXPIRED') throw conflict(POLICY_EXPIRED);
+  if (state === 'CANCELLED') throw conflict(POLICY_CANCELLED);
   return policy;
 }
 
