@@ -47,6 +47,18 @@ describe('theme, size and dark mode as antd tokens', () => {
     expect(themeConfig('#1890ff', false, 'default').token?.colorTextPlaceholder).toBe('rgba(0, 0, 0, 0.6)');
   });
 
+  it('status tags in light mode: their text reads at 4.5:1 on their pale tint (not on a grey one)', () => {
+    const t = theme.getDesignToken(themeConfig('#1890ff', false, 'default'));
+    for (const [text, bg] of [
+      [t.colorSuccess, t.colorSuccessBg],
+      [t.colorWarning, t.colorWarningBg],
+      [t.colorError, t.colorErrorBg],
+      [t.colorInfo, t.colorInfoBg],
+    ] as const)
+      expect(contrast(text, bg), `${text} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+    expect(t.colorSuccessBg).toBe('#f6ffed');
+  });
+
   it('switches to the dark algorithm in dark mode', () => {
     expect(themeConfig('#1890ff', true, 'small').algorithm).toBe(theme.darkAlgorithm);
     expect(themeConfig('#1890ff', false, 'small').algorithm).toBe(theme.defaultAlgorithm);

@@ -81,8 +81,23 @@ export function accessibleTokens(themeColor: string, dark: boolean): ThemeConfig
     colorTextPlaceholder: grey,
     colorTextDescription: grey,
     colorTextTertiary: grey,
+    // The darker status seeds would tint their backgrounds grey (a status tag read 2.7:1 on it): in light mode the
+    // tags keep antd's pale tints, on which the status texts read at 4.5:1.
+    ...(dark ? {} : PALE_STATUS_BACKGROUNDS),
   };
 }
+
+/** antd's own light status backgrounds and borders. */
+const PALE_STATUS_BACKGROUNDS = {
+  colorSuccessBg: '#f6ffed',
+  colorSuccessBorder: '#b7eb8f',
+  colorWarningBg: '#fffbe6',
+  colorWarningBorder: '#ffe58f',
+  colorErrorBg: '#fff2f0',
+  colorErrorBorder: '#ffccc7',
+  colorInfoBg: '#e6f4ff',
+  colorInfoBorder: '#91caff',
+} as const;
 
 /** Components that colour text with the primary colour: the readable shade of it instead. */
 function textComponents(themeColor: string, dark: boolean): ThemeConfig['components'] {
