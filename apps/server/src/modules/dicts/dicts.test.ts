@@ -29,6 +29,11 @@ const details = async (who: ReturnType<typeof client>, dictName: string) => {
 };
 
 describe('seeded dictionaries (first start, demo or not)', () => {
+  it('a start outside demo mode without PIIBS_PUBLIC_URL warns that the documents print an address the public may not reach', () => {
+    expect(t.config.demo).toBe(false);
+    expect(lines.some((l) => l.startsWith('WARNING: PIIBS_PUBLIC_URL is not set'))).toBe(true);
+  });
+
   it('seeds on the first start only', async () => {
     expect(lines.some((l) => l.includes('dictionaries seeded'))).toBe(true);
     expect(await seedDictionaries(t.database.db)).toBe(false);
