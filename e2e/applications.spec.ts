@@ -65,6 +65,11 @@ async function openTask(
     await expect(main.getByRole('region', { name: '重新提交的修改' }).getByText(opts.changed)).toBeVisible();
   if (opts.opinion) await main.getByLabel('审核意见').fill(opts.opinion);
   for (const document of opts.documents ?? []) await pickOption(page, main, '要求补充的资料', document);
+  if (opts.documents?.length) {
+    // A multiple select stays open after a pick, its list over the decision buttons: close it as a user would.
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')).toHaveCount(0);
+  }
 }
 
 /** The underwriter decides the application (a return may ask for documents). */
