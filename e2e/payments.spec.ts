@@ -121,7 +121,8 @@ test('enterprise pays in the sandbox cashier → result page → downloads the e
   await drop.setInputFiles({ name: 'e-policy.pdf', mimeType: 'application/pdf', buffer: pdf });
   await expect(stranger.getByText('与签发文件一致', { exact: true })).toBeVisible();
   const altered = Buffer.from(pdf);
-  altered[Math.floor(altered.length / 2)] ^= 0x01;
+  const middle = Math.floor(altered.length / 2);
+  altered[middle] = altered.readUInt8(middle) ^ 0x01;
   await drop.setInputFiles({ name: 'altered.pdf', mimeType: 'application/pdf', buffer: altered });
   await expect(stranger.getByText('与签发文件不一致', { exact: true })).toBeVisible();
   // Page 1 as a reader sees it, with the insurer's red seal (poppler renders it; kept with the test's report).
