@@ -17,7 +17,7 @@ const STATUS_COLORS: Partial<Record<ApplicationStatus, string>> = {
   PENDING_REVIEW: 'processing',
   RETURNED: 'warning',
   DECLINED: 'error',
-  PENDING_PAYMENT: 'gold',
+  PENDING_PAYMENT: 'warning',
   PAID: 'cyan',
   PAYMENT_EXPIRED: 'default',
   CANCELLED: 'default',

@@ -47,7 +47,7 @@ export function PolicyStatusTag({ status, label }: { status: PolicyStatus; label
 }
 
 const ORDER_STATUS_COLORS: Record<PaymentOrderStatus, string> = {
-  PENDING: 'gold',
+  PENDING: 'warning',
   PAID: 'success',
   EXPIRED: 'default',
   CANCELLED: 'default',

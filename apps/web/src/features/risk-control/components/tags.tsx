@@ -30,7 +30,7 @@ export function OrderStatusTag({ status }: { status: ServiceOrderStatus }) {
 }
 
 const LEVEL_COLORS: Readonly<Record<HazardLevel, string>> = {
-  GENERAL: 'gold',
+  GENERAL: 'warning',
   SERIOUS: 'orange',
   MAJOR: 'red',
 };

@@ -190,7 +190,7 @@ function Persons() {
       key: 'expert',
       title: T.expert,
       dataIndex: 'expert',
-      render: (v: boolean) => (v ? <Tag color="gold">{T.expert}</Tag> : T.none),
+      render: (v: boolean) => (v ? <Tag color="warning">{T.expert}</Tag> : T.none),
     },
     {
       key: 'certificate',
