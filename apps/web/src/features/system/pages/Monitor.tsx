@@ -56,7 +56,12 @@ function formatUptime(seconds: number): string {
 
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 100) : 0);
 
-const METHOD_COLORS: Record<string, string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red' };
+const METHOD_COLORS: Record<string, string> = {
+  GET: 'processing',
+  POST: 'success',
+  PUT: 'warning',
+  DELETE: 'error',
+};
 const method = (m: string) => <Tag color={METHOD_COLORS[m] ?? 'default'}>{m}</Tag>;
 const ms = (value: number) => `${Math.round(value)} ms`;
 
@@ -177,7 +182,7 @@ function Overview({ data }: { data: MonitorResult }) {
             <Descriptions.Item label={T.dbConnections}>{database.connections}</Descriptions.Item>
             <Descriptions.Item label={T.dbVersion}>{database.version}</Descriptions.Item>
             <Descriptions.Item label={T.database}>
-              <Tag color={database.embedded ? 'blue' : 'green'}>
+              <Tag color={database.embedded ? 'processing' : 'success'}>
                 {database.embedded ? T.dbEmbedded : T.dbExternal}
               </Tag>
             </Descriptions.Item>
