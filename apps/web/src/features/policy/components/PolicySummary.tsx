@@ -325,7 +325,7 @@ export function PolicyTimeline({ events }: { events: ApplicationEventRow[] }) {
           e.toStatus === 'DECLINED' || e.toStatus === 'RETURNED'
             ? 'red'
             : e.toStatus === 'ISSUED'
-              ? 'success'
+              ? 'green'
               : 'blue',
         content: (
           <>
