@@ -1,6 +1,6 @@
 // The one place where a backup reads the files a database references and a restore writes them back. Image
-// materials go through the storage module (modules/materials/storage.ts, today the local disk under
-// DATA_DIR/materials): when it gains an object store, this file follows it and nothing else in backup/ changes.
+// materials go through the storage interface (modules/materials/storage.ts: the local disk under DATA_DIR/materials
+// or an S3-compatible bucket, PIIBS_STORAGE), so a backup takes them from wherever they are stored.
 // Avatars and the configuration files (secrets, trusted CA roots) are local files under DATA_DIR.
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
