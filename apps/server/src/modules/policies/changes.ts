@@ -352,6 +352,14 @@ async function quoteOf(tx: Tx, p: Policy, effective: string, reason: Cancellatio
   return { ...q, held, spent };
 }
 
+/** A request locked for a decision on the version the caller saw: 404 when there is none, 409 when it moved. */
+async function lockChangeAt(tx: Tx, id: number, version: number): Promise<Change> {
+  const [c] = await tx.select().from(policyChanges).where(eq(policyChanges.id, id)).for('update');
+  if (!c) throw notFound(POLICY_CHANGE_NOT_FOUND);
+  if (c.version !== version) throw conflict('该申请已被他人处理，请刷新后重试');
+  return c;
+}
+
 export type ReviewDecision = 'approve' | 'return' | 'reject';
 
 /**
@@ -368,9 +376,7 @@ export async function reviewPolicyChange(
   version: number,
 ): Promise<PolicyChangeView> {
   const outcome = await ctx.db.transaction(async (tx) => {
-    const [c] = await tx.select().from(policyChanges).where(eq(policyChanges.id, id)).for('update');
-    if (!c) throw notFound(POLICY_CHANGE_NOT_FOUND);
-    if (c.version !== version) throw conflict('该申请已被他人处理，请刷新后重试');
+    const c = await lockChangeAt(tx, id, version);
     if (c.status !== 'PENDING_REVIEW')
       throw conflict(`该申请${POLICY_CHANGE_STATUS_LABELS[c.status as PolicyChangeStatus]}，不能再审核`);
     if (decision !== 'approve' && !opinion?.trim())
@@ -587,19 +593,18 @@ export async function resubmitPolicyChange(
 ): Promise<PolicyChangeView> {
   const seen = await visibleChange(ctx.db, viewer, id);
   const row = await ctx.db.transaction(async (tx) => {
-    const [c] = await tx.select().from(policyChanges).where(eq(policyChanges.id, seen.id)).for('update');
-    if (c!.version !== version) throw conflict('该申请已被他人处理，请刷新后重试');
-    if (c!.status !== 'RETURNED') throw conflict('只有已退回的申请可以重新提交');
+    const c = await lockChangeAt(tx, seen.id, version);
+    if (c.status !== 'RETURNED') throw conflict('只有已退回的申请可以重新提交');
     const [updated] = await tx
       .update(policyChanges)
       .set({ status: 'PENDING_REVIEW', version: sql`${policyChanges.version} + 1`, updatedAt: sql`now()` })
-      .where(eq(policyChanges.id, c!.id))
+      .where(eq(policyChanges.id, c.id))
       .returning();
     await auditAction(tx, actor, {
       action: 'resubmit',
       entity: 'policy_change',
-      entityId: c!.id,
-      detail: { number: c!.number, before: { status: 'RETURNED' }, after: { status: 'PENDING_REVIEW' } },
+      entityId: c.id,
+      detail: { number: c.number, before: { status: 'RETURNED' }, after: { status: 'PENDING_REVIEW' } },
     });
     return updated!;
   });
