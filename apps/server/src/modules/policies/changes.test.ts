@@ -251,8 +251,30 @@ describe('an additional premium not paid by its deadline', () => {
     const again = await w.ent.post(`/api/policy-changes/${c.id}/pay`);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toContain('已失效');
-    // A second pass finds nothing; the policy takes a new request.
+    // A second pass finds nothing.
     expect(await jobHandlers.expire(w.ctx)).toBe(0);
+
+    // The policy takes a new request; asked to pay past its deadline before the job ran, it lapses then.
+    const next = (
+      await w.ent.post(`/api/policies/${policyId}/endorsements`, {
+        effectiveDate: tomorrow(),
+        headcount: before.headcount! + 2,
+        idempotencyKey: 'endorse-key-0201',
+      })
+    ).json();
+    await w.underwriter.post(`/api/policy-changes/${next.id}/review`, {
+      decision: 'approve',
+      version: next.version,
+    });
+    await w.t.database.db
+      .update(policyChanges)
+      .set({ payExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(policyChanges.id, next.id));
+    const late = await w.ent.post(`/api/policy-changes/${next.id}/pay`);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toContain('已失效');
+    expect((await w.ent.get(`/api/policy-changes/${next.id}`)).json().statusLabel).toBe('已失效');
+    expect((await policyRow()).headcount).toBe(before.headcount);
   });
 });
 

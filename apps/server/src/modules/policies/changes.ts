@@ -847,10 +847,9 @@ export async function payPolicyChange(ctx: BusinessContext, viewer: CustomerView
   const c = await visibleChange(ctx.db, viewer, id);
   if (c.status === 'LAPSED') throw conflict(LAPSED_TEXT);
   if (c.status !== 'PENDING_PAYMENT') throw conflict('该申请不需要补缴保费');
-  if (c.payExpiresAt && c.payExpiresAt.getTime() <= Date.now()) {
-    await lapseChange(ctx, c.id);
-    throw conflict(LAPSED_TEXT);
-  }
+  if (c.payExpiresAt && c.payExpiresAt.getTime() <= Date.now())
+    // Lapsed now, or (paid at the last moment) settled by closing its charge.
+    throw conflict((await lapseChange(ctx, c.id)) ? LAPSED_TEXT : '该申请不需要补缴保费');
   const charge = await ctx.provider.createCharge({
     orderNo: c.number,
     amountFen: c.premiumDeltaFen,
