@@ -4,6 +4,7 @@
 // proving document and is refunded; the underwriter approves both from the queue 批改审核 (审核任务 menu).
 
 import { expect, type Page, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import {
   approvedApplication,
   bearer,
@@ -11,6 +12,7 @@ import {
   closeOwnContextsAfterEach,
   content,
   openFromSidebar,
+  pickOption,
   savedToken,
   signInQuickly,
 } from './support.ts';
@@ -51,9 +53,11 @@ async function approveFromQueue(page: Page, policyNumber: string, expected: RegE
   const row = content(page).getByRole('row').filter({ hasText: policyNumber });
   await expect(row.getByText('待核保')).toBeVisible();
   await expect(row.getByText(expected)).toBeVisible();
+  expect(await seriousViolations(page, '批改审核')).toEqual([]);
   await row.getByRole('button', { name: /审\s*核/ }).click();
   await expect(page).toHaveURL(/\/piibs\/task\/policyChange\/\d+$/);
   await expect(content(page).getByTestId('policy-change-comparison')).toBeVisible();
+  expect(await seriousViolations(page, '审核批改/退保申请')).toEqual([]);
   await clickDecision(page, '通过');
   await expect(page).toHaveURL(/\/piibs\/task\/policyChanges$/);
   await expect(content(page).getByRole('row').filter({ hasText: policyNumber })).toHaveCount(0);
@@ -97,17 +101,14 @@ test('an enterprise adds employees mid-term and pays the difference; then, dereg
   await section(page).getByRole('button', { name: '申请退保' }).click();
   const cancel = page.getByRole('dialog');
   await cancel.getByLabel('生效日期').fill(tomorrow());
-  await cancel.getByRole('combobox', { name: '退保原因' }).click();
-  await page.getByTitle('投保人申请退保').click();
+  await pickOption(page, cancel, '退保原因', '投保人申请退保');
   await cancel.getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(cancel.getByRole('alert')).toContainText(
     '安全生产责任保险仅在企业关闭、破产、注销或停止生产经营时可以退保',
   );
   // Deregistered, with the document on file.
-  await cancel.getByRole('combobox', { name: '退保原因' }).click();
-  await page.getByTitle('企业注销').click();
-  await cancel.getByRole('combobox', { name: '证明材料' }).click();
-  await page.locator('.ant-select-item-option[title*="被保险人清单"]').click();
+  await pickOption(page, cancel, '退保原因', '企业注销');
+  await pickOption(page, cancel, '证明材料', '被保险人清单');
   await cancel.getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(
     section(page).getByRole('row').filter({ hasText: '企业注销' }).getByText('待核保'),
