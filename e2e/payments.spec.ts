@@ -6,70 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type APIRequestContext, type APIResponse, expect, test } from '@playwright/test';
-import {
-  bearer,
-  closeOwnContextsAfterEach,
-  content,
-  documentFile,
-  savedToken,
-  signInQuickly,
-  spaced,
-} from './support.ts';
+import { expect, test } from '@playwright/test';
+import { approvedApplication, closeOwnContextsAfterEach, content, signInQuickly, spaced } from './support.ts';
 
 closeOwnContextsAfterEach();
-
-/**
- * An application of the demo enterprise, approved and waiting for payment, made through the API: this journey's
- * own, so journeys running beside it (or a retry) never pay or find each other's. Answers its number.
- */
-async function approvedApplication(request: APIRequestContext): Promise<string> {
-  const ok = async (call: Promise<APIResponse>) => {
-    const res = await call;
-    expect(res.status(), `${res.url()}: ${await res.text()}`).toBe(200);
-    return res.json();
-  };
-  const ent = { headers: bearer(savedToken('enterprise')) };
-  const products = (await ok(request.get('/api/products/available', ent))) as { id: number; code: string }[];
-  const product = products.find((p) => p.code === 'AZX_GM_2025');
-  expect(product, 'the demo work-safety product').toBeTruthy();
-  const customer = (await ok(request.get('/api/customers/mine', ent))) as { id: number };
-  const draft = (await ok(
-    request.post('/api/applications', {
-      ...ent,
-      data: { productId: product!.id, customerId: customer.id, policyholderType: 1 },
-    }),
-  )) as { id: number; number: string; version: number };
-  // The demo enterprise's 营业执照 is on file; the product needs the 被保险人清单 before approval.
-  await ok(
-    request.post('/api/materials', {
-      ...ent,
-      multipart: {
-        businessType: 'application',
-        businessId: String(draft.id),
-        docType: 'INSURED_LIST',
-        file: documentFile('被保险人清单.pdf'),
-      },
-    }),
-  );
-  await ok(
-    request.post(`/api/applications/${draft.id}/submit`, { ...ent, data: { version: draft.version } }),
-  );
-
-  const uw = { headers: bearer(savedToken('underwriter')) };
-  const tasks = (await ok(
-    request.get(`/api/tasks?kind=application&blurry=${encodeURIComponent(draft.number)}`, uw),
-  )) as { content: { id: number; subjectId: number; version: number }[] };
-  const task = tasks.content.find((t) => t.subjectId === draft.id);
-  expect(task, `the review task of ${draft.number}`).toBeTruthy();
-  await ok(
-    request.post(`/api/tasks/${task!.id}/decide`, {
-      ...uw,
-      data: { decision: 'approve', opinion: '资料齐全，同意承保', version: task!.version },
-    }),
-  );
-  return draft.number;
-}
 
 test('enterprise pays in the sandbox cashier → result page → downloads the e-policy → verification page', async ({
   page,

@@ -32,8 +32,10 @@ export const NOTIFICATION_KINDS = [
   'service.dispatched',
   'service.confirmed',
   'policy.expiring',
+  'policy_change.submitted',
   'policy_change.decided',
   'policy_change.done',
+  'policy_change.lapsed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>> = Object.freeze({
@@ -53,8 +55,10 @@ export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>
   'service.dispatched': '新的服务单',
   'service.confirmed': '服务已确认',
   'policy.expiring': '保单即将到期',
+  'policy_change.submitted': '待核保的批改/退保',
   'policy_change.decided': '批改/退保审核结果',
   'policy_change.done': '批改/退保已生效',
+  'policy_change.lapsed': '批改已失效',
 });
 
 // ---- what each notification says ----
@@ -164,6 +168,20 @@ export const NOTIFICATION_TEXTS = Object.freeze({
   serviceConfirmed: (o: { number: string; holderName: string; itemType: string }): NotificationText => ({
     title: '服务已确认',
     body: `「${o.holderName}」已确认服务单 ${o.number}（${serviceItem(o.itemType)}）。`,
+  }),
+  policyChangeSubmitted: (c: {
+    kindLabel: string;
+    number: string;
+    policyNumber: string;
+    holderName: string;
+    changeText: string;
+  }): NotificationText => ({
+    title: `新的${c.kindLabel}申请`,
+    body: `「${c.holderName}」申请${c.kindLabel}保单 ${c.policyNumber}（${c.number}）：${c.changeText}，等待核保。`,
+  }),
+  policyChangeLapsed: (c: { number: string; policyNumber: string; deltaFen: number }): NotificationText => ({
+    title: '批改已失效',
+    body: `保单 ${c.policyNumber} 的批改申请 ${c.number} 未在期限内补缴保费 ${formatFen(c.deltaFen)}，已失效，保单内容不变。如仍需批改，请重新申请。`,
   }),
   policyChangeDecided: (c: {
     kindLabel: string;

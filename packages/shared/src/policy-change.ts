@@ -18,8 +18,8 @@ export const POLICY_CHANGE_KIND_LABELS: Readonly<Record<PolicyChangeKind, string
 /**
  * PENDING_REVIEW → (approve) PENDING_PAYMENT (additional premium) | REFUNDING (return of premium) | DONE;
  * PENDING_REVIEW → (return) RETURNED → (resubmit) PENDING_REVIEW; PENDING_REVIEW → (decline) DECLINED;
- * PENDING_PAYMENT → (paid) DONE. At most one open (PENDING_REVIEW, RETURNED, PENDING_PAYMENT, REFUNDING) per
- * policy.
+ * PENDING_PAYMENT → (paid) DONE | (not paid by its deadline) LAPSED. At most one open (PENDING_REVIEW,
+ * RETURNED, PENDING_PAYMENT, REFUNDING) per policy.
  */
 export const POLICY_CHANGE_STATUSES = [
   'PENDING_REVIEW',
@@ -28,6 +28,7 @@ export const POLICY_CHANGE_STATUSES = [
   'PENDING_PAYMENT',
   'REFUNDING',
   'DONE',
+  'LAPSED',
 ] as const;
 export type PolicyChangeStatus = (typeof POLICY_CHANGE_STATUSES)[number];
 export const POLICY_CHANGE_STATUS_LABELS: Readonly<Record<PolicyChangeStatus, string>> = Object.freeze({
@@ -37,7 +38,12 @@ export const POLICY_CHANGE_STATUS_LABELS: Readonly<Record<PolicyChangeStatus, st
   PENDING_PAYMENT: '待补缴保费',
   REFUNDING: '退费中',
   DONE: '已生效',
+  LAPSED: '已失效',
 });
+
+/** The underwriter's queue of policy changes (批改审核) and the page deciding one. */
+export const POLICY_CHANGE_REVIEWS_PATH = '/piibs/task/policyChanges';
+export const policyChangeAuditPath = (id: number) => `/piibs/task/policyChange/${id}`;
 export const OPEN_POLICY_CHANGE_STATUSES: readonly PolicyChangeStatus[] = Object.freeze([
   'PENDING_REVIEW',
   'RETURNED',
@@ -234,6 +240,9 @@ export const policyChangeView = z.object({
   id: z.number(),
   number: z.string(),
   policyId: z.number(),
+  policyNumber: z.string(),
+  holderName: z.string(),
+  productName: z.string(),
   kind: z.enum(POLICY_CHANGE_KINDS),
   kindLabel: z.string(),
   status: z.enum(POLICY_CHANGE_STATUSES),
@@ -251,6 +260,8 @@ export const policyChangeView = z.object({
   endorsementId: z.number().nullable(),
   refundedFen: z.number(),
   paid: z.boolean(),
+  /** An approved additional premium: when its payment closes (then the request lapses, 已失效). */
+  payExpiresAt: z.string().nullable(),
   version: z.number(),
   createdAt: z.string(),
 });

@@ -43,6 +43,8 @@ export const VIEW_NAMES = [
   'task/TaskList',
   'task/CustomerAudit',
   'task/TenderAudit',
+  'task/PolicyChangeReviews',
+  'task/PolicyChangeAudit',
   // 项目管理
   'projectManage/OrderDetail',
   'projectManage/Apply',

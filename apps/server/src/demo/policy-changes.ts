@@ -57,7 +57,7 @@ export async function seedDemoPolicyChanges(db: Db, config: Config): Promise<num
       reason: '联系人电话变更',
       idempotencyKey: 'demo-endorsement-1',
     });
-    await reviewPolicyChange(ctx, actorOf(uw), c.id, 'approve', '同意批改', c.version);
+    await reviewPolicyChange(ctx, uw.viewer, actorOf(uw), c.id, 'approve', '同意批改', c.version);
     made++;
   }
 
@@ -107,6 +107,6 @@ export async function seedDemoPolicyChanges(db: Db, config: Config): Promise<num
     note: '企业已办理注销登记，附注销通知书',
     idempotencyKey: 'demo-cancellation-1',
   });
-  await reviewPolicyChange(ctx, actorOf(uw), c.id, 'approve', '注销材料属实，同意退保', c.version);
+  await reviewPolicyChange(ctx, uw.viewer, actorOf(uw), c.id, 'approve', '注销材料属实，同意退保', c.version);
   return made + 1;
 }

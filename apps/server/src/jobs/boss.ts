@@ -2,7 +2,8 @@
 // start), safe with several API instances (one worker takes each job; the cron schedule fires once a minute
 // across all instances):
 //   payment-expire       every minute and on start: pending payment orders past their expiry → EXPIRED, their
-//                        applications → PAYMENT_EXPIRED (expireOverdueOrders)
+//                        applications → PAYMENT_EXPIRED (expireOverdueOrders); approved endorsements whose
+//                        additional premium is unpaid past the same deadline → LAPSED (lapseOverdueChanges)
 //   policy-issue-sweep   every minute and on start: paid applications without a policy → issued
 //                        (issuePendingPolicies); approved project changes without an endorsement → issued
 //                        (issuePendingEndorsements)
@@ -25,6 +26,7 @@ import type { BackupSettings } from '../backup/settings.ts';
 import { notifyExpiringPolicies } from '../modules/notifications/expiring.ts';
 import { businessContext } from '../modules/payments/context.ts';
 import { expireOverdueOrders } from '../modules/payments/service.ts';
+import { lapseOverdueChanges } from '../modules/policies/changes.ts';
 import { settlePolicyStatuses } from '../modules/policies/expiry.ts';
 import { issuePendingPolicies, issuePolicy } from '../modules/policies/issue.ts';
 import { issuePendingEndorsements } from '../modules/project-orders/endorsements.ts';
@@ -56,7 +58,7 @@ export interface JobRunnerOptions {
 
 /** The job handlers, exported so tests (and operators) can run a pass directly. */
 export const jobHandlers = {
-  expire: (ctx: BusinessContext) => expireOverdueOrders(ctx),
+  expire: async (ctx: BusinessContext) => (await expireOverdueOrders(ctx)) + (await lapseOverdueChanges(ctx)),
   sweep: async (ctx: BusinessContext) => {
     const p = await issuePendingPolicies(ctx);
     const e = await issuePendingEndorsements(ctx);
@@ -114,7 +116,7 @@ export class JobRunner implements IssueQueue {
       const polling = { pollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2 };
       await boss.work(QUEUES.expire, polling, async () => {
         const n = await jobHandlers.expire(ctx);
-        if (n) ctx.log.info({ expired: n }, 'payment orders expired');
+        if (n) ctx.log.info({ expired: n }, 'payment orders expired, unpaid endorsements lapsed');
       });
       await boss.work(QUEUES.sweep, polling, async () => {
         const r = await jobHandlers.sweep(ctx);

@@ -69,6 +69,8 @@ export const VIEW_PAGES = {
   'task/TaskList': () => import('@/features/review/pages/TaskList.tsx'),
   'task/CustomerAudit': () => import('@/features/review/pages/CustomerAudit.tsx'),
   'task/TenderAudit': () => import('@/features/review/pages/TenderAudit.tsx'),
+  'task/PolicyChangeReviews': () => import('@/features/review/pages/PolicyChangeReviews.tsx'),
+  'task/PolicyChangeAudit': () => import('@/features/review/pages/PolicyChangeAudit.tsx'),
 
   'projectManage/OrderDetail': () => import('@/features/project/pages/OrderDetail.tsx'),
   'projectManage/Apply': () => import('@/features/project/pages/Apply.tsx'),

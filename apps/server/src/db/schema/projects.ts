@@ -266,7 +266,7 @@ export const policyChanges = pgTable(
     check('policy_change_kind', sql`${t.kind} in ('ENDORSEMENT', 'CANCELLATION')`),
     check(
       'policy_change_status',
-      sql`${t.status} in ('PENDING_REVIEW', 'RETURNED', 'DECLINED', 'PENDING_PAYMENT', 'REFUNDING', 'DONE')`,
+      sql`${t.status} in ('PENDING_REVIEW', 'RETURNED', 'DECLINED', 'PENDING_PAYMENT', 'REFUNDING', 'DONE', 'LAPSED')`,
     ),
     check(
       'policy_change_money',

@@ -255,6 +255,16 @@ describe('business pages and permission buttons', () => {
       hidden: false,
       meta: { title: '审核任务', noCache: false },
     });
+    // The queue of endorsements and cancellations (批改审核), and the page deciding one.
+    expect(task.children!.find((c) => c.path === 'policyChanges')).toMatchObject({
+      component: 'task/PolicyChangeReviews',
+      hidden: false,
+      meta: { title: '批改审核', noCache: false },
+    });
+    expect(task.children!.find((c) => c.path === 'policyChange/:id')).toMatchObject({
+      component: 'task/PolicyChangeAudit',
+      hidden: true,
+    });
     const applicant = tree.find((r) => r.path === '/piibs/applicant')!;
     expect(applicant.children!.find((c) => c.path === 'list')).toMatchObject({
       component: 'applicant/CustomerList',

@@ -185,6 +185,13 @@ export const SEED_MENUS: SeedMenu[] = [
       }),
       page('审核客户信息', 'audit/:id/:audit', 'task/CustomerAudit', [UNDERWRITER]),
       page('审核二次下单信息', 'tenderAudit/:id/:audit', 'task/TenderAudit', [UNDERWRITER]),
+      // Endorsements (批改) and cancellations (退保) of issued policies: the queue, then one request.
+      page('批改审核', 'policyChanges', 'task/PolicyChangeReviews', [UNDERWRITER], {
+        hidden: false,
+        cache: true,
+        icon: 'policy',
+      }),
+      page('审核批改/退保申请', 'policyChange/:id', 'task/PolicyChangeAudit', [UNDERWRITER]),
     ],
   },
   {

@@ -3,6 +3,7 @@
 // key that names the event once (retries, replays and job re-runs store nothing more).
 import { ROLE_CODES } from '@piibs/shared/auth';
 import { NOTIFICATION_TEXTS, type NotificationKind } from '@piibs/shared/notification';
+import { policyChangeAuditPath } from '@piibs/shared/policy-change';
 import { applyPath, tenderAuditPath } from '@piibs/shared/project-order';
 import type { ReviewDecision, TaskKind } from '@piibs/shared/review';
 import { eq, sql } from 'drizzle-orm';
@@ -365,6 +366,60 @@ export async function notifyServiceConfirmed(
 }
 
 // ---- endorsements and cancellations of issued policies ----
+
+/**
+ * A policyholder asked for (or resubmitted) an endorsement or cancellation: the underwriters who may review the
+ * policy's application (the review permission, its data scope), never the requester; linked to the request's
+ * page in the queue (批改审核). Once per submission (the request's version).
+ */
+export async function notifyPolicyChangeSubmitted(
+  tx: Tx,
+  c: {
+    id: number;
+    applicationId: number;
+    requestedBy: number;
+    kindLabel: string;
+    number: string;
+    policyNumber: string;
+    holderName: string;
+    changeText: string;
+    version: number;
+  },
+): Promise<void> {
+  const reviewers = await taskReviewers(tx, {
+    kind: 'application',
+    subjectId: c.applicationId,
+    submittedBy: c.requestedBy,
+  });
+  await notify(tx, {
+    userIds: reviewers.map((r) => r.id),
+    kind: 'policy_change.submitted',
+    ...NOTIFICATION_TEXTS.policyChangeSubmitted(c),
+    link: policyChangeAuditPath(c.id),
+    eventKey: `policy_change:${c.id}:submitted:${c.version}`,
+  });
+}
+
+/** An approved endorsement's additional premium was not paid in time: the applicant's side. */
+export async function notifyPolicyChangeLapsed(
+  tx: Tx,
+  c: {
+    id: number;
+    policyId: number;
+    applicationId: number;
+    number: string;
+    policyNumber: string;
+    deltaFen: number;
+  },
+): Promise<void> {
+  await notify(tx, {
+    userIds: await applicantUsers(tx, c.applicationId),
+    kind: 'policy_change.lapsed',
+    ...NOTIFICATION_TEXTS.policyChangeLapsed(c),
+    link: policyViewPath(c.policyId),
+    eventKey: `policy_change:${c.id}:lapsed`,
+  });
+}
 
 /** The underwriter decided a policy's endorsement or cancellation request: the applicant's side. */
 export async function notifyPolicyChangeDecided(

@@ -139,11 +139,11 @@ export const policyChangeRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: canReview,
       schema: {
         tags: ['policies'],
-        summary: '待核保的批改/退保申请（先到先审）',
+        summary: '待核保的批改/退保申请（先到先审；数据范围内的保单）',
         response: { 200: z.array(policyChangeView), ...adminErrors },
       },
     },
-    async () => policyChangeQueue(db()),
+    async (req) => policyChangeQueue(db(), await customerViewerOf(db(), req.user)),
   );
 
   app.post(
@@ -161,6 +161,7 @@ export const policyChangeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) =>
       reviewPolicyChange(
         ctx,
+        await customerViewerOf(db(), req.user),
         actorOf(req),
         req.params.id,
         req.body.decision,

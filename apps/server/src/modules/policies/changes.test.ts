@@ -8,9 +8,11 @@ import {
   materials,
   notifications,
   policies,
+  policyChanges,
   policyRefunds,
   sandboxRefunds,
 } from '../../db/schema.ts';
+import { jobHandlers } from '../../jobs/boss.ts';
 import { signFields } from '../payments/provider.ts';
 import {
   cashier,
@@ -172,6 +174,107 @@ describe('the underwriter returns and rejects, as applications', () => {
       expect.arrayContaining(['批改申请已被退回', '批改申请已被拒绝']),
     );
     expect(told.find((n) => n.title === '批改申请已被拒绝')?.body).toContain('意见：地址无法核实');
+  });
+});
+
+describe('an additional premium not paid by its deadline', () => {
+  it('lapses (已失效) on the payment-expiry job: the policy unchanged, audited, the holder told, the cashier closed', async () => {
+    const before = await policyRow();
+    const res = await w.ent.post(`/api/policies/${policyId}/endorsements`, {
+      effectiveDate: tomorrow(),
+      headcount: before.headcount! + 3,
+      idempotencyKey: 'endorse-key-0200',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const c = res.json();
+    // The underwriters are told, with a link to the request in their queue (批改审核).
+    const told = await w.t.database.db
+      .select({ link: notifications.link, body: notifications.body })
+      .from(notifications)
+      .where(
+        and(eq(notifications.userId, w.ids.underwriter), eq(notifications.kind, 'policy_change.submitted')),
+      );
+    const mine = told.find((n) => n.link === `/piibs/task/policyChange/${c.id}`);
+    expect(mine?.body).toContain(`参保人数：${before.headcount} 人 → ${before.headcount! + 3} 人`);
+    const queued = (await w.underwriter.get('/api/policy-change-reviews'))
+      .json()
+      .find((q: { id: number }) => q.id === c.id);
+    expect(queued).toMatchObject({ policyNumber: before.number, holderName: before.holderName });
+    expect(queued.productName).not.toBe('');
+
+    const approved = await w.underwriter.post(`/api/policy-changes/${c.id}/review`, {
+      decision: 'approve',
+      version: c.version,
+    });
+    expect(approved.json().statusLabel).toBe('待补缴保费');
+    // The deadline of an application's payment order: 24 hours.
+    const deadline = Date.parse(approved.json().payExpiresAt);
+    expect(Math.abs(deadline - (Date.now() + 24 * 3_600_000))).toBeLessThan(5 * 60_000);
+    const pay = await w.ent.post(`/api/policy-changes/${c.id}/pay`);
+    expect(pay.statusCode, pay.body).toBe(200);
+    const { cashierUrl } = pay.json();
+
+    // Not paid; the deadline passes and the job runs.
+    await w.t.database.db
+      .update(policyChanges)
+      .set({ payExpiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(policyChanges.id, c.id));
+    expect(await jobHandlers.expire(w.ctx)).toBeGreaterThanOrEqual(1);
+    const lapsed = (await w.ent.get(`/api/policy-changes/${c.id}`)).json();
+    expect(lapsed.statusLabel).toBe('已失效');
+    const after = await policyRow();
+    expect(after.headcount).toBe(before.headcount);
+    expect(after.annualPremiumFen).toBe(before.annualPremiumFen);
+    expect(after.version).toBe(before.version);
+    const [audit] = await w.t.database.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.entity, 'policy_change'),
+          eq(auditLog.entityId, String(c.id)),
+          eq(auditLog.action, 'expire'),
+        ),
+      );
+    expect(audit?.detail).toMatchObject({
+      before: { status: 'PENDING_PAYMENT' },
+      after: { status: 'LAPSED' },
+    });
+    const [notice] = await w.t.database.db
+      .select({ title: notifications.title, body: notifications.body })
+      .from(notifications)
+      .where(and(eq(notifications.userId, w.ids.ent), eq(notifications.kind, 'policy_change.lapsed')));
+    expect(notice?.title).toBe('批改已失效');
+    expect(notice?.body).toContain(c.number);
+    // The cashier link no longer works, and no new one is opened.
+    expect((await w.t.app.inject({ method: 'GET', url: cashierUrl })).statusCode).toBe(409);
+    const again = await w.ent.post(`/api/policy-changes/${c.id}/pay`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toContain('已失效');
+    // A second pass finds nothing.
+    expect(await jobHandlers.expire(w.ctx)).toBe(0);
+
+    // The policy takes a new request; asked to pay past its deadline before the job ran, it lapses then.
+    const next = (
+      await w.ent.post(`/api/policies/${policyId}/endorsements`, {
+        effectiveDate: tomorrow(),
+        headcount: before.headcount! + 2,
+        idempotencyKey: 'endorse-key-0201',
+      })
+    ).json();
+    await w.underwriter.post(`/api/policy-changes/${next.id}/review`, {
+      decision: 'approve',
+      version: next.version,
+    });
+    await w.t.database.db
+      .update(policyChanges)
+      .set({ payExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(policyChanges.id, next.id));
+    const late = await w.ent.post(`/api/policy-changes/${next.id}/pay`);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toContain('已失效');
+    expect((await w.ent.get(`/api/policy-changes/${next.id}`)).json().statusLabel).toBe('已失效');
+    expect((await policyRow()).headcount).toBe(before.headcount);
   });
 });
 

@@ -20,7 +20,7 @@ import {
 } from '@piibs/shared/policy-change';
 import { preventionFee } from '@piibs/shared/rating';
 import { cancellationQuote, endorsementDeltaFen } from '@piibs/shared/short-period';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import {
@@ -42,10 +42,16 @@ import { type Actor, auditAction, writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import type { Seal } from '../../lib/pdf.ts';
+import { PAYMENT_TTL_MS } from '../applications/changes.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { issueSignedDocument } from '../documents/issue.ts';
 import { insurerName } from '../init/service.ts';
-import { notifyPolicyChangeDecided, notifyPolicyChangeDone } from '../notifications/events.ts';
+import {
+  notifyPolicyChangeDecided,
+  notifyPolicyChangeDone,
+  notifyPolicyChangeLapsed,
+  notifyPolicyChangeSubmitted,
+} from '../notifications/events.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from '../project-orders/endorsement-pdf.ts';
 import { policiesVisibleTo, policyCovers } from './service.ts';
@@ -170,6 +176,20 @@ async function insertChange(
   }
 }
 
+/** The underwriters are told a request waits for them (批改审核). */
+const tellReviewers = (tx: Tx, p: Policy, c: Change, requestedBy: number) =>
+  notifyPolicyChangeSubmitted(tx, {
+    id: c.id,
+    applicationId: p.applicationId,
+    requestedBy,
+    kindLabel: POLICY_CHANGE_KIND_LABELS[c.kind as PolicyChangeKind],
+    number: c.number,
+    policyNumber: p.number,
+    holderName: p.holderName,
+    changeText: changeText(c.changes as FieldChange[]),
+    version: c.version,
+  });
+
 /** The endorsement asked for: field changes in words, the new annual premium and the pro-rata delta. */
 export async function submitEndorsement(
   ctx: BusinessContext,
@@ -234,7 +254,7 @@ export async function submitEndorsement(
       idempotencyKey: input.idempotencyKey,
       requestedBy: actor.user.id,
     });
-    if (fresh)
+    if (fresh) {
       await auditAction(tx, actor, {
         action: 'submit',
         entity: 'policy_change',
@@ -247,6 +267,8 @@ export async function submitEndorsement(
           premiumDeltaFen: delta,
         },
       });
+      await tellReviewers(tx, p, row, actor.user.id);
+    }
     return row;
   });
   return viewOf(ctx.db, change);
@@ -315,7 +337,7 @@ export async function submitCancellation(
       idempotencyKey: input.idempotencyKey,
       requestedBy: actor.user.id,
     });
-    if (fresh)
+    if (fresh) {
       await auditAction(tx, actor, {
         action: 'submit',
         entity: 'policy_change',
@@ -329,6 +351,8 @@ export async function submitCancellation(
           earnedFen: q.earnedFen,
         },
       });
+      await tellReviewers(tx, p, row, actor.user.id);
+    }
     return row;
   });
   return viewOf(ctx.db, change);
@@ -352,6 +376,14 @@ async function quoteOf(tx: Tx, p: Policy, effective: string, reason: Cancellatio
   return { ...q, held, spent };
 }
 
+/** A request locked for a decision on the version the caller saw: 404 when there is none, 409 when it moved. */
+async function lockChangeAt(tx: Tx, id: number, version: number): Promise<Change> {
+  const [c] = await tx.select().from(policyChanges).where(eq(policyChanges.id, id)).for('update');
+  if (!c) throw notFound(POLICY_CHANGE_NOT_FOUND);
+  if (c.version !== version) throw conflict('该申请已被他人处理，请刷新后重试');
+  return c;
+}
+
 export type ReviewDecision = 'approve' | 'return' | 'reject';
 
 /**
@@ -361,16 +393,16 @@ export type ReviewDecision = 'approve' | 'return' | 'reject';
  */
 export async function reviewPolicyChange(
   ctx: BusinessContext,
+  viewer: CustomerViewer,
   actor: Actor,
   id: number,
   decision: ReviewDecision,
   opinion: string | undefined,
   version: number,
 ): Promise<PolicyChangeView> {
+  const seen = await visibleChange(ctx.db, viewer, id);
   const outcome = await ctx.db.transaction(async (tx) => {
-    const [c] = await tx.select().from(policyChanges).where(eq(policyChanges.id, id)).for('update');
-    if (!c) throw notFound(POLICY_CHANGE_NOT_FOUND);
-    if (c.version !== version) throw conflict('该申请已被他人处理，请刷新后重试');
+    const c = await lockChangeAt(tx, seen.id, version);
     if (c.status !== 'PENDING_REVIEW')
       throw conflict(`该申请${POLICY_CHANGE_STATUS_LABELS[c.status as PolicyChangeStatus]}，不能再审核`);
     if (decision !== 'approve' && !opinion?.trim())
@@ -397,7 +429,8 @@ export async function reviewPolicyChange(
         reviewedAt: sql`now()`,
         version: sql`${policyChanges.version} + 1`,
         updatedAt: sql`now()`,
-        ...(status === 'PENDING_PAYMENT' ? { payExpiresAt: new Date(Date.now() + 7 * 86_400_000) } : {}),
+        // The deadline of an application's payment order: unpaid by then, the endorsement lapses.
+        ...(status === 'PENDING_PAYMENT' ? { payExpiresAt: new Date(Date.now() + PAYMENT_TTL_MS) } : {}),
       })
       .where(eq(policyChanges.id, c.id))
       .returning();
@@ -587,20 +620,21 @@ export async function resubmitPolicyChange(
 ): Promise<PolicyChangeView> {
   const seen = await visibleChange(ctx.db, viewer, id);
   const row = await ctx.db.transaction(async (tx) => {
-    const [c] = await tx.select().from(policyChanges).where(eq(policyChanges.id, seen.id)).for('update');
-    if (c!.version !== version) throw conflict('该申请已被他人处理，请刷新后重试');
-    if (c!.status !== 'RETURNED') throw conflict('只有已退回的申请可以重新提交');
+    const c = await lockChangeAt(tx, seen.id, version);
+    if (c.status !== 'RETURNED') throw conflict('只有已退回的申请可以重新提交');
     const [updated] = await tx
       .update(policyChanges)
       .set({ status: 'PENDING_REVIEW', version: sql`${policyChanges.version} + 1`, updatedAt: sql`now()` })
-      .where(eq(policyChanges.id, c!.id))
+      .where(eq(policyChanges.id, c.id))
       .returning();
     await auditAction(tx, actor, {
       action: 'resubmit',
       entity: 'policy_change',
-      entityId: c!.id,
-      detail: { number: c!.number, before: { status: 'RETURNED' }, after: { status: 'PENDING_REVIEW' } },
+      entityId: c.id,
+      detail: { number: c.number, before: { status: 'RETURNED' }, after: { status: 'PENDING_REVIEW' } },
     });
+    const [p] = await tx.select().from(policies).where(eq(policies.id, c.policyId));
+    await tellReviewers(tx, p!, updated!, actor.user.id);
     return updated!;
   });
   return viewOf(ctx.db, row);
@@ -811,12 +845,16 @@ async function askRefund(ctx: BusinessContext, c: Change, r: typeof policyRefund
 /** Opens (or answers again) the cashier for an approved endorsement's additional premium. */
 export async function payPolicyChange(ctx: BusinessContext, viewer: CustomerViewer, id: number) {
   const c = await visibleChange(ctx.db, viewer, id);
+  if (c.status === 'LAPSED') throw conflict(LAPSED_TEXT);
   if (c.status !== 'PENDING_PAYMENT') throw conflict('该申请不需要补缴保费');
+  if (c.payExpiresAt && c.payExpiresAt.getTime() <= Date.now())
+    // Lapsed now, or (paid at the last moment) settled by closing its charge.
+    throw conflict((await lapseChange(ctx, c.id)) ? LAPSED_TEXT : '该申请不需要补缴保费');
   const charge = await ctx.provider.createCharge({
     orderNo: c.number,
     amountFen: c.premiumDeltaFen,
     subject: `批改补缴保费 ${c.number}`,
-    expiresAt: c.payExpiresAt ?? new Date(Date.now() + 86_400_000),
+    expiresAt: c.payExpiresAt ?? new Date(Date.now() + PAYMENT_TTL_MS),
   });
   await ctx.db
     .update(policyChanges)
@@ -828,6 +866,93 @@ export async function payPolicyChange(ctx: BusinessContext, viewer: CustomerView
     })
     .where(eq(policyChanges.id, c.id));
   return { cashierUrl: charge.cashierUrl };
+}
+
+const LAPSED_TEXT = '补缴期限已过，该批改已失效，保单内容不变；如仍需批改，请重新申请';
+
+/**
+ * An approved endorsement whose additional premium was not paid by its deadline lapses (已失效): first its
+ * charge is closed at the gateway so it can no longer be paid (paid meanwhile: settled instead), then the
+ * request → LAPSED, the policy unchanged, with the audit trail and the policyholder told. True if it lapsed.
+ */
+export async function lapseChange(ctx: BusinessContext, id: number, now = new Date()): Promise<boolean> {
+  const [c] = await ctx.db.select().from(policyChanges).where(eq(policyChanges.id, id));
+  if (c?.status !== 'PENDING_PAYMENT' || !c.payExpiresAt || c.payExpiresAt > now) return false;
+  if (c.chargeNo) {
+    const provider = (c.provider && ctx.providers[c.provider]) || ctx.provider;
+    const final = await provider.close(c.number);
+    if (final.status === 'PAID') {
+      const { tradeNo, amountFen, paidAt } = final;
+      await settlePolicyChangePayment(ctx, {
+        provider: provider.name,
+        orderNo: c.number,
+        tradeNo,
+        amountFen,
+        paidAt,
+      });
+      return false;
+    }
+  }
+  return ctx.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(policyChanges).where(eq(policyChanges.id, id)).for('update');
+    if (
+      locked?.status !== 'PENDING_PAYMENT' ||
+      locked.paidAt ||
+      !locked.payExpiresAt ||
+      locked.payExpiresAt > now
+    )
+      return false;
+    await tx
+      .update(policyChanges)
+      .set({ status: 'LAPSED', version: sql`${policyChanges.version} + 1`, updatedAt: sql`now()` })
+      .where(eq(policyChanges.id, id));
+    const [p] = await tx.select().from(policies).where(eq(policies.id, locked.policyId));
+    await writeAudit(tx, {
+      actorName: SYSTEM_ACTOR,
+      action: 'expire',
+      entity: 'policy_change',
+      entityId: id,
+      detail: {
+        number: locked.number,
+        policyNumber: p!.number,
+        premiumDeltaFen: locked.premiumDeltaFen,
+        payExpiresAt: locked.payExpiresAt.toISOString(),
+        before: { status: 'PENDING_PAYMENT' },
+        after: { status: 'LAPSED' },
+      },
+    });
+    await notifyPolicyChangeLapsed(tx, {
+      id,
+      policyId: p!.id,
+      applicationId: p!.applicationId,
+      number: locked.number,
+      policyNumber: p!.number,
+      deltaFen: locked.premiumDeltaFen,
+    });
+    return true;
+  });
+}
+
+/** The job (payment-expire): every approved endorsement past its payment deadline lapses. Answers how many. */
+export async function lapseOverdueChanges(ctx: BusinessContext, now = new Date()): Promise<number> {
+  const due = await ctx.db
+    .select({ id: policyChanges.id })
+    .from(policyChanges)
+    .where(and(eq(policyChanges.status, 'PENDING_PAYMENT'), lte(policyChanges.payExpiresAt, now)))
+    .orderBy(asc(policyChanges.payExpiresAt))
+    .limit(500);
+  let lapsed = 0;
+  for (const c of due) {
+    try {
+      if (await lapseChange(ctx, c.id, now)) lapsed++;
+    } catch (err) {
+      ctx.log.error(
+        { err, policyChangeId: c.id },
+        'lapsing an unpaid endorsement failed; retried on the next pass',
+      );
+    }
+  }
+  return lapsed;
 }
 
 /**
@@ -881,6 +1006,9 @@ export interface PolicyChangeView {
   id: number;
   number: string;
   policyId: number;
+  policyNumber: string;
+  holderName: string;
+  productName: string;
   kind: PolicyChangeKind;
   kindLabel: string;
   status: PolicyChangeStatus;
@@ -898,6 +1026,7 @@ export interface PolicyChangeView {
   endorsementId: number | null;
   refundedFen: number;
   paid: boolean;
+  payExpiresAt: string | null;
   version: number;
   createdAt: string;
 }
@@ -916,7 +1045,7 @@ async function viewOf(db: Db, c: Change): Promise<PolicyChangeView> {
 async function viewsOf(db: Db, rows: Change[]): Promise<PolicyChangeView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [docs, refunds] = await Promise.all([
+  const [docs, refunds, held] = await Promise.all([
     db
       .select({ id: endorsements.id, number: endorsements.number, changeId: endorsements.policyChangeId })
       .from(endorsements)
@@ -929,13 +1058,27 @@ async function viewsOf(db: Db, rows: Change[]): Promise<PolicyChangeView[]> {
       .from(policyRefunds)
       .where(and(inArray(policyRefunds.policyChangeId, ids), eq(policyRefunds.status, 'SUCCESS')))
       .groupBy(policyRefunds.policyChangeId),
+    db
+      .select({
+        id: policies.id,
+        number: policies.number,
+        holderName: policies.holderName,
+        productName: products.name,
+      })
+      .from(policies)
+      .innerJoin(products, eq(products.id, policies.productId))
+      .where(inArray(policies.id, [...new Set(rows.map((r) => r.policyId))])),
   ]);
   return rows.map((c) => {
     const doc = docs.find((d) => d.changeId === c.id);
+    const p = held.find((x) => x.id === c.policyId);
     return {
       id: c.id,
       number: c.number,
       policyId: c.policyId,
+      policyNumber: p?.number ?? '',
+      holderName: p?.holderName ?? '',
+      productName: p?.productName ?? '',
       kind: c.kind as PolicyChangeKind,
       kindLabel: POLICY_CHANGE_KIND_LABELS[c.kind as PolicyChangeKind],
       status: c.status as PolicyChangeStatus,
@@ -953,6 +1096,7 @@ async function viewsOf(db: Db, rows: Change[]): Promise<PolicyChangeView[]> {
       endorsementId: doc?.id ?? null,
       refundedFen: Number(refunds.find((r) => r.changeId === c.id)?.fen ?? 0),
       paid: c.paidAt !== null,
+      payExpiresAt: c.payExpiresAt?.toISOString() ?? null,
       version: c.version,
       createdAt: c.createdAt.toISOString(),
     };
@@ -974,15 +1118,19 @@ export async function policyChangesOf(db: Db, viewer: CustomerViewer, policyId: 
   return viewsOf(db, rows);
 }
 
-/** The underwriter's queue: requests waiting for review, oldest first. */
-export async function policyChangeQueue(db: Db) {
+/** The underwriter's queue: requests waiting for review on policies the viewer may see, oldest first. */
+export async function policyChangeQueue(db: Db, viewer: CustomerViewer) {
   const rows = await db
-    .select()
+    .select({ c: policyChanges })
     .from(policyChanges)
-    .where(eq(policyChanges.status, 'PENDING_REVIEW'))
+    .innerJoin(policies, eq(policies.id, policyChanges.policyId))
+    .where(and(eq(policyChanges.status, 'PENDING_REVIEW'), policiesVisibleTo(db, viewer)))
     .orderBy(asc(policyChanges.id))
     .limit(200);
-  return viewsOf(db, rows);
+  return viewsOf(
+    db,
+    rows.map((r) => r.c),
+  );
 }
 
 /** A request the viewer may see. */

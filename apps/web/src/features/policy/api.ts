@@ -180,3 +180,29 @@ export const reviewPolicyChange = (
   id: number,
   body: { decision: 'approve' | 'return' | 'reject'; opinion?: string; version: number },
 ) => postInline<PolicyChangeView>(`api/policy-changes/${id}/review`, body);
+
+/** The underwriter's queue of requests waiting for review (批改审核), oldest first. */
+export const policyChangeReviewsQuery = () =>
+  queryOptions({
+    queryKey: ['policy', 'change-reviews'],
+    queryFn: ({ signal }) =>
+      request<PolicyChangeView[]>({
+        url: 'api/policy-change-reviews',
+        method: 'get',
+        signal,
+        inlineErrors: true,
+      }),
+  });
+
+/** One request (批改/退保). */
+export const policyChangeQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['policy', 'change', id],
+    queryFn: ({ signal }) =>
+      request<PolicyChangeView>({
+        url: `api/policy-changes/${id}`,
+        method: 'get',
+        signal,
+        inlineErrors: true,
+      }),
+  });

@@ -1,5 +1,6 @@
 // Task rows (and a customer's history) as the API answers them, for the task pages' tests.
 import type { CustomerHistory } from '@piibs/shared/customer-history';
+import type { PolicyChangeView } from '@piibs/shared/policy-change';
 import type { TaskDetail, TaskRow } from '@piibs/shared/task';
 import { customerRow } from '@/features/customer/test-data.ts';
 
@@ -93,3 +94,34 @@ export function customerHistory(): CustomerHistory {
     },
   };
 }
+
+/** An endorsement (批改) of five more employees waiting for review, as GET /api/policy-changes/:id answers it. */
+export const policyChangeView = (over: Partial<PolicyChangeView> = {}): PolicyChangeView => ({
+  id: 31,
+  number: 'G202600000031',
+  policyId: 9,
+  policyNumber: 'PAZX202600000009',
+  holderName: '镇江示范机械有限公司',
+  productName: '安全生产责任保险（2025版）',
+  kind: 'ENDORSEMENT',
+  kindLabel: '批改',
+  status: 'PENDING_REVIEW',
+  statusLabel: '待核保',
+  effectiveDate: '2026-12-20',
+  changes: [{ field: 'headcount', label: '参保人数', before: '50 人', after: '55 人' }],
+  premiumBeforeFen: 2_400_000,
+  premiumDeltaFen: 205_479,
+  premiumDeltaText: '补缴 ¥2,054.79',
+  reasonLabel: null,
+  earnedFen: null,
+  basis: null,
+  reviewOpinion: null,
+  endorsementNumber: null,
+  endorsementId: null,
+  refundedFen: 0,
+  paid: false,
+  payExpiresAt: null,
+  version: 1,
+  createdAt: '2026-12-19T02:00:00.000Z',
+  ...over,
+});

@@ -1,6 +1,6 @@
 import { ROLE_CODES } from '@piibs/shared/auth';
 import type { PolicyChangeView } from '@piibs/shared/policy-change';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
@@ -11,6 +11,9 @@ const change = (over: Partial<PolicyChangeView> = {}): PolicyChangeView => ({
   id: 3,
   number: 'G202600000003',
   policyId: 9,
+  policyNumber: 'PAZX202600000009',
+  holderName: '镇江示范机械有限公司',
+  productName: '安全生产责任保险',
   kind: 'ENDORSEMENT',
   kindLabel: '批改',
   status: 'DONE',
@@ -28,6 +31,7 @@ const change = (over: Partial<PolicyChangeView> = {}): PolicyChangeView => ({
   endorsementId: 4,
   refundedFen: 0,
   paid: true,
+  payExpiresAt: null,
   version: 2,
   createdAt: '2026-12-19T02:00:00.000Z',
   ...over,
@@ -110,7 +114,7 @@ describe('批改与退保 on the policy page', { timeout: 30_000 }, () => {
     expect(api.callsTo('POST api/policies/9/cancellations')).toHaveLength(1);
   });
 
-  it('an open request hides new requests; the underwriter sees 通过 / 退回 / 拒绝', async () => {
+  it('an open request hides new requests; the underwriter opens it on its review page', async () => {
     signInAs([ROLE_CODES.admin], ['application:list', 'application:edit', 'application:review']);
     api = mockApi({
       'GET api/policies/9/changes': {
@@ -125,11 +129,33 @@ describe('批改与退保 on the policy page', { timeout: 30_000 }, () => {
         ],
       },
     });
+    const { router } = render();
+    const row = (await screen.findByText('G202600000003')).closest('tr')!;
+    expect(within(row).queryByRole('button', { name: /通\s*过/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '申请批改' })).not.toBeInTheDocument();
+    fireEvent.click(within(row).getByRole('button', { name: /审\s*核/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/piibs/task/policyChange/3'));
+  });
+
+  it('an approved additional premium shows its deadline beside 补缴保费', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']);
+    api = mockApi({
+      'GET api/policies/9/changes': {
+        data: [
+          change({
+            status: 'PENDING_PAYMENT',
+            statusLabel: '待补缴保费',
+            endorsementId: null,
+            endorsementNumber: null,
+            paid: false,
+            payExpiresAt: '2026-12-20T02:00:00.000Z',
+          }),
+        ],
+      },
+    });
     render();
     const row = (await screen.findByText('G202600000003')).closest('tr')!;
-    expect(within(row).getByRole('button', { name: /通\s*过/ })).toBeInTheDocument();
-    expect(within(row).getByRole('button', { name: /退\s*回/ })).toBeInTheDocument();
-    expect(within(row).getByRole('button', { name: /拒\s*绝/ })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: '申请批改' })).not.toBeInTheDocument();
+    expect(within(row).getByText('请于 2026-12-20 10:00:00 前补缴，逾期批改失效')).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: /补缴保费 ¥2,054\.79/ })).toBeInTheDocument();
   });
 });

@@ -1,18 +1,21 @@
 // 批改与退保 on the policy page: the policy's endorsement and cancellation history (before → after in words, the
 // premium delta as money, the 批单 to download), the policyholder's requests (批改: headcount, contact, address;
 // 退保: a reason the product accepts, with the proving document), paying an additional premium at the cashier,
-// resubmitting a returned request, and the underwriter's decision (通过 / 退回 / 拒绝).
+// resubmitting a returned request; an underwriter opens a request waiting for review on its page (批改审核).
 import { shanghaiToday } from '@piibs/shared/application-status';
+import { formatTime } from '@piibs/shared/constants';
 import { formatFen } from '@piibs/shared/money';
 import {
   CANCELLATION_REASON_LABELS,
   CANCELLATION_REASONS,
   type CancellationReason,
   type PolicyChangeView,
+  policyChangeAuditPath,
 } from '@piibs/shared/policy-change';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, InputNumber, Modal, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { materialsQuery } from '@/components/materials/api.ts';
 import { downloadEndorsementPdf } from '@/features/project/api.ts';
@@ -22,7 +25,6 @@ import {
   payPolicyChange,
   policyChangesQuery,
   resubmitPolicyChange,
-  reviewPolicyChange,
   submitCancellation,
   submitEndorsement,
 } from '../api.ts';
@@ -44,9 +46,8 @@ export const CHANGE_TEXTS = Object.freeze({
   download: '下载批单',
   pay: '补缴保费',
   resubmit: '重新提交',
-  approve: '通过',
-  return: '退回',
-  reject: '拒绝',
+  review: '审核',
+  payBy: (at: string) => `请于 ${formatTime(at)} 前补缴，逾期批改失效`,
   opinion: '审核意见',
   headcount: '参保人数',
   contactName: '联系人',
@@ -77,10 +78,8 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
   const query = useQuery(policyChangesQuery(policyId));
   const canEdit = useCan(['application:edit']);
   const canReview = useCan(['application:review']);
+  const navigate = useNavigate();
   const [dialog, setDialog] = useState<'endorse' | 'cancel' | null>(null);
-  const [reviewing, setReviewing] = useState<{ row: PolicyChangeView; decision: 'return' | 'reject' } | null>(
-    null,
-  );
   const refresh = () => {
     void client.invalidateQueries({ queryKey: ['policy'] });
   };
@@ -148,6 +147,9 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
               <Space orientation="vertical" size={0}>
                 <span>{r.premiumDeltaText}</span>
                 {r.refundedFen > 0 ? <span>{T.refunded(r.refundedFen)}</span> : null}
+                {r.status === 'PENDING_PAYMENT' && r.payExpiresAt ? (
+                  <span>{T.payBy(r.payExpiresAt)}</span>
+                ) : null}
               </Space>
             ),
           },
@@ -186,25 +188,9 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
                   </Button>
                 ) : null}
                 {canReview && r.status === 'PENDING_REVIEW' ? (
-                  <>
-                    <Button
-                      size="small"
-                      type="primary"
-                      onClick={() =>
-                        act.mutate(() =>
-                          reviewPolicyChange(r.id, { decision: 'approve', version: r.version }),
-                        )
-                      }
-                    >
-                      {T.approve}
-                    </Button>
-                    <Button size="small" onClick={() => setReviewing({ row: r, decision: 'return' })}>
-                      {T.return}
-                    </Button>
-                    <Button size="small" danger onClick={() => setReviewing({ row: r, decision: 'reject' })}>
-                      {T.reject}
-                    </Button>
-                  </>
+                  <Button size="small" type="primary" onClick={() => navigate(policyChangeAuditPath(r.id))}>
+                    {T.review}
+                  </Button>
                 ) : null}
               </Space>
             ),
@@ -229,22 +215,6 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
             setDialog(null);
             if (done) refresh();
           }}
-        />
-      ) : null}
-      {reviewing ? (
-        <OpinionDialog
-          title={reviewing.decision === 'return' ? T.return : T.reject}
-          onClose={() => setReviewing(null)}
-          onOk={(opinion) =>
-            reviewPolicyChange(reviewing.row.id, {
-              decision: reviewing.decision,
-              opinion,
-              version: reviewing.row.version,
-            }).then(() => {
-              setReviewing(null);
-              refresh();
-            })
-          }
         />
       ) : null}
     </Card>
@@ -376,35 +346,6 @@ function CancelDialog(props: { policyId: number; applicationId: number; onClose:
           </div>
         ) : null}
       </Form>
-    </Modal>
-  );
-}
-
-function OpinionDialog(props: {
-  title: string;
-  onClose: () => void;
-  onOk: (opinion: string) => Promise<unknown>;
-}) {
-  const [opinion, setOpinion] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <Modal
-      open
-      title={props.title}
-      onCancel={props.onClose}
-      onOk={() => props.onOk(opinion).catch((e) => setError(errorMessage(e)))}
-    >
-      <Input.TextArea
-        aria-label={T.opinion}
-        value={opinion}
-        onChange={(e) => setOpinion(e.target.value)}
-        maxLength={500}
-      />
-      {error ? (
-        <div role="alert" style={{ color: '#ff4d4f' }}>
-          {error}
-        </div>
-      ) : null}
     </Modal>
   );
 }

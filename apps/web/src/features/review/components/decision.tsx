@@ -37,6 +37,18 @@ export type DecisionHints = Readonly<Record<ReviewDecision, string>>;
 /** The decisions that cannot be undone: each is confirmed first. */
 const IRREVERSIBLE: readonly ReviewDecision[] = ['approve', 'reject'];
 
+/** How a decision is sent: a review task's by default; a policy change's is its own call. */
+export interface DecisionTarget {
+  send: (form: {
+    decision: ReviewDecision;
+    opinion: string | null;
+    version: number;
+    docTypes?: string[];
+  }) => Promise<unknown>;
+  /** Where 返回 and a sent decision lead. */
+  listPath: string;
+}
+
 /**
  * Sends a decision for `task`: checks the opinion, shows a refusal at the opinion or in `error`, and on success
  * says so, refreshes the queue (and `afterDecision`'s caches) and goes back to the list.
@@ -49,7 +61,10 @@ export function useTaskDecision(opts: {
   afterDecision?: () => Promise<unknown>;
   /** What each decision leads to (the confirmation of 通过 and 拒绝 states it). */
   hints: DecisionHints;
+  /** Not a review task (a policy change): how its decision is sent and where the page returns. */
+  target?: DecisionTarget;
 }) {
+  const listPath = opts.target?.listPath ?? TASK_LIST_PATH;
   const navigate = useNavigate();
   const client = useQueryClient();
   const { message, modal } = App.useApp();
@@ -91,16 +106,17 @@ export function useTaskDecision(opts: {
     }
     setDeciding(decision);
     try {
-      await decideTask(task.id, {
+      const form = {
         decision,
         opinion: opinion || null,
         // Only a return carries what it asks for.
         ...(decision === 'return' && docTypes.length ? { docTypes } : {}),
         version: task.version,
-      });
+      };
+      await (opts.target ? opts.target.send(form) : decideTask(task.id, form));
       void message.success(`审核完成：${REVIEW_DECISION_LABELS[decision]}`);
       await Promise.all([invalidateResource(client, tasksResource), opts.afterDecision?.()]);
-      navigate(TASK_LIST_PATH);
+      navigate(listPath);
     } catch (err) {
       await refused(err);
     } finally {
@@ -133,7 +149,7 @@ export function useTaskDecision(opts: {
     }
   };
 
-  return { form, error, deciding, decide, requestMaterials, hints: opts.hints };
+  return { form, error, deciding, decide, requestMaterials, hints: opts.hints, listPath };
 }
 
 /**
@@ -148,7 +164,7 @@ export function DecisionCard({
   materials?: boolean;
 }) {
   const navigate = useNavigate();
-  const { form, deciding, decide, requestMaterials, hints } = decision;
+  const { form, deciding, decide, requestMaterials, hints, listPath } = decision;
   return (
     <Card variant="borderless" title="审核">
       <Form<DecisionValues> form={form as FormInstance<DecisionValues>} layout="vertical" name="decision">
@@ -188,7 +204,7 @@ export function DecisionCard({
               要求补充资料
             </Button>
           ) : null}
-          <Button onClick={() => navigate(TASK_LIST_PATH)}>返回</Button>
+          <Button onClick={() => navigate(listPath)}>返回</Button>
         </Space>
       </Form>
     </Card>

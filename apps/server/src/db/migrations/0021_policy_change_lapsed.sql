@@ -1,0 +1,2 @@
+ALTER TABLE "policy_change" DROP CONSTRAINT "policy_change_status";--> statement-breakpoint
+ALTER TABLE "policy_change" ADD CONSTRAINT "policy_change_status" CHECK ("policy_change"."status" in ('PENDING_REVIEW', 'RETURNED', 'DECLINED', 'PENDING_PAYMENT', 'REFUNDING', 'DONE', 'LAPSED'));
