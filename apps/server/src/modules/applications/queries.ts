@@ -474,9 +474,14 @@ function fetchListPage(
   },
 ) {
   // LIMIT written out (a page size, one of a few): with LIMIT as a parameter PostgreSQL keeps re-planning the
-  // prepared statement (runNamed) instead of settling on its generic plan. OFFSET only when paging by number.
+  // prepared statement (runNamed) instead of settling on its generic plan. OFFSET only when paging by number;
+  // written out too after a page anchor (fewer rows than a stride: a few values per page size).
   const limit = sql.raw(String(Math.trunc(q.limit)));
-  const offset = q.offset ? sql` offset ${q.offset}` : sql``;
+  const offset = !q.offset
+    ? sql``
+    : q.guard
+      ? sql.raw(` offset ${Math.trunc(q.offset)}`)
+      : sql` offset ${q.offset}`;
   const order = sql.join(q.orderBy, sql`, `);
   let ids: SQL;
   if (q.branches && q.branches.length > 1) {
