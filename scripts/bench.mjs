@@ -16,7 +16,7 @@
 //                on an empty DATA_DIR
 //
 // BENCH_SECONDS (default 5) sets each load run's length; BENCH_SKIP=lighthouse,cold,api,bundle,browser skips
-// parts. Every figure, the machine and the commit go to test-results/bench.json. Exit code 1 when a budget fails.
+// parts, `--only api` (or `--only=api,cold`) runs only those (without the web build when none needs it). Every figure, the machine and the commit go to test-results/bench.json. Exit code 1 when a budget fails.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -27,10 +27,20 @@ import autocannon from 'autocannon';
 import { ensureWebBuilt, onPinnedNode, root, threadPoolEnv } from './ensure.mjs';
 
 onPinnedNode();
-ensureWebBuilt();
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const PARTS = ['bundle', 'browser', 'api', 'lighthouse', 'cold'];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const onlyAt = process.argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+if (onlyAt >= 0) {
+  const arg = process.argv[onlyAt];
+  const only = (arg.includes('=') ? arg.slice(7) : (process.argv[onlyAt + 1] ?? '')).split(',');
+  for (const p of only) if (!PARTS.includes(p)) throw new Error(`--only: parts are ${PARTS.join(', ')}`);
+  for (const p of PARTS) if (!only.includes(p)) SKIP.add(p);
+}
+// The API part alone needs no web build (the server runs without it).
+const needsWeb = PARTS.some((p) => p !== 'api' && !SKIP.has(p));
+if (needsWeb) ensureWebBuilt();
 const PASSWORD = 'Demo@2026';
 const KB = (n) => `${(n / 1024).toFixed(1)} KB`;
 const ms = (n) => `${Math.round(n)} ms`;
@@ -54,7 +64,7 @@ const started = Date.now();
 
 // ── Web bundle ────────────────────────────────────────────────────────────────
 const dist = path.join(root, 'apps/web/dist');
-const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+const manifest = needsWeb ? JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) : {};
 const modulesFile = path.join(dist, '.vite/modules.json');
 const modules = existsSync(modulesFile) ? JSON.parse(readFileSync(modulesFile, 'utf8')) : {};
 const gz = new Map();

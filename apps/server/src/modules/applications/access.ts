@@ -18,18 +18,40 @@ import type { CustomerViewer } from '../customers/access.ts';
  * The applicants' ids are `= any(array(…))`: an index condition, where `in (subquery)` is a filter.
  */
 export function applicationScopeBranches(db: Pick<Db, 'select'>, v: CustomerViewer): SQL[] | undefined {
+  return scopeOf(db, v)?.branches;
+}
+
+/**
+ * What a viewer's scope reads from other tables (their applicants', their department's users' ids), as one text
+ * value, or undefined when it reads none: a list's page anchors are valid only while this stays the same.
+ */
+export function applicationScopeReads(db: Pick<Db, 'select'>, v: CustomerViewer): SQL | undefined {
+  const reads = scopeOf(db, v)?.reads ?? [];
+  if (!reads.length) return undefined;
+  return sql.join(
+    reads.map((r) => sql`array(select s.id from ${r} as s order by 1)::text`),
+    sql` || '|' || `,
+  );
+}
+
+function scopeOf(db: Pick<Db, 'select'>, v: CustomerViewer): { branches: SQL[]; reads: SQL[] } | undefined {
   if (v.staffScope?.all) return undefined;
-  const customerIn = (where: SQL) =>
-    sql`${applications.customerId} = any(array(${db.select({ id: customers.id }).from(customers).where(where)}))`;
-  const conditions: SQL[] = [eq(applications.ownerId, v.user.id)];
-  if (v.isEnterprise && v.uscc) conditions.push(customerIn(eq(customers.uscc, v.uscc)));
+  const reads: SQL[] = [];
+  const customerIn = (where: SQL) => {
+    const ids = db.select({ id: customers.id }).from(customers).where(where);
+    reads.push(sql`${ids}`);
+    return sql`${applications.customerId} = any(array(${ids}))`;
+  };
+  const branches: SQL[] = [eq(applications.ownerId, v.user.id)];
+  if (v.isEnterprise && v.uscc) branches.push(customerIn(eq(customers.uscc, v.uscc)));
   if (v.isAgent)
-    conditions.push(eq(applications.agentId, v.user.id), customerIn(eq(customers.ownerId, v.user.id)));
+    branches.push(eq(applications.agentId, v.user.id), customerIn(eq(customers.ownerId, v.user.id)));
   if (v.staffScope) {
     const inScope = db.select({ id: users.id }).from(users).where(usersInScope(v.staffScope));
-    conditions.push(sql`${applications.ownerId} = any(array(${inScope}))`);
+    reads.push(sql`${inScope}`);
+    branches.push(sql`${applications.ownerId} = any(array(${inScope}))`);
   }
-  return conditions;
+  return { branches, reads };
 }
 
 /** The WHERE condition of the applications a viewer may see (undefined: all). */

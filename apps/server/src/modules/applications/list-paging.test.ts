@@ -1,6 +1,7 @@
 // insureList at depth: keyset (cursor) pages against offset pages, ties, the cached count and data scope, on a
 // small volume data set (apps/server/src/demo/volume.ts).
 import { eq, type SQL, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../../test/admin.ts';
 import { tokenFor } from '../../../test/auth.ts';
@@ -11,7 +12,8 @@ import { demoUser } from '../../demo/user.ts';
 import { seedVolume } from '../../demo/volume.ts';
 import { keyedContains } from '../../lib/filters.ts';
 import { CountCache, CURSOR_INVALID } from '../../lib/keyset.ts';
-import { customerViewerOf } from '../customers/access.ts';
+import { AnchorCache } from '../../lib/page-anchors.ts';
+import { type CustomerViewer, customerViewerOf } from '../customers/access.ts';
 import { applicationScopeBranches } from './access.ts';
 import { listApplications } from './queries.ts';
 
@@ -244,6 +246,160 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
     ).rows;
     expect(key).toEqual({ key: true, exact: false });
     expect((await search('N5E')).map((r) => r.id)).not.toContain(c!.id);
+  });
+});
+
+describe('a far page by number, from page anchors', () => {
+  const viewer = async (username: string): Promise<CustomerViewer> =>
+    customerViewerOf(w.t.database.db, (await demoUser(w.t.database.db, username))!);
+  /** The page as plain OFFSET answers it (no anchors), and as the anchors do. */
+  async function both(
+    v: CustomerViewer,
+    q: { page: number; size: number; sort?: string },
+    anchors: AnchorCache,
+  ) {
+    const db = w.t.database.db;
+    const plain = await listApplications(db, v, q, new CountCache());
+    const fast = await listApplications(db, v, q, new CountCache(), anchors);
+    return { plain, fast };
+  }
+
+  it('answers the rows, order, total and cursors OFFSET answers, for admin, an agent and an enterprise', async () => {
+    // The enterprise with the most applications (a few).
+    const [ent] = (
+      await w.t.database.db.execute<{ username: string }>(sql`select u.username from app_user u
+        join customer c on c.uscc = u.uscc join application a on a.customer_id = c.id
+        where u.username like 'vol_ent_%' group by u.username order by count(*) desc, 1 limit 1`)
+    ).rows;
+    for (const [username, stride, size] of [
+      ['admin', 40, 13],
+      ['vol_agent_001', 10, 3],
+      [ent!.username, 1, 1],
+    ] as const) {
+      const v = await viewer(username);
+      for (const sort of ['updatedAt,desc', 'createdAt,asc', 'number,desc', undefined]) {
+        const anchors = new AnchorCache({ stride });
+        const total = (await listApplications(w.t.database.db, v, { page: 0, size, sort }, new CountCache()))
+          .totalElements;
+        const pages = Math.ceil(total / size);
+        expect(pages, username).toBeGreaterThan(Math.ceil(stride / size) + 2);
+        let far = 0;
+        for (let page = 0; page <= pages; page++) {
+          const { plain, fast } = await both(v, { page, size, sort }, anchors);
+          expect(fast, `${username} ${sort} page ${page}`).toEqual(plain);
+          if (page * size >= stride && page * size < total) far++;
+        }
+        // Every far page came from an anchor, all from one set read once.
+        expect([anchors.hits, anchors.computed, anchors.refused], `${username} ${sort}`).toEqual([far, 1, 0]);
+      }
+    }
+  });
+
+  it('reads the far page from its anchor along the index, not by an offset from the start', async () => {
+    const db = w.t.database.db;
+    await db.execute(sql`vacuum analyze application`);
+    const pool = (db as unknown as { $client: pg.Pool }).$client;
+    const anchors = new AnchorCache({ stride: 40 });
+    const v = await viewer('admin');
+    const q = { page: 13, size: 7, sort: 'updatedAt,desc' };
+    await listApplications(db, v, q, new CountCache(), anchors);
+    // The page query, as it ran: the one under the anchors' guard.
+    const seen: pg.QueryConfig[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((config: unknown, ...rest: unknown[]) => {
+      if (typeof config === 'object' && (config as pg.QueryConfig).text.includes('application_change_seq'))
+        seen.push(config as pg.QueryConfig);
+      return (query as (...a: unknown[]) => unknown)(config, ...rest);
+    }) as typeof pool.query;
+    try {
+      await listApplications(db, v, q, new CountCache(), anchors);
+    } finally {
+      pool.query = query;
+    }
+    const ran = seen.find((c) => c.text.includes('last_value') && c.text.includes(' = $'));
+    expect(ran, 'the page query under the guard').toBeDefined();
+    expect(anchors.hits).toBe(2);
+    const c = await pool.connect();
+    let plan: string;
+    try {
+      await c.query('set enable_seqscan = off');
+      const res = await c.query<{ 'QUERY PLAN': string }>({
+        text: `explain (analyze, costs off, timing off) ${ran!.text}`,
+        values: ran!.values ?? [],
+      });
+      plan = res.rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await c.query('reset enable_seqscan');
+      c.release();
+    }
+    // Page 13 of 7 starts at 91: anchor 2 is row 79, so 11 rows are skipped and 7 read, not 98.
+    const scan = plan
+      .split('\n')
+      .find((l) => /Index (Only )?Scan Backward using application_updated_id/.test(l));
+    expect(scan, plan).toBeDefined();
+    expect(plan).toMatch(/Index Cond: \(ROW\(updated_at, id\) < ROW\(/);
+    expect(Number(/rows=(\d+)/.exec(scan!)?.[1])).toBeLessThanOrEqual(18);
+  });
+
+  it('after a change, while a writer has not committed, and when a scope gains a client: what OFFSET answers', async () => {
+    const db = w.t.database.db;
+    const pool = (db as unknown as { $client: pg.Pool }).$client;
+    const admin = await viewer('admin');
+    const q = { page: 10, size: 7, sort: 'updatedAt,desc' };
+    const anchors = new AnchorCache({ stride: 20 });
+    await both(admin, q, anchors);
+    const oldest = async () =>
+      Number(
+        (await db.execute<{ id: number }>(sql`select id from application order by updated_at, id limit 1`))
+          .rows[0]!.id,
+      );
+
+    // A committed change moves the oldest application to the front: every far page shifts by one row.
+    const before = await both(admin, q, anchors);
+    await db.execute(sql`update application set updated_at = now() where id = ${await oldest()}`);
+    const after = await both(admin, q, anchors);
+    expect(after.fast).toEqual(after.plain);
+    expect(after.fast.content[1]!.id).toBe(before.fast.content[0]!.id);
+    expect(anchors.computed).toBe(2);
+
+    // A writer in flight: it has advanced the data version but not committed. The anchors read now are not kept
+    // (kept, they would carry the version the commit does not change, one row off).
+    const writer = await pool.connect();
+    try {
+      await writer.query('begin');
+      await writer.query('update application set updated_at = now() where id = $1', [await oldest()]);
+      const fresh = new AnchorCache({ stride: 20 });
+      const during = await both(admin, q, fresh);
+      expect(during.fast).toEqual(during.plain);
+      const refused = [fresh.computed, fresh.refused, fresh.hits];
+      await writer.query('commit');
+      const committed = await both(admin, q, fresh);
+      expect(committed.fast).toEqual(committed.plain);
+      expect(committed.fast.content.map((r) => r.id)).not.toEqual(during.fast.content.map((r) => r.id));
+      expect(refused).toEqual([1, 1, 0]);
+      expect([fresh.computed, fresh.refused, fresh.hits]).toEqual([2, 1, 1]);
+    } finally {
+      writer.release();
+    }
+
+    // An agent's scope reads their clients: another agent's customer becoming theirs changes their list with
+    // no application changed. The anchors see it (their digest of the scope's reads).
+    const agent = await viewer('vol_agent_001');
+    const aq = { page: 5, size: 3, sort: 'updatedAt,desc' };
+    const agentAnchors = new AnchorCache({ stride: 5 });
+    const first = await both(agent, aq, agentAnchors);
+    expect(first.fast).toEqual(first.plain);
+    const agentId = (await idOf('vol_agent_001'))!;
+    const moved = await db.execute<{ id: number }>(sql`update customer set owner_id = ${agentId}
+      where id = (select c.id from customer c join application a on a.customer_id = c.id
+        where c.owner_id is distinct from ${agentId} group by c.id order by max(a.updated_at) desc limit 1)
+      returning id`);
+    expect(moved.rows).toHaveLength(1);
+    const gained = await both(agent, aq, agentAnchors);
+    expect(gained.fast).toEqual(gained.plain);
+    expect(gained.fast.totalElements).toBeGreaterThan(first.fast.totalElements);
+    expect(gained.fast.content.map((r) => r.id)).not.toEqual(first.fast.content.map((r) => r.id));
+    expect(agentAnchors.computed).toBe(2);
   });
 });
 

@@ -54,17 +54,24 @@ import {
   decodeCursor,
   encodeCursor,
   type KeysetField,
+  type KeysetOrder,
   keysetOrder,
   runNamed,
   sequenceVersion,
 } from '../../lib/keyset.ts';
+import { type AnchorCache, anchorFor, anchorGuard, anchorKey, readAnchors } from '../../lib/page-anchors.ts';
 import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { insurerName } from '../init/service.ts';
 import { customerDocTypes } from '../materials/requirements.ts';
-import { applicationScopeBranches, applicationsVisibleTo, isApplicationOwner } from './access.ts';
+import {
+  applicationScopeBranches,
+  applicationScopeReads,
+  applicationsVisibleTo,
+  isApplicationOwner,
+} from './access.ts';
 import { APPLICATION_NOT_FOUND, seeAll } from './changes.ts';
 
 // ---- reading ----
@@ -462,12 +469,19 @@ function fetchListPage(
     key?: SQL<string> | undefined;
     /** The viewer's scope as the branches of an OR (applicationScopeBranches), when `where` leaves it out. */
     branches?: SQL[] | undefined;
+    /** A condition without columns the page is answered under (no rows when false): page anchors' guard. */
+    guard?: SQL | undefined;
   },
 ) {
   // LIMIT written out (a page size, one of a few): with LIMIT as a parameter PostgreSQL keeps re-planning the
-  // prepared statement (runNamed) instead of settling on its generic plan. OFFSET only when paging by number.
+  // prepared statement (runNamed) instead of settling on its generic plan. OFFSET only when paging by number;
+  // written out too after a page anchor (fewer rows than a stride: a few values per page size).
   const limit = sql.raw(String(Math.trunc(q.limit)));
-  const offset = q.offset ? sql` offset ${q.offset}` : sql``;
+  const offset = !q.offset
+    ? sql``
+    : q.guard
+      ? sql.raw(` offset ${Math.trunc(q.offset)}`)
+      : sql` offset ${q.offset}`;
   const order = sql.join(q.orderBy, sql`, `);
   let ids: SQL;
   if (q.branches && q.branches.length > 1) {
@@ -488,7 +502,8 @@ function fetchListPage(
   }
   // The sort key expression goes into the pre-rendered select list: a column expression, without parameters.
   const key = q.key ? dialect.sqlToQuery(q.key).sql : `''`;
-  const query = sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${applications.id} in ${ids}
+  const guard = q.guard ? sql`${q.guard} and ` : sql``;
+  const query = sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${guard}${applications.id} in ${ids}
     order by ${sql.join(q.orderBy, sql`, `)}`;
   return runNamed<ListRowWithKey>(db, dialect.sqlToQuery(query), LIST_KEYS);
 }
@@ -523,16 +538,70 @@ export interface ApplicationListQuery extends ApplicationFilter, PageParams {
 }
 
 /**
+ * A far page by number from the list's page anchors (lib/page-anchors.ts): the rows after the anchor before
+ * `start`, skipping fewer than a stride, under the anchors' guard. Null when the anchors cannot answer it (none
+ * kept, the page lies past them, or the data moved since): the caller reads it by OFFSET.
+ */
+async function pageFromAnchors(
+  db: Db,
+  viewer: CustomerViewer,
+  q: ApplicationListQuery,
+  order: KeysetOrder,
+  anchors: AnchorCache,
+  page: { where: SQL | undefined; branches: SQL[] | undefined; start: number },
+): Promise<ListRowWithKey[] | null> {
+  const where = listFilter(db, viewer, q);
+  const key = anchorKey(dialect.sqlToQuery(where ?? sql`true`), order.signature);
+  const reads = applicationScopeReads(db, viewer);
+  const compute = () =>
+    readAnchors(db, {
+      table: 'application',
+      sequence: CHANGE_SEQUENCE,
+      stride: anchors.stride,
+      rows: sql`select ${sortedBy(sql.join(order.orderBy, sql`, `))} from ${applications}
+        where ${where ?? sql`true`}`,
+      orderBy: order.orderBy,
+      key: order.keyText,
+      id: sql`${applications.id}`,
+      inputs: reads,
+    });
+  // A set read before the last change answers nothing: read it again once.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const set = anchors.peek(key) ?? (await anchors.load(key, compute));
+    if (!set) return null;
+    const at = anchorFor(set, anchors.stride, page.start);
+    if (!at) return null;
+    const rows = await fetchListPage(db, page.where, {
+      branches: page.branches,
+      limit: q.size,
+      offset: at.skip,
+      orderBy: order.orderBy,
+      boundary: order.boundary(at.anchor, 'after'),
+      key: order.keyText,
+      guard: anchorGuard(CHANGE_SEQUENCE, set, reads),
+    });
+    if (rows.length) {
+      anchors.hits++;
+      return rows;
+    }
+    anchors.drop(key, set.version);
+  }
+  return null;
+}
+
+/**
  * insureList: one page of the applications the viewer may see, filtered; newest first. Sorted by id, number,
  * createdAt or updatedAt (or not at all) it also pages by cursor (`after` / `before`, see lib/paging.ts), and
- * answers its cursors. The count runs only for a full page, and is cached per filter and data scope until an
- * application changes (or 30 s pass).
+ * answers its cursors; a far page by number (no keyword) starts from the list's page anchors when `anchors` is
+ * given. The count runs only for a full page, and is cached per filter and data scope until an application
+ * changes (or 30 s pass).
  */
 export async function listApplications(
   db: Db,
   viewer: CustomerViewer,
   q: ApplicationListQuery,
   counts: CountCache,
+  anchors?: AnchorCache,
 ): Promise<Page<ApplicationRow> & { cursors: PageCursors | null }> {
   if (q.after !== undefined && q.before !== undefined) throw badRequest('游标：after 与 before 只能给一个');
   const where = listFilter(db, viewer, q);
@@ -544,14 +613,25 @@ export async function listApplications(
   const cursor = text === undefined ? null : decodeCursor(order, text);
   const back = q.before !== undefined;
   const start = q.page * q.size;
-  const rows = await fetchListPage(db, branches ? filterOf(db, q) : where, {
-    branches,
-    limit: q.size,
-    offset: cursor ? 0 : start,
-    orderBy: order ? (back ? order.reversed : order.orderBy) : orderByOf(q.sort, sortColumns, DEFAULT_ORDER),
-    boundary: cursor && order ? order.boundary(cursor, back ? 'before' : 'after') : undefined,
-    key: order?.keyText,
-  });
+  const pageWhere = branches ? filterOf(db, q) : where;
+  const anchored =
+    anchors && order && !cursor && !q.blurry && start >= anchors.stride
+      ? await pageFromAnchors(db, viewer, q, order, anchors, { where: pageWhere, branches, start })
+      : null;
+  const rows =
+    anchored ??
+    (await fetchListPage(db, pageWhere, {
+      branches,
+      limit: q.size,
+      offset: cursor ? 0 : start,
+      orderBy: order
+        ? back
+          ? order.reversed
+          : order.orderBy
+        : orderByOf(q.sort, sortColumns, DEFAULT_ORDER),
+      boundary: cursor && order ? order.boundary(cursor, back ? 'before' : 'after') : undefined,
+      key: order?.keyText,
+    }));
   if (back) rows.reverse();
   const short = !back && rows.length < q.size && (rows.length > 0 || start === 0);
   let totalElements = start + rows.length;

@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IDEMPOTENT_NOTE, idempotent, idempotentErrors } from '../../lib/idempotency.ts';
 import { CountCache, cursorParams } from '../../lib/keyset.ts';
+import { AnchorCache } from '../../lib/page-anchors.ts';
 import { allRows, pageQuery } from '../../lib/paging.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
@@ -73,6 +74,8 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
   const canEdit = requirePermission(app, 'application:edit');
   /** insureList's counts, per filter and data scope, until an application changes. */
   const counts = new CountCache();
+  /** insureList's page anchors (a far page by number), per filter and data scope, at one data version. */
+  const anchors = new AnchorCache();
 
   app.get(
     '/applications',
@@ -83,7 +86,7 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: '投保单列表 insureList（分页；每行含按状态可执行的操作 actions：continue/view/cancel/pay）',
         description:
           '按 id、number、createdAt、updatedAt 排序（或不排序）时也可按游标翻页：after=上一页答复的 cursors.after 取下一页，' +
-          'before=cursors.before 取上一页，page 仍为页码；深页不因页码变慢。总数按筛选条件缓存，投保单变化即失效。',
+          'before=cursors.before 取上一页，page 仍为页码；深页不因页码变慢（按页码跳页从缓存的分页锚点起读，数据变化即重建）。总数按筛选条件缓存，投保单变化即失效。',
         querystring: listQuery,
         response: { 200: keysetPageOf(applicationRow), ...adminErrors },
       },
@@ -91,7 +94,7 @@ export const applicationRoutes: FastifyPluginAsyncZod = async (app) => {
       // was a twentieth of the list's CPU time. The schema still documents the answer.
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
-    async (req) => listApplications(db(), await customerViewerOf(db(), req.user), req.query, counts),
+    async (req) => listApplications(db(), await customerViewerOf(db(), req.user), req.query, counts, anchors),
   );
 
   app.get(
