@@ -21,6 +21,7 @@ const change = (over: Partial<PolicyChangeView> = {}): PolicyChangeView => ({
   premiumDeltaFen: 205_479,
   premiumDeltaText: '补缴 ¥2,054.79',
   reasonLabel: null,
+  persons: null,
   earnedFen: null,
   basis: null,
   reviewOpinion: null,
