@@ -200,97 +200,101 @@ export function NamedInsuredSection(props: NamedInsuredSectionProps) {
           />
         ) : null}
         {imported !== null ? <Alert type="success" showIcon title={T.imported(imported)} /> : null}
-        <Table<NamedRow>
-          rowKey="key"
-          size="small"
-          dataSource={rows}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: T.empty }}
-          pagination={
-            rows.length > pageSize
-              ? { current: page, pageSize, onChange: setPage, showSizeChanger: false }
-              : false
-          }
-          columns={[
-            {
-              title: '序号',
-              key: 'n',
-              width: 64,
-              render: (_, _r, i) => (page - 1) * pageSize + i + 1,
-            },
-            {
-              title: NAMED_INSURED_COLUMNS[0],
-              key: 'name',
-              render: (_, r, i) => {
-                const n = (page - 1) * pageSize + i + 1;
-                if (r.sort !== undefined) return r.name;
-                const problem = problemOf(r);
-                const nameBad = problem?.startsWith('姓名');
-                return (
-                  <Input
-                    aria-label={T.rowLabel(n, NAMED_INSURED_COLUMNS[0])}
-                    value={r.name}
-                    maxLength={50}
-                    status={nameBad ? 'error' : undefined}
-                    aria-invalid={nameBad || undefined}
-                    aria-describedby={problem ? `${r.key}-problem` : undefined}
-                    style={{ width: 120 }}
-                    onChange={(e) => update(r.key, { name: e.target.value })}
-                    onBlur={() => touch(r.key)}
-                  />
-                );
+        {/* A narrow screen scrolls the table sideways in a region the keyboard can reach. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
+        <section aria-label="人员列表" tabIndex={0} style={{ overflowX: 'auto' }}>
+          <Table<NamedRow>
+            rowKey="key"
+            size="small"
+            dataSource={rows}
+            locale={{ emptyText: T.empty }}
+            pagination={
+              rows.length > pageSize
+                ? { current: page, pageSize, onChange: setPage, showSizeChanger: false }
+                : false
+            }
+            columns={[
+              {
+                title: '序号',
+                key: 'n',
+                width: 64,
+                render: (_, _r, i) => (page - 1) * pageSize + i + 1,
               },
-            },
-            {
-              title: NAMED_INSURED_COLUMNS[1],
-              key: 'idNumber',
-              render: (_, r, i) => {
-                const n = (page - 1) * pageSize + i + 1;
-                const problem = problemOf(r);
-                if (r.sort !== undefined)
+              {
+                title: NAMED_INSURED_COLUMNS[0],
+                key: 'name',
+                render: (_, r, i) => {
+                  const n = (page - 1) * pageSize + i + 1;
+                  if (r.sort !== undefined) return r.name;
+                  const problem = problemOf(r);
+                  const nameBad = problem?.startsWith('姓名');
+                  return (
+                    <Input
+                      aria-label={T.rowLabel(n, NAMED_INSURED_COLUMNS[0])}
+                      value={r.name}
+                      maxLength={50}
+                      status={nameBad ? 'error' : undefined}
+                      aria-invalid={nameBad || undefined}
+                      aria-describedby={problem ? `${r.key}-problem` : undefined}
+                      style={{ width: 120 }}
+                      onChange={(e) => update(r.key, { name: e.target.value })}
+                      onBlur={() => touch(r.key)}
+                    />
+                  );
+                },
+              },
+              {
+                title: NAMED_INSURED_COLUMNS[1],
+                key: 'idNumber',
+                render: (_, r, i) => {
+                  const n = (page - 1) * pageSize + i + 1;
+                  const problem = problemOf(r);
+                  if (r.sort !== undefined)
+                    return (
+                      <>
+                        {r.idNumberMasked}
+                        {problem ? <RowProblem id={`${r.key}-problem`} text={problem} /> : null}
+                      </>
+                    );
+                  const idBad = problem !== undefined && !problem.startsWith('姓名');
                   return (
                     <>
-                      {r.idNumberMasked}
+                      <Input
+                        aria-label={T.rowLabel(n, NAMED_INSURED_COLUMNS[1])}
+                        value={r.idNumber}
+                        maxLength={18}
+                        status={idBad ? 'error' : undefined}
+                        aria-invalid={idBad || undefined}
+                        aria-describedby={problem ? `${r.key}-problem` : undefined}
+                        style={{ width: 200 }}
+                        onChange={(e) => update(r.key, { idNumber: e.target.value })}
+                        onBlur={() => touch(r.key)}
+                      />
                       {problem ? <RowProblem id={`${r.key}-problem`} text={problem} /> : null}
                     </>
                   );
-                const idBad = problem !== undefined && !problem.startsWith('姓名');
-                return (
-                  <>
-                    <Input
-                      aria-label={T.rowLabel(n, NAMED_INSURED_COLUMNS[1])}
-                      value={r.idNumber}
-                      maxLength={18}
-                      status={idBad ? 'error' : undefined}
-                      aria-invalid={idBad || undefined}
-                      aria-describedby={problem ? `${r.key}-problem` : undefined}
-                      style={{ width: 200 }}
-                      onChange={(e) => update(r.key, { idNumber: e.target.value })}
-                      onBlur={() => touch(r.key)}
-                    />
-                    {problem ? <RowProblem id={`${r.key}-problem`} text={problem} /> : null}
-                  </>
-                );
+                },
               },
-            },
-            {
-              title: '操作',
-              key: 'actions',
-              width: 80,
-              render: (_, r, i) => (
-                <Button
-                  size="small"
-                  danger
-                  disabled={props.disabled}
-                  aria-label={`${T.remove}第 ${(page - 1) * pageSize + i + 1} 行${r.name ? `（${r.name}）` : ''}`}
-                  onClick={() => onRows(rows.filter((x) => x.key !== r.key))}
-                >
-                  {T.remove}
-                </Button>
-              ),
-            },
-          ]}
-        />
+              {
+                title: '操作',
+                key: 'actions',
+                width: 80,
+                render: (_, r, i) => (
+                  <Button
+                    size="small"
+                    danger
+                    autoInsertSpace={false}
+                    disabled={props.disabled}
+                    aria-label={`${T.remove}第 ${(page - 1) * pageSize + i + 1} 行${r.name ? `（${r.name}）` : ''}`}
+                    onClick={() => onRows(rows.filter((x) => x.key !== r.key))}
+                  >
+                    {T.remove}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        </section>
       </Space>
     </section>
   );

@@ -418,7 +418,11 @@ function AddedPersons() {
                   style={{ width: 190 }}
                 />
               </Form.Item>
-              <Button aria-label={`删除${T.addPersons}第 ${i + 1} 行`} onClick={() => remove(field.name)}>
+              <Button
+                autoInsertSpace={false}
+                aria-label={`删除${T.addPersons}第 ${i + 1} 行`}
+                onClick={() => remove(field.name)}
+              >
                 删除
               </Button>
             </Space>

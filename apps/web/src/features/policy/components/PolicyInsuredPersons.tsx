@@ -26,19 +26,22 @@ export function PolicyInsuredPersons({ policyId }: { policyId: number }) {
   if (!list || list.persons.length === 0) return null;
   return (
     <Card variant="borderless" title={T.title(list.count)} data-testid="policy-insured-persons">
-      <Table<PolicyInsuredPersonRow>
-        rowKey="sort"
-        size="small"
-        dataSource={list.persons}
-        scroll={{ x: 'max-content' }}
-        pagination={list.persons.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-        columns={[
-          { title: T.sort, dataIndex: 'sort', width: 64 },
-          { title: T.name, dataIndex: 'name' },
-          { title: T.idNumber, dataIndex: 'idNumberMasked' },
-          { title: T.state, key: 'state', render: (_, p) => stateOf(p) },
-        ]}
-      />
+      {/* A narrow screen scrolls the table sideways in a region the keyboard can reach. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
+      <section aria-label={T.title(list.count)} tabIndex={0} style={{ overflowX: 'auto' }}>
+        <Table<PolicyInsuredPersonRow>
+          rowKey="sort"
+          size="small"
+          dataSource={list.persons}
+          pagination={list.persons.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
+          columns={[
+            { title: T.sort, dataIndex: 'sort', width: 64 },
+            { title: T.name, dataIndex: 'name' },
+            { title: T.idNumber, dataIndex: 'idNumberMasked' },
+            { title: T.state, key: 'state', render: (_, p) => stateOf(p) },
+          ]}
+        />
+      </section>
     </Card>
   );
 }
