@@ -91,6 +91,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = Object.free
   tampered: '数据被篡改',
   refund_refused: '退款被拒绝',
   budget: '调整预算',
+  insured_list: '保存从业人员名单',
 });
 
 export const AUDIT_ENTITY_LABELS: Readonly<Record<string, string>> = Object.freeze({
@@ -293,6 +294,10 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = Object.freeze({
   industries: { label: '服务行业', ref: 'industry' },
   headcount: { label: '人数' },
   insuredCount: { label: '参保人数' },
+  // the 从业人员名单 saved on a draft: how many, and who was added or removed (numbers masked)
+  count: { label: '名单人数' },
+  added: { label: '增加人员' },
+  removed: { label: '减少人员' },
   participants: { label: '参与人数' },
   contactName: { label: '联系人' },
   legalRepresentative: { label: '法定代表人' },

@@ -69,8 +69,13 @@ export const insuredListForm = z.object({
   persons: z
     .array(
       z.object({
-        name: z.string().max(100).meta({ title: '姓名' }),
-        idNumber: z.string().max(30).meta({ title: '身份证号码' }),
+        name: z.string().max(100).default('').meta({ title: '姓名' }),
+        idNumber: z.string().max(30).default('').meta({ title: '身份证号码' }),
+        /**
+         * A person of the saved list kept as saved, by their 序号 (the form never has their full number again:
+         * lists answer it masked). Name and number are then ignored.
+         */
+        sort: z.number().int().positive().optional().meta({ title: '序号' }),
       }),
     )
     .max(NAMED_INSURED_MAX, { error: `最多 ${NAMED_INSURED_MAX} 人` })
@@ -95,6 +100,23 @@ export const insuredList = z.object({
   persons: z.array(insuredPersonRow),
 });
 export type InsuredList = z.infer<typeof insuredList>;
+
+/** A person of a policy's list: covered from the policy's start (addedOn null) or an endorsement's date, until
+ * an endorsement's date removed them (removedOn). */
+export const policyInsuredPersonRow = insuredPersonRow.extend({
+  addedOn: z.string().nullable(),
+  removedOn: z.string().nullable(),
+});
+export type PolicyInsuredPersonRow = z.infer<typeof policyInsuredPersonRow>;
+
+/** GET /api/policies/:id/insuredPersons: every person the policy has listed; count those not removed. */
+export const policyInsuredList = z.object({
+  required: z.boolean(),
+  /** The people covered now (none removed): the policy's headcount. */
+  count: z.number(),
+  persons: z.array(policyInsuredPersonRow),
+});
+export type PolicyInsuredList = z.infer<typeof policyInsuredList>;
 
 /** The import's refusal: every bad row, nothing imported. */
 export const insuredImportProblem = z.object({

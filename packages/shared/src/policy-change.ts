@@ -5,6 +5,7 @@
 //
 // Money is integer fen throughout; the one rounding is short-period.ts's scaleFen (half up, BigInt).
 import { z } from 'zod';
+import { NAMED_INSURED_MAX } from './named-insured.ts';
 import { SAFETY_LIABILITY_CLASSES } from './rating.ts';
 import { type CancellationParty, cancellationQuote, endorsementDeltaFen, scaleFen } from './short-period.ts';
 
@@ -126,6 +127,26 @@ export const endorsementRequest = z
       .optional()
       .meta({ title: '联系电话' }),
     insuredAddress: z.string().trim().min(2).max(200).optional().meta({ title: '地址' }),
+    /**
+     * A policy with a named insured list (从业人员名单) changes its people, not a bare headcount: the persons
+     * added (name and identity card number, checked as the wizard's list) and the 序号 of those removed; the
+     * headcount becomes the list's length.
+     */
+    addPersons: z
+      .array(
+        z.object({
+          name: z.string().max(100).meta({ title: '姓名' }),
+          idNumber: z.string().max(30).meta({ title: '身份证号码' }),
+        }),
+      )
+      .max(NAMED_INSURED_MAX)
+      .optional()
+      .meta({ title: '增加人员' }),
+    removePersons: z
+      .array(z.number().int().positive())
+      .max(NAMED_INSURED_MAX)
+      .optional()
+      .meta({ title: '减少人员' }),
     reason: z.string().trim().max(500).optional().meta({ title: '批改原因' }),
     idempotencyKey: z.string().min(8).max(64).meta({ title: '幂等键' }),
   })
@@ -134,7 +155,9 @@ export const endorsementRequest = z
       v.headcount !== undefined ||
       v.contactName !== undefined ||
       v.contactPhone !== undefined ||
-      v.insuredAddress !== undefined,
+      v.insuredAddress !== undefined ||
+      Boolean(v.addPersons?.length) ||
+      Boolean(v.removePersons?.length),
     { message: '批改内容：请至少修改一项', path: ['headcount'] },
   );
 export type EndorsementRequest = z.infer<typeof endorsementRequest>;
@@ -253,6 +276,13 @@ export const policyChangeView = z.object({
   premiumDeltaFen: z.number(),
   premiumDeltaText: z.string(),
   reasonLabel: z.string().nullable(),
+  /** A named-list endorsement: the people added and removed, numbers masked (null for other requests). */
+  persons: z
+    .object({
+      added: z.array(z.object({ name: z.string(), idNumberMasked: z.string() })),
+      removed: z.array(z.object({ name: z.string(), idNumberMasked: z.string() })),
+    })
+    .nullable(),
   earnedFen: z.number().nullable(),
   basis: z.string().nullable(),
   reviewOpinion: z.string().nullable(),

@@ -175,7 +175,7 @@ describe('demo data passes the validators user input passes', () => {
              (now() at time zone 'Asia/Shanghai')::date::text as today, p.pdf_sha256 as sha, d.sha256 as doc_sha
            from policy p join policy_document d on d.policy_id = p.id
            join customer c on c.id = p.customer_id where c.uscc = ${DEMO_ENTERPRISE.uscc}`);
-    expect(rows.length).toBe(2);
+    expect(rows.length).toBe(3);
     for (const p of rows) {
       expect(p.start_date < p.today).toBe(true);
       expect(p.issued <= p.start_date).toBe(true);
@@ -188,7 +188,7 @@ describe('demo data passes the validators user input passes', () => {
     const list = (
       await t.app.inject({ method: 'GET', url: '/api/policies?sort=endDate,asc', headers: bearer(ent) })
     ).json() as { content: { id: number; endDate: string; statusLabel: string }[] };
-    expect(list.content.map((p) => p.statusLabel)).toEqual(['有效', '有效']);
+    expect(list.content.map((p) => p.statusLabel)).toEqual(['有效', '有效', '有效']);
     const today = shanghaiToday();
     const [soon, later] = list.content;
     expect(renewalState(soon!.endDate, today)).toBe('open');
@@ -266,10 +266,14 @@ describe('demo applications (PIIBS_DEMO=1)', () => {
       'PENDING_PAYMENT',
       'ISSUED',
       'ISSUED',
+      'ISSUED',
     ]);
     // 86 heads at 500,000 yuan (C): 86 × (50,000,000 × 0.38‰ + 5,000,000 × 0.6‰) + 60,000 = 1,952,000;
-    // the draft has ×0.9 × ×0.95 → 1,668,960; the last two are paid and issued (demo/policies.ts)
-    expect(ent.map((a) => a.premiumFen)).toEqual([1_668_960, 1_952_000, 1_952_000, 1_952_000, 1_952_000]);
+    // the draft has ×0.9 × ×0.95 → 1,668,960; the last three are paid and issued (demo/policies.ts), the first
+    // of them the named list of 5: 5 × 22,000 + 60,000 = 170,000
+    expect(ent.map((a) => a.premiumFen)).toEqual([
+      1_668_960, 1_952_000, 1_952_000, 170_000, 1_952_000, 1_952_000,
+    ]);
     const agent = (await (await as('agent'))('/api/applications?sort=id,asc')).json().content as Row[];
     // …and the deregistered client's policy, issued then cancelled (demo/policy-changes.ts)
     expect(agent.map((a) => a.status)).toEqual(['RETURNED', 'DECLINED', 'CANCELLED', 'DRAFT', 'ISSUED']);

@@ -4,19 +4,24 @@
 // DEMO_POLICY_AGE_DAYS ago, in force with most of its year ahead (its page says when renewal opens). Made
 // through the real services: created, given the documents its product requires, submitted, approved by the demo
 // underwriter, paid at the sandbox gateway, learnt by the active query (as the result page does), issued.
+// A third, issued DEMO_NAMED_AGE_DAYS ago, is of the demo's product that asks for a named insured list
+// (安全生产责任保险（实名制）: the 工贸行业 covers and rates, 需要从业人员名单), with five plainly fictitious people
+// whose identity card numbers pass the GB 11643 check, entered through the list service (the headcount follows).
 // Idempotent: nothing is written once the demo enterprise has a policy.
 import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { customers, policies, products, reviewTasks } from '../db/schema.ts';
+import { applications, customers, policies, products, reviewTasks } from '../db/schema.ts';
 import { createApplication, replaceCoinsurers } from '../modules/applications/drafts.ts';
+import { replaceInsuredList } from '../modules/applications/insured-persons.ts';
 import { submitApplication } from '../modules/applications/transitions.ts';
 import { customerViewerOf } from '../modules/customers/access.ts';
 import { createBusinessContext } from '../modules/payments/context.ts';
 import { SandboxProvider } from '../modules/payments/sandbox.ts';
 import { paymentResult, startPayment } from '../modules/payments/service.ts';
 import { redrawPolicyDocument } from '../modules/policies/issue.ts';
+import { insertSeedProduct, SEED_PRODUCTS } from '../modules/products/seed.ts';
 import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_ENTERPRISE } from './base.ts';
 import { moveIntoPast } from './clock.ts';
@@ -40,7 +45,32 @@ export const DEMO_POLICY_AGE_DAYS = 60;
  */
 export const DEMO_RENEWAL_AGE_DAYS = 300;
 
-/** Writes the demo policies once; answers how many policies it issued (0 to 2). */
+/** How long ago the named-list policy was issued: in force, most of its year ahead. */
+const DEMO_NAMED_AGE_DAYS = 30;
+
+/** The demo's product that asks for the 从业人员名单: the 工贸行业 product's covers and rates. */
+export const DEMO_NAMED_PRODUCT = {
+  ...SEED_PRODUCTS[0]!,
+  product: {
+    ...SEED_PRODUCTS[0]!.product,
+    code: 'AZX_SM_2025',
+    name: '安全生产责任保险（实名制）',
+    namedInsuredRequired: true,
+    allowsCoinsurance: false,
+    description: '工贸行业生产经营单位；按人计费，须提交从业人员名单（姓名、身份证号码），参保人数以名单为准',
+  },
+};
+
+/** Five plainly fictitious people (示例员工), numbers of 镇江京口区 passing the GB 11643 check. */
+export const DEMO_NAMED_PERSONS = [
+  { name: '示例员工甲', idNumber: '321102198503121016' },
+  { name: '示例员工乙', idNumber: '321102199007261129' },
+  { name: '示例员工丙', idNumber: '321102198811051232' },
+  { name: '示例员工丁', idNumber: '321102199302181340' },
+  { name: '示例员工戊', idNumber: '321102197909301450' },
+];
+
+/** Writes the demo policies once; answers how many policies it issued (0 to 3). */
 export async function seedDemoPolicies(db: Db, config: Config): Promise<number> {
   const [ent, uw] = await Promise.all([actorFor(db, 'enterprise'), actorFor(db, 'underwriter')]);
   const [customer] = await db.select().from(customers).where(eq(customers.uscc, DEMO_ENTERPRISE.uscc));
@@ -52,13 +82,21 @@ export async function seedDemoPolicies(db: Db, config: Config): Promise<number> 
     .where(eq(policies.customerId, customer.id));
   if ((had?.n ?? 0) > 0) return 0;
 
-  // The renewal one first: the risk-control demo plans its services on the newest policy (in force, a year ahead).
+  const [existing] = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(eq(products.code, DEMO_NAMED_PRODUCT.product.code));
+  const namedId = existing?.id ?? (await db.transaction((tx) => insertSeedProduct(tx, DEMO_NAMED_PRODUCT)));
+
+  // The named one and the renewal one first: the risk-control demo plans its services on the newest policy
+  // (the co-insured one, in force, a year ahead).
   let issued = 0;
-  for (const [age, coinsured] of [
-    [DEMO_RENEWAL_AGE_DAYS, false],
-    [DEMO_POLICY_AGE_DAYS, true],
+  for (const [id, age, coinsured, persons] of [
+    [namedId, DEMO_NAMED_AGE_DAYS, false, DEMO_NAMED_PERSONS],
+    [product.id, DEMO_RENEWAL_AGE_DAYS, false, null],
+    [product.id, DEMO_POLICY_AGE_DAYS, true, null],
   ] as const) {
-    if (!(await issueDemoPolicy(db, config, ent, uw, customer.id, product.id, age, coinsured))) break;
+    if (!(await issueDemoPolicy(db, config, ent, uw, customer.id, id, age, coinsured, persons))) break;
     issued++;
   }
   return issued;
@@ -74,6 +112,7 @@ async function issueDemoPolicy(
   productId: number,
   age: number,
   coinsured: boolean,
+  persons: readonly { name: string; idNumber: string }[] | null,
 ): Promise<boolean> {
   const draft = await createApplication(db, ent, {
     productId,
@@ -89,8 +128,13 @@ async function issueDemoPolicy(
         ],
       })
     : draft;
+  if (persons) await replaceInsuredList(db, ent, draft.id, shared.version, persons);
   await demoMaterials(db, config).attachNeeded(ent, draft.id);
-  await submitApplication(db, ent, shared.id, shared.version);
+  const [now] = await db
+    .select({ version: applications.version })
+    .from(applications)
+    .where(eq(applications.id, draft.id));
+  await submitApplication(db, ent, shared.id, now!.version);
   const [task] = await db
     .select({ id: reviewTasks.id, version: reviewTasks.version })
     .from(reviewTasks)

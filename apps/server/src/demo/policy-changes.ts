@@ -3,7 +3,7 @@
 // client 镇江润扬机械制造有限公司, deregistered, has a work-safety policy cancelled with its deregistration notice,
 // the refund paid back through the sandbox gateway. Idempotent: nothing is written once either exists.
 import { shanghaiToday } from '@piibs/shared/application-status';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { customers, materials, policies, policyChanges, products, reviewTasks } from '../db/schema.ts';
@@ -44,12 +44,14 @@ export async function seedDemoPolicyChanges(db: Db, config: Config): Promise<num
   const ctx = createBusinessContext({ db, config, log: quiet });
   let made = 0;
 
-  // The enterprise's policy: a new contact telephone, approved at once (no premium to pay).
+  // The enterprise's newest policy (the co-insured one): a new contact telephone, approved at once (no premium to pay).
   const [own] = await db
     .select({ id: policies.id })
     .from(policies)
     .innerJoin(customers, eq(customers.id, policies.customerId))
-    .where(eq(customers.uscc, DEMO_ENTERPRISE.uscc));
+    .where(eq(customers.uscc, DEMO_ENTERPRISE.uscc))
+    .orderBy(desc(policies.id))
+    .limit(1);
   if (own) {
     const c = await submitEndorsement(ctx, ent.viewer, actorOf(ent), own.id, {
       effectiveDate: shanghaiToday(),

@@ -511,7 +511,10 @@ export const issuedDocuments = pgTable(
   ],
 );
 
-/** The named insured list on an issued policy (copied from its application at issuance; its e-policy annex). */
+/**
+ * The named insured list on an issued policy (copied from its application at issuance; its e-policy annex), then
+ * changed by endorsements: a person removed keeps their row (removed_on), one added has added_on.
+ */
 export const policyInsuredPersons = pgTable(
   'policy_insured_person',
   {
@@ -522,6 +525,10 @@ export const policyInsuredPersons = pgTable(
     sort: integer('sort').notNull(),
     name: text('name').notNull(),
     idNumber: text('id_number').notNull(),
+    /** Added by an endorsement (批改) effective this day; null: on the policy as issued. */
+    addedOn: date('added_on', { mode: 'string' }),
+    /** Removed by an endorsement effective this day; null: still covered. */
+    removedOn: date('removed_on', { mode: 'string' }),
   },
   (t) => [index('policy_insured_person_policy').on(t.policyId, t.sort)],
 );

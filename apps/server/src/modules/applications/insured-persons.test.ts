@@ -205,4 +205,38 @@ describe('从业人员名单', () => {
     expect(text).not.toContain(A);
     expect((await w.ent2.get(`/api/policies/${policyId}/insuredPersons`)).statusCode).toBe(404);
   });
+  it('a saved person is kept by their 序号 (the form has only the masked number); an unknown 序号 is refused whole', async () => {
+    const a = await draft();
+    const first = await put(a.id, {
+      version: a.version,
+      persons: [
+        { name: '张三', idNumber: A },
+        { name: '李四', idNumber: B },
+      ],
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    let app = await load(a.id);
+    const stale = await put(a.id, {
+      version: app.version,
+      persons: [{ sort: 9 }, { name: '王五', idNumber: C }],
+    });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().errors).toEqual([
+      { field: 'persons', message: '第 1 行：该人员已不在已保存的名单中，请刷新后重试' },
+    ]);
+    const kept = await put(a.id, {
+      version: app.version,
+      persons: [{ sort: 2 }, { name: '王五', idNumber: C }],
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().persons.map((p: { name: string }) => p.name)).toEqual(['李四', '王五']);
+    app = await load(a.id);
+    expect(app.headcount).toBe(2);
+    // Keeping someone and typing their number again is the same person twice.
+    const twice = await put(a.id, {
+      version: app.version,
+      persons: [{ sort: 1 }, { name: '李四', idNumber: B }],
+    });
+    expect(twice.json().errors).toEqual([{ field: 'persons', message: '第 2 行：身份证号码与第 1 行重复' }]);
+  });
 });

@@ -12,9 +12,10 @@ import {
   NAMED_INSURED_COLUMNS,
   NAMED_INSURED_MAX,
   NAMED_INSURED_TITLE,
+  type PolicyInsuredList,
 } from '@piibs/shared/named-insured';
 import { POLICY_NOT_FOUND } from '@piibs/shared/policy';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { applicationInsuredPersons, applications, policies, policyInsuredPersons } from '../../db/schema.ts';
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
@@ -50,28 +51,46 @@ export async function applicationInsuredList(
   return listOf(product.namedInsuredRequired, rows);
 }
 
-/** The list of an issued policy (its e-policy annex and page), masked. */
+/** The list of an issued policy as issued (its e-policy annex): the people endorsements added are not on it. */
 export async function policyInsuredRows(db: Db | Tx, policyId: number) {
   return db
     .select()
     .from(policyInsuredPersons)
-    .where(eq(policyInsuredPersons.policyId, policyId))
+    .where(and(eq(policyInsuredPersons.policyId, policyId), isNull(policyInsuredPersons.addedOn)))
     .orderBy(asc(policyInsuredPersons.sort));
 }
 
-/** GET /api/policies/:id/insuredPersons: the policy's list, masked (404 unless the viewer may see the policy). */
+/**
+ * GET /api/policies/:id/insuredPersons: everyone the policy has listed, masked, with the days endorsements added
+ * or removed them; the count is of those not removed (404 unless the viewer may see the policy).
+ */
 export async function policyInsuredList(
   db: Db,
   viewer: CustomerViewer,
   policyId: number,
-): Promise<InsuredList> {
+): Promise<PolicyInsuredList> {
   const [p] = await db
     .select({ id: policies.id, productId: policies.productId })
     .from(policies)
     .where(and(eq(policies.id, policyId), policiesVisibleTo(db, viewer)));
   if (!p) throw notFound(POLICY_NOT_FOUND);
   const product = await getProduct(db, p.productId);
-  return listOf(product.namedInsuredRequired, await policyInsuredRows(db, p.id));
+  const rows = await db
+    .select()
+    .from(policyInsuredPersons)
+    .where(eq(policyInsuredPersons.policyId, p.id))
+    .orderBy(asc(policyInsuredPersons.sort));
+  return {
+    required: product.namedInsuredRequired,
+    count: rows.filter((r) => !r.removedOn).length,
+    persons: rows.map((r) => ({
+      sort: r.sort,
+      name: r.name,
+      idNumberMasked: maskIdNumber(r.idNumber),
+      addedOn: r.addedOn,
+      removedOn: r.removedOn,
+    })),
+  };
 }
 
 /** At issuance: the application's list becomes the policy's. */
@@ -113,20 +132,39 @@ export async function replaceInsuredList(
   actor: ApplicationActor,
   id: number,
   version: number,
-  rows: readonly InsuredPerson[],
+  rows: readonly (InsuredPerson & { sort?: number | undefined })[],
   firstRow = 1,
 ): Promise<InsuredList> {
-  const { persons, problems } = checkInsuredList(rows, firstRow);
-  if (problems.length) throw listRefusal(problems);
+  // A row naming only a 序号 keeps that saved person (checked once the saved list is read, under the lock).
+  const keeps = rows.some((r) => r.sort !== undefined);
+  if (!keeps) {
+    const { problems } = checkInsuredList(rows, firstRow);
+    if (problems.length) throw listRefusal(problems);
+  }
   await db.transaction(async (tx) => {
     const a = await lockApplication(tx, actor.viewer, id);
     checkChange(a, actor, EDITABLE_STATUSES.includes(a.status as never), version);
     const product = await getProduct(tx, a.productId);
     if (!product.namedInsuredRequired) throw badRequest(`该险种不需要${NAMED_INSURED_TITLE}`);
     const before = await tx
-      .select({ idNumber: applicationInsuredPersons.idNumber })
+      .select({
+        sort: applicationInsuredPersons.sort,
+        name: applicationInsuredPersons.name,
+        idNumber: applicationInsuredPersons.idNumber,
+      })
       .from(applicationInsuredPersons)
       .where(eq(applicationInsuredPersons.applicationId, id));
+    const saved = new Map(before.map((b) => [b.sort, b]));
+    const missing: string[] = [];
+    const resolved = rows.map((r, i) => {
+      if (r.sort === undefined) return r;
+      const kept = saved.get(r.sort);
+      if (!kept) missing.push(`第 ${i + firstRow} 行：该人员已不在已保存的名单中，请刷新后重试`);
+      return kept ?? { name: '', idNumber: '' };
+    });
+    if (missing.length) throw listRefusal(missing);
+    const { persons, problems } = checkInsuredList(resolved, firstRow);
+    if (problems.length) throw listRefusal(problems);
     await tx.delete(applicationInsuredPersons).where(eq(applicationInsuredPersons.applicationId, id));
     for (let i = 0; i < persons.length; i += 1000)
       await tx

@@ -1,5 +1,10 @@
 import fastifyMultipart from '@fastify/multipart';
-import { insuredList, insuredListForm, NAMED_INSURED_COLUMNS } from '@piibs/shared/named-insured';
+import {
+  insuredList,
+  insuredListForm,
+  NAMED_INSURED_COLUMNS,
+  policyInsuredList as policyInsuredListSchema,
+} from '@piibs/shared/named-insured';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -83,9 +88,10 @@ export const insuredPersonRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: canList,
       schema: {
         tags: ['policies'],
-        summary: '保单的从业人员名单（电子保单附件；身份证号码脱敏；范围同投保单）',
+        summary:
+          '保单的从业人员名单（身份证号码脱敏；含批改增减人员及其生效日期，人数为现有人员；范围同投保单）',
         params: z.object({ id: z.coerce.number().int().positive().meta({ title: '保单ID' }) }),
-        response: { 200: insuredList, ...adminErrors },
+        response: { 200: policyInsuredListSchema, ...adminErrors },
       },
     },
     async (req) => policyInsuredList(db(), await customerViewerOf(db(), req.user), req.params.id),
@@ -98,7 +104,7 @@ export const insuredPersonRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['applications'],
         summary:
-          '保存从业人员名单（整表替换；草稿或退回修改时由创建人；任一行有误则整表不保存并逐行说明；参保人数随名单）',
+          '保存从业人员名单（整表替换，已保存的人员可只给序号 sort 保留；草稿或退回修改时由创建人；任一行有误则整表不保存并逐行说明；参保人数随名单）',
         params: idParams,
         body: insuredListForm,
         response: { 200: insuredList, ...adminErrors },

@@ -54,6 +54,7 @@ import {
 } from '../notifications/events.ts';
 import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from '../project-orders/endorsement-pdf.ts';
+import { applyNamedListChange, namedListChange, namedPersonsOf } from './named-changes.ts';
 import { policiesVisibleTo, policyCovers } from './service.ts';
 
 export const POLICY_CHANGE_NOT_FOUND = '批改/退保申请不存在';
@@ -209,16 +210,23 @@ export async function submitEndorsement(
     const changes: FieldChange[] = [];
     const newValues: Record<string, unknown> = {};
     let annualAfter = annualOf(p);
-    if (input.headcount !== undefined && input.headcount !== p.headcount) {
+    // A policy with a named list changes its people; the headcount follows (named-changes.ts).
+    const named = await namedListChange(tx, p.id, input);
+    const headcount = named ? named.headcount : input.headcount;
+    if (headcount !== undefined && headcount !== p.headcount) {
       if (!p.headcount) throw fieldError('headcount', '参保人数：该保单不按人数承保，不能批改人数');
       changes.push({
         field: 'headcount',
         label: '参保人数',
         before: `${p.headcount} 人`,
-        after: `${input.headcount} 人`,
+        after: `${headcount} 人`,
       });
-      newValues.headcount = input.headcount;
-      annualAfter = annualForHeadcount(annualOf(p), p.headcount, input.headcount);
+      newValues.headcount = headcount;
+      annualAfter = annualForHeadcount(annualOf(p), p.headcount, headcount);
+    }
+    if (named) {
+      changes.push(...named.changes);
+      Object.assign(newValues, named.values);
     }
     const text = (
       field: 'contactName' | 'contactPhone' | 'insuredAddress',
@@ -514,6 +522,7 @@ async function takeEffect(ctx: BusinessContext, tx: Tx, c: Change): Promise<void
     .set({ ...set, version: sql`${policies.version} + 1`, updatedAt: sql`now()` })
     .where(eq(policies.id, c.policyId));
   if (c.kind === 'CANCELLATION') await cancelOpenServiceOrders(tx, p!, c);
+  else await applyNamedListChange(tx, p!.id, c.effectiveDate, c.newValues);
   await tx
     .update(policyChanges)
     .set({ status: 'DONE', doneAt: sql`now()`, updatedAt: sql`now()` })
@@ -679,6 +688,7 @@ async function renderPolicyChangePdf(
       projectName: p.projectName ?? p.insuredName,
       effectiveDate: c.effectiveDate,
       changes,
+      persons: namedPersonsOf(c.newValues),
       premiumBeforeFen: c.premiumBeforeFen,
       premiumAfterFen: c.premiumBeforeFen + c.premiumDeltaFen,
       premiumDiffFen: c.premiumDeltaFen,
@@ -1019,6 +1029,7 @@ export interface PolicyChangeView {
   premiumDeltaFen: number;
   premiumDeltaText: string;
   reasonLabel: string | null;
+  persons: ReturnType<typeof namedPersonsOf>;
   earnedFen: number | null;
   basis: string | null;
   reviewOpinion: string | null;
@@ -1089,6 +1100,7 @@ async function viewsOf(db: Db, rows: Change[]): Promise<PolicyChangeView[]> {
       premiumDeltaFen: c.premiumDeltaFen,
       premiumDeltaText: deltaText(c.premiumDeltaFen),
       reasonLabel: c.reason ? CANCELLATION_REASON_LABELS[c.reason as CancellationReason] : null,
+      persons: namedPersonsOf(c.newValues),
       earnedFen: c.earnedFen,
       basis: c.basis,
       reviewOpinion: c.reviewOpinion,

@@ -1,11 +1,13 @@
-// The demo policies (PIIBS_DEMO=1): the demo enterprise finds two issued policies — the newest co-insured, in
-// force with its year ahead; the other inside its renewal window — each with its e-policy, verifying publicly.
+// The demo policies (PIIBS_DEMO=1): the demo enterprise finds three issued policies — the newest co-insured, in
+// force with its year ahead; one inside its renewal window; one with a named insured list (从业人员名单) — each
+// with its e-policy, verifying publicly.
+import { checkInsuredList, maskIdNumber } from '@piibs/shared/named-insured';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, login } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { pdfsig } from '../../../test/pdfsig.ts';
 import { DEMO_ORGANISATION, DEMO_PASSWORD } from '../../demo/base.ts';
-import { seedDemoPolicies } from '../../demo/policies.ts';
+import { DEMO_NAMED_PERSONS, seedDemoPolicies } from '../../demo/policies.ts';
 import { onStart } from '../../startup.ts';
 
 let t: TestContext;
@@ -17,12 +19,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('demo policy (PIIBS_DEMO=1)', () => {
-  it('the demo enterprise has two paid, issued policies, the newest co-insured, each with its e-policy', async () => {
+  it('the demo enterprise has three paid, issued policies, the newest co-insured, each with its e-policy', async () => {
     expect(lines).toContain('demo policies seeded (paid, issued; one inside its renewal window)');
     const token = (await login(t, 'enterprise', DEMO_PASSWORD)).json().token as string;
     const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
     const list = (await get('/api/policies')).json();
-    expect(list.totalElements).toBe(2);
+    expect(list.totalElements).toBe(3);
     const p = (await get(`/api/policies/${list.content[0].id}`)).json();
     // issued 60 days ago by the demo's clock: in force today
     expect(p).toMatchObject({ status: 'IN_FORCE', application: { status: 'ISSUED' } });
@@ -82,6 +84,27 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
     expect(c).toMatchObject({ kindLabel: '退保', reasonLabel: '企业注销', statusLabel: '已生效' });
     expect(c.refundedFen).toBe(-c.premiumDeltaFen);
     expect(c.refundedFen).toBeGreaterThan(0);
+  });
+
+  it('one policy carries a short named list of plainly fictitious people that passes the list rules', async () => {
+    expect(checkInsuredList(DEMO_NAMED_PERSONS).problems).toEqual([]);
+    expect(DEMO_NAMED_PERSONS.every((p) => p.name.startsWith('示例员工'))).toBe(true);
+    const token = (await login(t, 'enterprise', DEMO_PASSWORD)).json().token as string;
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+    const list = (await get('/api/policies')).json().content as { id: number; productName: string }[];
+    const named = list.find((p) => p.productName === '安全生产责任保险（实名制）');
+    expect(named).toBeTruthy();
+    const persons = (await get(`/api/policies/${named!.id}/insuredPersons`)).json();
+    expect(persons).toMatchObject({ required: true, count: DEMO_NAMED_PERSONS.length });
+    expect(persons.persons.map((p: { idNumberMasked: string }) => p.idNumberMasked)).toEqual(
+      DEMO_NAMED_PERSONS.map((p) => maskIdNumber(p.idNumber)),
+    );
+    const detail = (await get(`/api/policies/${named!.id}`)).json();
+    expect(detail).toMatchObject({ headcount: DEMO_NAMED_PERSONS.length, status: 'IN_FORCE' });
+    // The other two are not listed: their products do not ask for it.
+    const others = list.filter((p) => p.id !== named!.id);
+    for (const p of others)
+      expect((await get(`/api/policies/${p.id}/insuredPersons`)).json()).toMatchObject({ count: 0 });
   });
 
   it('seeding again writes nothing', async () => {

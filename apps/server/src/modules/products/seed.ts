@@ -28,7 +28,7 @@ import { yuan } from '@piibs/shared/money';
 import type { CoverageForm, FactorDefForm, ProductCreateForm, RateRowForm } from '@piibs/shared/product';
 import { COVERAGE_LABELS, type CoverageType } from '@piibs/shared/rating';
 import { count, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { coverages, products, rateTableRows, rateTables } from '../../db/schema.ts';
 
 const ZHENJIANG = '321100';
@@ -117,7 +117,7 @@ const row = (r: Partial<RateRowForm> & { rate: number }): RateRowForm => ({
   ...r,
 });
 
-interface SeedProduct {
+export interface SeedProduct {
   product: ProductCreateForm & { coverages: CoverageForm[] };
   table: {
     effectiveDate: string;
@@ -292,56 +292,60 @@ export async function seedProducts(db: Db): Promise<boolean> {
     await tx.execute(sql`select pg_advisory_xact_lock(72177003)`);
     const [existing] = await tx.select({ n: count() }).from(products);
     if ((existing?.n ?? 0) > 0) return false;
-    for (const { product: p, table: t } of SEED_PRODUCTS) {
-      const { coverages: cs, ...fields } = p;
-      const [row] = await tx
-        .insert(products)
-        .values({
-          ...fields,
-          allowsCoinsurance: fields.allowsCoinsurance ?? false,
-          enabled: fields.enabled ?? true,
-          description: typeof fields.description === 'string' ? fields.description : null,
-        })
-        .returning({ id: products.id });
-      const productId = row!.id;
-      await tx.insert(coverages).values(
-        cs.map((c) => ({
-          productId,
-          type: c.type,
-          name: COVERAGE_LABELS[c.type],
-          perPersonLimitFen: c.perPersonLimitFen ?? null,
-          perAccidentLimitFen: c.perAccidentLimitFen ?? null,
-          aggregateLimitFen: c.aggregateLimitFen ?? null,
-          deductibleFen: c.deductibleFen ?? 0,
-          mandatory: c.mandatory ?? false,
-          sort: c.sort ?? 0,
-        })),
-      );
-      const [table] = await tx
-        .insert(rateTables)
-        .values({
-          productId,
-          versionNo: 1,
-          effectiveDate: t.effectiveDate,
-          status: 'active',
-          highRiskLoading: t.highRiskLoading ?? null,
-          factors: t.factors,
-          note: t.note,
-          activatedAt: sql`now()`,
-        })
-        .returning({ id: rateTables.id });
-      await tx.insert(rateTableRows).values(
-        t.rows.map((r, i) => ({
-          rateTableId: table!.id,
-          coverageType: r.coverageType ?? null,
-          industry: r.industry ?? null,
-          limitTierFen: r.limitTierFen ?? null,
-          costBandUpToFen: r.costBandUpToFen ?? null,
-          rate: r.rate,
-          sort: i,
-        })),
-      );
-    }
+    for (const seed of SEED_PRODUCTS) await insertSeedProduct(tx, seed);
     return true;
   });
+}
+
+/** Writes one product with its coverages and its active rate table (version 1); answers its id. */
+export async function insertSeedProduct(tx: Tx, { product: p, table: t }: SeedProduct): Promise<number> {
+  const { coverages: cs, ...fields } = p;
+  const [row] = await tx
+    .insert(products)
+    .values({
+      ...fields,
+      allowsCoinsurance: fields.allowsCoinsurance ?? false,
+      enabled: fields.enabled ?? true,
+      description: typeof fields.description === 'string' ? fields.description : null,
+    })
+    .returning({ id: products.id });
+  const productId = row!.id;
+  await tx.insert(coverages).values(
+    cs.map((c) => ({
+      productId,
+      type: c.type,
+      name: COVERAGE_LABELS[c.type],
+      perPersonLimitFen: c.perPersonLimitFen ?? null,
+      perAccidentLimitFen: c.perAccidentLimitFen ?? null,
+      aggregateLimitFen: c.aggregateLimitFen ?? null,
+      deductibleFen: c.deductibleFen ?? 0,
+      mandatory: c.mandatory ?? false,
+      sort: c.sort ?? 0,
+    })),
+  );
+  const [table] = await tx
+    .insert(rateTables)
+    .values({
+      productId,
+      versionNo: 1,
+      effectiveDate: t.effectiveDate,
+      status: 'active',
+      highRiskLoading: t.highRiskLoading ?? null,
+      factors: t.factors,
+      note: t.note,
+      activatedAt: sql`now()`,
+    })
+    .returning({ id: rateTables.id });
+  await tx.insert(rateTableRows).values(
+    t.rows.map((r, i) => ({
+      rateTableId: table!.id,
+      coverageType: r.coverageType ?? null,
+      industry: r.industry ?? null,
+      limitTierFen: r.limitTierFen ?? null,
+      costBandUpToFen: r.costBandUpToFen ?? null,
+      rate: r.rate,
+      sort: i,
+    })),
+  );
+  return productId;
 }

@@ -20,6 +20,11 @@ export interface EndorsementPdfData {
   projectName: string;
   effectiveDate: string;
   changes: EndorsementChange[];
+  /** A named-list endorsement: the people added and removed (identity card numbers masked). */
+  persons?: {
+    added: { name: string; idNumberMasked: string }[];
+    removed: { name: string; idNumberMasked: string }[];
+  } | null;
   premiumBeforeFen: number;
   premiumAfterFen: number;
   premiumDiffFen: number;
@@ -91,6 +96,21 @@ export async function renderEndorsementPdf(d: EndorsementPdfData, seal: Seal): P
     [['批改项目', '批改前', '批改后'], ...d.changes.map((c) => [c.label, c.before, c.after])],
     { header: true, bottom, align: 'numbers' },
   );
+
+  for (const [title, list] of [
+    ['增加人员', d.persons?.added ?? []],
+    ['减少人员', d.persons?.removed ?? []],
+  ] as const) {
+    if (!list.length) continue;
+    y = section(doc, `${title}（共 ${list.length} 人）`, y + 14, bottom);
+    y = table(
+      doc,
+      y,
+      [60, (width - 60) / 2, (width - 60) / 2],
+      [['序号', '姓名', '身份证号码'], ...list.map((p, i) => [String(i + 1), p.name, p.idNumberMasked])],
+      { header: true, bottom },
+    );
+  }
 
   y = section(doc, '保险费', y + 14, bottom);
   y = table(

@@ -10,9 +10,11 @@ import type {
   CoinsurersForm,
 } from '@piibs/shared/application';
 import type { CustomerRow } from '@piibs/shared/customer';
+import type { InsuredList, InsuredListForm } from '@piibs/shared/named-insured';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { queryOptions } from '@tanstack/react-query';
 import { defineResource, postInline } from '@/components/crud/resource.ts';
+import { downloadFile } from '@/lib/download.ts';
 import { request } from '@/lib/http.ts';
 
 /** A draft as the server answers a save: the detail plus why it has no quote yet. */
@@ -81,3 +83,48 @@ export const submitApplication = (id: number, version: number) =>
   postInline<ApplicationDetail>(`api/applications/${id}/submit`, { version });
 export const cancelApplication = (id: number, version: number) =>
   postInline<ApplicationDetail>(`api/applications/${id}/cancel`, { version });
+
+// ---- 从业人员名单 (named insured lists of products that ask for them) ----
+
+export const applicationInsuredQuery = (id: number) =>
+  queryOptions({
+    queryKey: [...applicationsResource.key, 'insured-persons', id],
+    queryFn: () =>
+      request<InsuredList>({
+        url: `api/applications/${id}/insuredPersons`,
+        method: 'get',
+        inlineErrors: true,
+      }),
+  });
+
+/** PUT the whole list (a saved person kept by `sort`); a bad row refuses it all (400, each row named). */
+export const saveInsuredList = (id: number, form: InsuredListForm) =>
+  request<InsuredList>({
+    url: `api/applications/${id}/insuredPersons`,
+    method: 'put',
+    data: form,
+    inlineErrors: true,
+    inlineForbidden: true,
+  });
+
+/** POST an .xlsx as the list (replaces it); a bad row refuses the file (400, each sheet row named). */
+export function importInsuredList(id: number, version: number, file: Blob & { name?: string }) {
+  const data = new FormData();
+  data.append('version', String(version));
+  data.append('file', file, file.name ?? '从业人员名单.xlsx');
+  return request<InsuredList>({
+    url: `api/applications/${id}/insuredPersons/import`,
+    method: 'post',
+    data,
+    headers: { 'Content-Type': 'multipart/form-data' },
+    inlineErrors: true,
+    inlineForbidden: true,
+  });
+}
+
+export const downloadInsuredTemplate = () =>
+  downloadFile('api/applications/insuredPersons/template', { name: '从业人员名单模板' });
+
+/** The application as the server holds it now (after a list save moved its version). */
+export const fetchApplication = (id: number) =>
+  request<DraftAnswer>({ url: `api/applications/${id}`, method: 'get', inlineErrors: true });

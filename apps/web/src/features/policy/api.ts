@@ -1,5 +1,6 @@
 // The policy (保单) calls: payment and its result, the policy view, the public verification page, and the sales
 // supplements (补录) and renewals (续保) of issued policies. Shapes: @piibs/shared/payment, /policy and /sales.
+import type { PolicyInsuredList } from '@piibs/shared/named-insured';
 import type { PaymentResult, PayStartResult } from '@piibs/shared/payment';
 import type { PolicyDetail, PolicyRow, PolicyVerification } from '@piibs/shared/policy';
 import type { CancellationRequest, EndorsementRequest, PolicyChangeView } from '@piibs/shared/policy-change';
@@ -201,6 +202,19 @@ export const policyChangeQuery = (id: number) =>
     queryFn: ({ signal }) =>
       request<PolicyChangeView>({
         url: `api/policy-changes/${id}`,
+        method: 'get',
+        signal,
+        inlineErrors: true,
+      }),
+  });
+
+/** The policy's 从业人员名单 (numbers masked; those endorsements added or removed with their dates). */
+export const policyInsuredQuery = (policyId: number) =>
+  queryOptions({
+    queryKey: ['policy', 'insured-persons', policyId],
+    queryFn: ({ signal }) =>
+      request<PolicyInsuredList>({
+        url: `api/policies/${policyId}/insuredPersons`,
         method: 'get',
         signal,
         inlineErrors: true,

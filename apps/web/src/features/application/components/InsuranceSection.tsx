@@ -31,6 +31,11 @@ export interface InsuranceSectionProps {
   /** The applicant as the draft holds it (an existing application). */
   customer: CustomerRow | undefined;
   onCustomer(customer: CustomerRow | undefined): void;
+  /**
+   * The product asks for 从业人员名单: the people on the saved list (the headcount is theirs, read-only), or null
+   * when none are listed yet; undefined: the product does not ask for a list.
+   */
+  namedCount?: number | null | undefined;
 }
 
 /**
@@ -107,14 +112,26 @@ export function InsuranceSection(props: InsuranceSectionProps) {
             <Form.Item
               name="headcount"
               label="参保人数"
-              extra="每一名从业人员按同一保险金额参保"
+              extra={
+                props.namedCount
+                  ? `按从业人员名单计（${props.namedCount} 人）；在「保单基本信息」一步增减人员`
+                  : props.namedCount === null
+                    ? '本险种须录入从业人员名单：参保人数以名单人数为准（在「保单基本信息」一步录入或导入）'
+                    : '每一名从业人员按同一保险金额参保'
+              }
               rules={[
                 { required: true, message: '请输入参保人数' },
                 rules.headcount,
                 { type: 'number', min: 1, message: '至少为 1 人' },
               ]}
             >
-              <InputNumber min={1} precision={0} style={{ width: 200 }} suffix="人" />
+              <InputNumber
+                min={1}
+                precision={0}
+                style={{ width: 200 }}
+                suffix="人"
+                disabled={Boolean(props.namedCount)}
+              />
             </Form.Item>
             <Form.Item
               name="perPersonLimitFen"

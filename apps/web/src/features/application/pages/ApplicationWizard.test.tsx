@@ -504,3 +504,173 @@ describe('the documents, on the last step', { timeout: 40_000 }, () => {
     await waitFor(() => expect(path()).toBe('/piibs/insured/stepSuccess/5/1'));
   });
 });
+
+describe('从业人员名单 (a product that asks for the named list)', { timeout: 90_000 }, () => {
+  let api: MockApi;
+  afterEach(() => {
+    api?.restore();
+    resetKitState();
+  });
+  const named = {
+    id: 1,
+    code: 'AZX_SM_2025',
+    name: '安全生产责任保险（实名制）',
+    productClass: 'work_safety',
+    allowsCoinsurance: true,
+    namedInsuredRequired: true,
+    preventionRatioMin: 15_000_000,
+    preventionRatioMax: 21_000_000,
+    coverages: [],
+    rating: null,
+  } as unknown as AvailableProduct;
+  const saved = {
+    required: true,
+    count: 2,
+    persons: [
+      { sort: 1, name: '测试甲', idNumberMasked: '3201**********1234' },
+      { sort: 2, name: '测试乙', idNumberMasked: '3201**********5678' },
+    ],
+  };
+  const answers = (app: ApplicationDetail) => ({
+    'GET api/applications/5': { data: app },
+    'GET api/applications/5/insuredPersons': { data: saved },
+    'GET api/products/available': { data: [named] },
+    'POST api/applications/5/draft': (config: { data?: unknown }) => ({
+      data: { ...app, ...JSON.parse(String(config.data)), version: app.version + 1 },
+    }),
+  });
+
+  it('shows the saved people masked; a typed row is checked by the shared rule and blocks 下一步 until right; the list is saved whole with the draft', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    const app = draft({ headcount: 2 });
+    api = mockApi({
+      ...answers(app),
+      'PUT api/applications/5/insuredPersons': { data: { ...saved, count: 2 } },
+    });
+    const path = renderAt('/piibs/insured/stepSecond/5/1');
+    const section = await screen.findByTestId('named-insured');
+    expect(await within(section).findByText('3201**********1234')).toBeInTheDocument();
+    expect(within(section).getByRole('heading', { name: /从业人员名单（共 2 人/ })).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(within(section).getByRole('button', { name: '删除第 2 行（测试乙）' }));
+    await user.click(within(section).getByRole('button', { name: '添加人员' }));
+    const name = within(section).getByRole('textbox', { name: '第 2 行姓名' });
+    const id = within(section).getByRole('textbox', { name: '第 2 行身份证号码' });
+    fireEvent.change(name, { target: { value: '测试丙' } });
+    fireEvent.change(id, { target: { value: '110105194912310022' } });
+    fireEvent.blur(id);
+    expect(
+      await within(section).findByText('身份证号码：请输入正确的18位居民身份证号码'),
+    ).toBeInTheDocument();
+    expect(id).toHaveAttribute('aria-invalid', 'true');
+    await user.click(screen.getByRole('button', { name: '下一步' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('从业人员名单有错误');
+    expect(api.callsTo('PUT api/applications/5/insuredPersons')).toHaveLength(0);
+
+    fireEvent.change(id, { target: { value: '11010519491231002x' } });
+    expect(within(section).queryByText(/身份证号码：/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: '下一步' }));
+    await waitFor(() => expect(api.callsTo('PUT api/applications/5/insuredPersons')).toHaveLength(1));
+    // The draft saved first (version 4 → 5), then the list against that version: the kept person by 序号.
+    expect(JSON.parse(String(api.callsTo('PUT api/applications/5/insuredPersons')[0]!.data))).toEqual({
+      version: 5,
+      persons: [{ sort: 1 }, { name: '测试丙', idNumber: '11010519491231002x' }],
+    });
+    await waitFor(() => expect(path()).toBe('/piibs/insured/stepThird/5/1'));
+  });
+
+  it('the server refusing a row puts its words on that row', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    api = mockApi({
+      ...answers(draft({ headcount: 2 })),
+      'PUT api/applications/5/insuredPersons': {
+        status: 400,
+        data: {
+          status: 400,
+          message: '从业人员名单有 1 处错误，未导入：第 3 行：身份证号码与第 1 行重复',
+          errors: [{ field: 'persons', message: '第 3 行：身份证号码与第 1 行重复' }],
+        },
+      },
+    });
+    renderAt('/piibs/insured/stepSecond/5/1');
+    const section = await screen.findByTestId('named-insured');
+    await within(section).findByText('3201**********1234');
+    const user = userEvent.setup();
+    await user.click(within(section).getByRole('button', { name: '添加人员' }));
+    fireEvent.change(within(section).getByRole('textbox', { name: '第 3 行姓名' }), {
+      target: { value: '测试丙' },
+    });
+    fireEvent.change(within(section).getByRole('textbox', { name: '第 3 行身份证号码' }), {
+      target: { value: '11010519491231002X' },
+    });
+    await user.click(screen.getByRole('button', { name: '下一步' }));
+    const row = (await within(section).findByText('身份证号码与第 1 行重复')).closest('tr')!;
+    expect(within(row).getByRole('textbox', { name: '第 3 行身份证号码' })).toHaveAttribute(
+      'aria-describedby',
+    );
+  });
+
+  it('an .xlsx import with bad rows names each and changes nothing; a good one replaces the list', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    let refuse = true;
+    api = mockApi({
+      ...answers(draft({ headcount: 2 })),
+      'POST api/applications/5/insuredPersons/import': () =>
+        refuse
+          ? {
+              status: 400,
+              data: {
+                status: 400,
+                message: '从业人员名单有 2 处错误，未导入：…',
+                errors: [
+                  { field: 'persons', message: '第 3 行：姓名：不能为空' },
+                  { field: 'persons', message: '第 5 行：身份证号码：请输入正确的18位居民身份证号码' },
+                ],
+              },
+            }
+          : {
+              data: {
+                required: true,
+                count: 3,
+                persons: [
+                  ...saved.persons,
+                  { sort: 3, name: '测试丁', idNumberMasked: '1101**********002X' },
+                ],
+              },
+            },
+    });
+    renderAt('/piibs/insured/stepSecond/5/1');
+    const section = await screen.findByTestId('named-insured');
+    await within(section).findByText('3201**********1234');
+    const input = () => section.querySelector('input[type=file]') as HTMLInputElement;
+    const user = userEvent.setup();
+    const file = new File(['xlsx'], '名单.xlsx', {
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    await user.upload(input(), file);
+    const refused = await within(section).findByRole('alert');
+    expect(refused).toHaveTextContent('导入未成功，名单未作任何修改');
+    expect(refused).toHaveTextContent('第 3 行：姓名：不能为空');
+    expect(refused).toHaveTextContent('第 5 行：身份证号码：请输入正确的18位居民身份证号码');
+    expect(within(section).getByRole('heading', { name: /共 2 人/ })).toBeInTheDocument();
+    const sent = api.callsTo('POST api/applications/5/insuredPersons/import')[0]!.data as FormData;
+    expect(sent.get('version')).toBe('4');
+
+    refuse = false;
+    await user.upload(input(), file);
+    expect(await within(section).findByText('已导入 3 人')).toBeInTheDocument();
+    expect(within(section).getByText('1101**********002X')).toBeInTheDocument();
+    expect(within(section).queryByText('导入未成功，名单未作任何修改')).toBeNull();
+  });
+
+  it('填写投保信息: the headcount follows the saved list and cannot be typed', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    api = mockApi(answers(draft({ headcount: 2 })));
+    renderAt('/piibs/insured/stepOne/5/1');
+    expect(
+      await screen.findByText('按从业人员名单计（2 人）；在「保单基本信息」一步增减人员'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('spinbutton', { name: '参保人数' })).toBeDisabled();
+  });
+});

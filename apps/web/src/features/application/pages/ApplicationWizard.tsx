@@ -19,13 +19,17 @@ import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { dictLabel, useDictState } from '@/lib/dict.tsx';
 import {
+  applicationInsuredQuery,
   applicationQuery,
   applicationsResource,
   availableProductsQuery,
   createApplication,
   type DraftAnswer,
+  fetchApplication,
+  importInsuredList,
   replaceCoinsurers,
   saveDraft,
+  saveInsuredList,
   submitApplication,
 } from '../api.ts';
 import { ApplicationMaterials, useMissingMaterials } from '../components/ApplicationMaterials.tsx';
@@ -36,6 +40,17 @@ import {
 } from '../components/ApplicationSummary.tsx';
 import { CoinsuranceSection, sharesProblem } from '../components/CoinsuranceSection.tsx';
 import { InsuranceSection } from '../components/InsuranceSection.tsx';
+import {
+  NAMED_TEXTS,
+  NamedInsuredSection,
+  type NamedRow,
+  personsOf,
+  refusalMessages,
+  rowProblems,
+  rowsChanged,
+  rowsOf,
+  serverRowProblems,
+} from '../components/NamedInsuredSection.tsx';
 import { PolicySection } from '../components/PolicySection.tsx';
 import { ProjectSection } from '../components/ProjectSection.tsx';
 import { SuccessStep } from '../components/SuccessStep.tsx';
@@ -187,6 +202,14 @@ function StepForm({
   const docTypes = useDictState(app?.requestedDocTypes.length ? MATERIAL_DOC_DICT : undefined).options;
   const materials = useMissingMaterials(kinds.includes('confirm') ? app : undefined);
   const confirmStep = steps.find((s) => s.kinds.includes('confirm'));
+  // 从业人员名单: a product that asks for it has the list on the policy step; the headcount follows it.
+  const namedRequired = Boolean(product?.namedInsuredRequired);
+  const showsNamed = namedRequired && !!app && kinds.includes('policy');
+  const namedList = useQuery({ ...applicationInsuredQuery(app?.id ?? 0), enabled: namedRequired && !!app });
+  const [typedRows, setTypedRows] = useState<NamedRow[] | null>(null);
+  const namedRows = typedRows ?? (namedList.data ? rowsOf(namedList.data) : []);
+  const [namedShowAll, setNamedShowAll] = useState(false);
+  const [namedServer, setNamedServer] = useState<Map<string, string>>(() => new Map());
 
   const initial = useMemo<WizardValues>(
     () => ({
@@ -244,6 +267,18 @@ function StepForm({
     if (Object.keys(fields).length) {
       current = await saveDraft(current.id, { ...fields, version: current.version });
     }
+    if (showsNamed && typedRows && rowsChanged(typedRows, namedList.data)) {
+      try {
+        await saveInsuredList(current.id, { version: current.version, persons: personsOf(typedRows) });
+      } catch (err) {
+        setNamedServer(serverRowProblems(typedRows, refusalMessages(err)).byRow);
+        throw err;
+      }
+      setNamedServer(new Map());
+      current = await fetchApplication(current.id);
+      await client.invalidateQueries({ queryKey: applicationInsuredQuery(current.id).queryKey });
+      setTypedRows(null);
+    }
     if (kinds.includes('coinsurance') && current.allowsCoinsurance) {
       const shares = sharesOf(values);
       const before = current.coinsurers.map((c) => `${c.insurerCode}:${c.lead}:${c.shareText}`).join();
@@ -265,6 +300,17 @@ function StepForm({
       return;
     }
     values = { ...form.getFieldsValue(true), ...values };
+    if (showsNamed) {
+      setNamedShowAll(true);
+      if (rowProblems(namedRows).size) {
+        setError(NAMED_TEXTS.fix);
+        return;
+      }
+      if (namedRows.length === 0) {
+        setError(NAMED_TEXTS.required);
+        return;
+      }
+    }
     if (kinds.includes('coinsurance')) {
       const problem = sharesProblem(values, latest.current?.issuerLeads ?? true);
       if (problem) {
@@ -316,6 +362,17 @@ function StepForm({
       setBusy(null);
     }
     navigate(stepPath(flow, previous.path, app.id, type));
+  };
+
+  /** An .xlsx replaces the saved list at once (version-checked); the draft is loaded again (headcount, premium). */
+  const importNamed = async (file: File): Promise<number> => {
+    const current = latest.current!;
+    const list = await importInsuredList(current.id, current.version, file);
+    client.setQueryData(applicationInsuredQuery(current.id).queryKey, list);
+    setTypedRows(null);
+    setNamedServer(new Map());
+    await onReload();
+    return list.count;
   };
 
   const isLast = kinds.includes('confirm');
@@ -387,6 +444,7 @@ function StepForm({
               product={product}
               customer={customer}
               onCustomer={setPickedCustomer}
+              namedCount={namedRequired ? (app ? (namedList.data?.count ?? null) : null) : undefined}
             />
           ) : null}
           {kinds.includes('project') ? (
@@ -394,6 +452,21 @@ function StepForm({
           ) : null}
           {kinds.includes('policy') ? <PolicySection policyholderType={type} /> : null}
         </Card>
+        {showsNamed ? (
+          <Card variant="borderless">
+            <NamedInsuredSection
+              rows={namedRows}
+              onRows={(rows) => {
+                setTypedRows(rows);
+                if (error) setError(null);
+              }}
+              showAll={namedShowAll}
+              serverProblems={namedServer}
+              onImport={importNamed}
+              disabled={busy !== null}
+            />
+          </Card>
+        ) : null}
         {kinds.includes('coinsurance') && app ? (
           <Card variant="borderless" title={flow.name === 'epinsure' ? '共保/联保信息' : '共保信息'}>
             <CoinsuranceSection

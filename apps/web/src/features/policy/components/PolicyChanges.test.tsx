@@ -24,6 +24,7 @@ const change = (over: Partial<PolicyChangeView> = {}): PolicyChangeView => ({
   premiumDeltaFen: 205_479,
   premiumDeltaText: '补缴 ¥2,054.79',
   reasonLabel: null,
+  persons: null,
   earnedFen: null,
   basis: null,
   reviewOpinion: null,
@@ -157,5 +158,87 @@ describe('批改与退保 on the policy page', { timeout: 30_000 }, () => {
     const row = (await screen.findByText('G202600000003')).closest('tr')!;
     expect(within(row).getByText('请于 2026-12-20 10:00:00 前补缴，逾期批改失效')).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: /补缴保费 ¥2,054\.79/ })).toBeInTheDocument();
+  });
+  it('a policy with a 从业人员名单 changes its people: remove by name, add with the shared check; the history lists them', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:list', 'application:edit']);
+    api = mockApi({
+      'GET api/policies/9/changes': {
+        data: [
+          change({
+            changes: [
+              { field: 'headcount', label: '参保人数', before: '3 人', after: '3 人' },
+              {
+                field: 'persons',
+                label: '从业人员名单',
+                before: '3 人',
+                after: '3 人（增加 1 人，减少 1 人）',
+              },
+            ],
+            persons: {
+              added: [{ name: '测试丁', idNumberMasked: '1101**********002X' }],
+              removed: [{ name: '测试乙', idNumberMasked: '3201**********5678' }],
+            },
+          }),
+        ],
+      },
+      'GET api/policies/9/insuredPersons': {
+        data: {
+          required: true,
+          count: 2,
+          persons: [
+            { sort: 1, name: '测试甲', idNumberMasked: '3201**********1234', addedOn: null, removedOn: null },
+            {
+              sort: 2,
+              name: '测试乙',
+              idNumberMasked: '3201**********5678',
+              addedOn: null,
+              removedOn: '2026-12-20',
+            },
+            {
+              sort: 3,
+              name: '测试丁',
+              idNumberMasked: '1101**********002X',
+              addedOn: '2026-12-20',
+              removedOn: null,
+            },
+          ],
+        },
+      },
+      'POST api/policies/9/endorsements': {
+        data: change({ status: 'PENDING_REVIEW', statusLabel: '待核保' }),
+      },
+    });
+    render();
+    const row = (await screen.findByText('G202600000003')).closest('tr')!;
+    expect(within(row).getByText('增加人员：测试丁（1101**********002X）')).toBeInTheDocument();
+    expect(within(row).getByText('减少人员：测试乙（3201**********5678）')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole('button', { name: '申请批改' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('现有 2 人；参保人数随名单增减')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('spinbutton', { name: '参保人数' })).toBeNull();
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: '减少人员' }));
+    // Only the people covered now can be removed.
+    expect(screen.queryByText('2. 测试乙（3201**********5678）')).toBeNull();
+    fireEvent.click(await screen.findByText('1. 测试甲（3201**********1234）'));
+    fireEvent.click(within(dialog).getByRole('button', { name: '添加一人' }));
+    fireEvent.change(within(dialog).getByRole('textbox', { name: '增加人员第 1 行姓名' }), {
+      target: { value: '测试戊' },
+    });
+    const id = within(dialog).getByRole('textbox', { name: '增加人员第 1 行身份证号码' });
+    fireEvent.change(id, { target: { value: '110105194912310022' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    expect(await within(dialog).findByText('请输入正确的18位居民身份证号码')).toBeInTheDocument();
+    expect(api.callsTo('POST api/policies/9/endorsements')).toHaveLength(0);
+
+    fireEvent.change(id, { target: { value: '11010519491231002X' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
+    await waitFor(() => expect(api.callsTo('POST api/policies/9/endorsements')).toHaveLength(1));
+    const body = JSON.parse(String(api.callsTo('POST api/policies/9/endorsements')[0]!.data));
+    expect(body).toMatchObject({
+      addPersons: [{ name: '测试戊', idNumber: '11010519491231002X' }],
+      removePersons: [1],
+    });
+    expect(body).not.toHaveProperty('headcount');
   });
 });

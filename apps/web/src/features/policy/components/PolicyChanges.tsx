@@ -1,10 +1,12 @@
 // 批改与退保 on the policy page: the policy's endorsement and cancellation history (before → after in words, the
-// premium delta as money, the 批单 to download), the policyholder's requests (批改: headcount, contact, address;
+// premium delta as money, the 批单 to download), the policyholder's requests (批改: headcount — or, for a policy
+// with a 从业人员名单, the people added and removed, the headcount following — contact, address;
 // 退保: a reason the product accepts, with the proving document), paying an additional premium at the cashier,
 // resubmitting a returned request; an underwriter opens a request waiting for review on its page (批改审核).
 import { shanghaiToday } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
 import { formatFen } from '@piibs/shared/money';
+import { insuredPersonProblem } from '@piibs/shared/named-insured';
 import {
   CANCELLATION_REASON_LABELS,
   CANCELLATION_REASONS,
@@ -24,6 +26,7 @@ import {
   isSafeCashierUrl,
   payPolicyChange,
   policyChangesQuery,
+  policyInsuredQuery,
   resubmitPolicyChange,
   submitCancellation,
   submitEndorsement,
@@ -60,6 +63,14 @@ export const CHANGE_TEXTS = Object.freeze({
   refunded: (fen: number) => `已退还 ${formatFen(fen)}`,
   earned: (fen: number, basis: string) => `已赚保费 ${formatFen(fen)}（${basis}）`,
   sent: '申请已提交，等待核保',
+  addPersons: '增加人员',
+  removePersons: '减少人员',
+  addOne: '添加一人',
+  personName: '姓名',
+  personId: '身份证号码',
+  listed: (n: number) => `现有 ${n} 人；参保人数随名单增减`,
+  personsLine: (label: string, people: { name: string; idNumberMasked: string }[]) =>
+    `${label}：${people.map((p) => `${p.name}（${p.idNumberMasked}）`).join('、')}`,
   decided: '已处理',
 });
 const T = CHANGE_TEXTS;
@@ -132,6 +143,10 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
                     {c.label}：{c.before} → {c.after}
                   </span>
                 ))}
+                {r.persons?.added.length ? <span>{T.personsLine(T.addPersons, r.persons.added)}</span> : null}
+                {r.persons?.removed.length ? (
+                  <span>{T.personsLine(T.removePersons, r.persons.removed)}</span>
+                ) : null}
                 {r.earnedFen !== null && r.basis ? <span>{T.earned(r.earnedFen, r.basis)}</span> : null}
                 {r.reviewOpinion ? (
                   <span>
@@ -246,15 +261,29 @@ function EndorseDialog(props: {
   headcount: number | null;
   onClose: (done: boolean) => void;
 }) {
-  const [form] = Form.useForm();
+  const [form] = Form.useForm<EndorseValues>();
   const [idempotencyKey] = useState(key);
   const { error, saving, run } = useSubmit(props.onClose);
+  // A policy with a 从业人员名单 changes its people, not a bare headcount.
+  const named = useQuery(policyInsuredQuery(props.policyId));
+  const current = (named.data?.persons ?? []).filter((p) => !p.removedOn);
   const submit = async () => {
-    const v = await form.validateFields();
+    let v: EndorseValues;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return; // each field shows its own message
+    }
+    const added = (v.addPersons ?? []).map((p) => ({
+      name: (p.name ?? '').trim(),
+      idNumber: (p.idNumber ?? '').trim(),
+    }));
     const body = {
       effectiveDate: v.effectiveDate,
       idempotencyKey,
-      ...(v.headcount ? { headcount: v.headcount } : {}),
+      ...(v.headcount && !current.length ? { headcount: v.headcount } : {}),
+      ...(added.length ? { addPersons: added } : {}),
+      ...(v.removePersons?.length ? { removePersons: v.removePersons } : {}),
       ...(v.contactName ? { contactName: v.contactName } : {}),
       ...(v.contactPhone ? { contactPhone: v.contactPhone } : {}),
       ...(v.insuredAddress ? { insuredAddress: v.insuredAddress } : {}),
@@ -271,7 +300,22 @@ function EndorseDialog(props: {
         >
           <Input type="date" />
         </Form.Item>
-        {props.headcount ? (
+        {current.length ? (
+          <>
+            <Form.Item name="removePersons" label={T.removePersons} extra={T.listed(current.length)}>
+              <Select
+                mode="multiple"
+                allowClear
+                optionFilterProp="label"
+                options={current.map((p) => ({
+                  value: p.sort,
+                  label: `${p.sort}. ${p.name}（${p.idNumberMasked}）`,
+                }))}
+              />
+            </Form.Item>
+            <AddedPersons />
+          </>
+        ) : props.headcount && !named.isPending ? (
           <Form.Item name="headcount" label={T.headcount} extra={`现为 ${props.headcount} 人`}>
             <InputNumber min={1} precision={0} style={{ width: '100%' }} />
           </Form.Item>
@@ -292,6 +336,73 @@ function EndorseDialog(props: {
         ) : null}
       </Form>
     </Modal>
+  );
+}
+
+interface EndorseValues {
+  effectiveDate: string;
+  headcount?: number;
+  contactName?: string;
+  contactPhone?: string;
+  insuredAddress?: string;
+  addPersons?: { name?: string; idNumber?: string }[];
+  removePersons?: number[];
+}
+
+/** The people to add, each checked by the shared rule (姓名, GB 11643 身份证号码) as typed. */
+function AddedPersons() {
+  const check = (column: '姓名' | '身份证号码', person: { name: string; idNumber: string }) => () => {
+    const problem = insuredPersonProblem(person);
+    return problem?.startsWith(`${column}：`)
+      ? Promise.reject(new Error(problem.slice(column.length + 1)))
+      : Promise.resolve();
+  };
+  return (
+    <Form.List name="addPersons">
+      {(fields, { add, remove }) => (
+        <fieldset style={{ border: 0, margin: 0, padding: 0 }}>
+          <legend style={{ fontSize: 14, marginBottom: 8 }}>{T.addPersons}</legend>
+          {fields.map((field, i) => (
+            <Space key={field.key} align="start" wrap>
+              <Form.Item
+                name={[field.name, 'name']}
+                rules={[{ validator: (_, v) => check('姓名', { name: v ?? '', idNumber: '' })() }]}
+              >
+                <Input
+                  aria-label={`${T.addPersons}第 ${i + 1} 行${T.personName}`}
+                  maxLength={50}
+                  style={{ width: 110 }}
+                />
+              </Form.Item>
+              <Form.Item
+                name={[field.name, 'idNumber']}
+                rules={[
+                  {
+                    validator: (_, v) => check('身份证号码', { name: '—', idNumber: v ?? '' })(),
+                  },
+                ]}
+              >
+                <Input
+                  aria-label={`${T.addPersons}第 ${i + 1} 行${T.personId}`}
+                  maxLength={18}
+                  style={{ width: 190 }}
+                />
+              </Form.Item>
+              <Button
+                autoInsertSpace={false}
+                aria-label={`删除${T.addPersons}第 ${i + 1} 行`}
+                onClick={() => remove(field.name)}
+              >
+                删除
+              </Button>
+            </Space>
+          ))}
+          <Form.Item>
+            <Button onClick={() => add({ name: '', idNumber: '' })}>{T.addOne}</Button>
+          </Form.Item>
+        </fieldset>
+      )}
+    </Form.List>
   );
 }
 

@@ -1,7 +1,7 @@
 // 保单详情 (/piibs/projectManage/policyInsuranceView/:id): the policy as issued (facts, coverages, co-insurers),
 // its e-policy with the SHA-256 and the public verification, the payments, the application it came from with
-// that application's materials (read-only here), the endorsements (批单) of a project policy's changes, and the
-// history through payment and issue.
+// that application's materials (read-only here), the 从业人员名单 (masked) when it has one, the endorsements
+// (批单) of a project policy's changes, and the history through payment and issue.
 import { applyPath } from '@piibs/shared/project-order';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Result, Space, Spin } from 'antd';
@@ -12,6 +12,7 @@ import { CollectionNotice } from '@/features/application/components/QuoteBreakdo
 import { PolicyEndorsements } from '@/features/project/components/ChangeSummary.tsx';
 import { policyQuery } from '../api.ts';
 import { PolicyChanges } from '../components/PolicyChanges.tsx';
+import { PolicyInsuredPersons } from '../components/PolicyInsuredPersons.tsx';
 import { PolicyLifecycle } from '../components/PolicyLifecycle.tsx';
 import {
   DownloadPolicyButton,
@@ -77,6 +78,7 @@ export default function PolicyInsuranceView() {
         <Card variant="borderless" title={T.coverages}>
           <PolicyCoverageTable coverages={policy.coverages} premiumFen={policy.premiumFen} />
         </Card>
+        <PolicyInsuredPersons policyId={policy.id} />
         <Card variant="borderless" title={T.coinsurers}>
           <CollectionNotice rows={policy.coinsurers} />
           <PolicyCoinsurerTable rows={policy.coinsurers} />
