@@ -104,8 +104,6 @@ function closure(keys) {
 }
 const keyOf = (re) => Object.keys(manifest).find((k) => re.test(k));
 const sum = (files) => files.reduce((n, f) => n + gzSize(f), 0);
-const isChart = (file) =>
-  Object.keys(modules[file] ?? {}).some((id) => /node_modules\/(echarts|zrender)\//.test(id));
 const label = (id) =>
   id
     .replace(/^.*node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*$/, '$1 (npm)')
@@ -153,13 +151,13 @@ if (runs('bundle')) {
   );
   const lazy = Object.entries(manifest)
     .filter(([, c]) => c.isDynamicEntry && c.file.endsWith('.js'))
-    .map(([k, c]) => ({ k, file: c.file, own: gzSize(c.file), charts: isChart(c.file) }))
+    .map(([k, c]) => ({ k, file: c.file, own: gzSize(c.file) }))
     .sort((a, b) => b.own - a.own);
-  const over = lazy.filter((c) => !c.charts && c.own > 60 * 1024);
-  const biggest = lazy.find((c) => !c.charts);
+  const over = lazy.filter((c) => c.own > 60 * 1024);
+  const biggest = lazy[0];
   verdict(
     over.length === 0,
-    `every lazy chunk (${lazy.length}, charts excepted)`,
+    `every lazy chunk (${lazy.length})`,
     biggest ? `largest ${KB(biggest.own)} ${label(biggest.k)}` : 'none',
     '≤ 60 KB each',
     { largestBytes: biggest?.own ?? 0 },
@@ -191,9 +189,7 @@ if (runs('bundle')) {
     const grouped = new Map();
     for (const [id, len] of mods) grouped.set(label(id), (grouped.get(label(id)) ?? 0) + len);
     const top = [...grouped].sort((a, b) => b[1] - a[1]).slice(0, 8);
-    lines.push(
-      `## ${path.basename(file)} — ${KB(gzSize(file))} gzip (${role(file)}${isChart(file) ? ', charts' : ''})`,
-    );
+    lines.push(`## ${path.basename(file)} — ${KB(gzSize(file))} gzip (${role(file)})`);
     for (const [name, len] of top) lines.push(`- ${name}: ${((100 * len) / total).toFixed(1)}%`);
     lines.push('');
   }
