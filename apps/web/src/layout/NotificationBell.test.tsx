@@ -48,8 +48,8 @@ function serveApi(table: Parameters<typeof mockApi>[0]): MockApi {
 }
 
 /** The badge's count as shown ('5', '99+'), or null when there is none. */
-const badge = () => document.querySelector('.shell-bell-count')?.getAttribute('title') ?? null;
-const badgeText = () => document.querySelector('.shell-bell-count')?.textContent ?? null;
+const badge = () => document.querySelector('.ant-badge-count')?.getAttribute('title') ?? null;
+const badgeText = () => document.querySelector('.ant-badge-count')?.textContent ?? null;
 // The name is 消息通知, with the visible unread count after it (消息通知 3 条未读).
 const bell = () => screen.getByRole('button', { name: new RegExp(`^${BELL_LABEL}`) });
 

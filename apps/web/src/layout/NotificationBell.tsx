@@ -103,7 +103,8 @@ function UnreadCount({ count }: { count: number }) {
   const { token } = theme.useToken();
   return (
     <sup
-      className="shell-bell-count"
+      // antd's class name too: the journeys find the count by it, as when antd's Badge drew it.
+      className="shell-bell-count ant-badge-count"
       title={String(count)}
       aria-hidden="true"
       style={{
