@@ -8,12 +8,14 @@ for (const role of DEMO_USERS) {
     await signInQuickly(page, role, '/piibs/dashboard');
     const main = content(page);
     await expect(main.getByRole('heading', { name: '欢迎使用财产保险互联网出单系统' })).toBeVisible();
-    // echarts draws on a canvas once its chunk has loaded; every role has at least one chart on demo data.
-    await expect(main.locator('section[aria-label] canvas').first()).toBeVisible({ timeout: 20_000 });
+    // Charts are SVG images with a summary; every role has at least one chart on demo data.
+    const drawn = main.locator('section[aria-label] svg[role="img"]');
+    await expect(drawn.first()).toBeVisible({ timeout: 20_000 });
+    await expect(drawn.first()).toHaveAttribute('aria-label', /：/);
     // The table fallback of the first chart holds rows, not an empty frame.
     const label = await main
       .locator('section[aria-label]:has(> header)')
-      .filter({ has: page.locator('canvas') })
+      .filter({ has: page.locator('svg[role="img"]') })
       .first()
       .getAttribute('aria-label');
     const chart = main.locator(`section[aria-label="${label}"]`);

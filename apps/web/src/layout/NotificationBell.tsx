@@ -1,5 +1,5 @@
 import { BellOutlined } from '@ant-design/icons';
-import { App, Badge, Popover, Spin } from 'antd';
+import { App, Popover, Spin, theme } from 'antd';
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import type { AppNotification } from '@/lib/notifications/api.ts';
 import { createNotificationConnection } from '@/lib/notifications/connection.ts';
@@ -83,9 +83,10 @@ export function NotificationBell() {
           aria-label={unread > 0 ? `${BELL_LABEL} ${unread > 99 ? '99+' : unread} 条未读` : BELL_LABEL}
           title={BELL_LABEL}
         >
-          <Badge count={unread} overflowCount={99} size="small" offset={[6, -2]}>
+          <span style={{ position: 'relative', display: 'inline-flex' }}>
             <BellOutlined style={{ fontSize: 18 }} />
-          </Badge>
+            {unread > 0 && <UnreadCount count={unread} />}
+          </span>
         </button>
       </Popover>
       {drawerUsed && (
@@ -94,5 +95,37 @@ export function NotificationBell() {
         </Suspense>
       )}
     </>
+  );
+}
+
+/** The unread count on the bell (antd's small badge, drawn here: the shell's first load skips Badge). */
+function UnreadCount({ count }: { count: number }) {
+  const { token } = theme.useToken();
+  return (
+    <sup
+      // antd's class name too: the journeys find the count by it, as when antd's Badge drew it.
+      className="shell-bell-count ant-badge-count"
+      title={String(count)}
+      aria-hidden="true"
+      style={{
+        position: 'absolute',
+        top: -2,
+        insetInlineStart: '100%',
+        marginInlineStart: -6,
+        minWidth: 14,
+        height: 14,
+        padding: '0 4px',
+        borderRadius: 7,
+        background: token.colorError,
+        color: token.colorTextLightSolid,
+        fontSize: token.fontSizeSM,
+        lineHeight: '14px',
+        textAlign: 'center',
+        whiteSpace: 'nowrap',
+        boxShadow: `0 0 0 1px ${token.colorBgContainer}`,
+      }}
+    >
+      {count > 99 ? '99+' : count}
+    </sup>
   );
 }

@@ -1,12 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChartCard, type ChartColumn } from './ChartCard.tsx';
-import { type ChartTheme, cartesianOption } from './options.ts';
-import { chartLabelled, fakeCharts, fakeInit, seriesData } from './test-echarts.ts';
+import { type ChartTheme, cartesianChart, funnelChart, pieChart } from './spec.ts';
 
-vi.mock('./echarts-setup.ts', async () => ({ init: (await import('./test-echarts.ts')).fakeInit }));
 vi.mock('@/lib/download.ts', () => ({ saveBlob: vi.fn() }));
 
 type Row = { day: string; approve: number; reject: number };
@@ -19,8 +17,8 @@ const columns: ChartColumn<Row>[] = [
   { key: 'approve', title: '通过', value: (r) => r.approve, align: 'right' },
   { key: 'reject', title: '拒绝', value: (r) => r.reject, align: 'right' },
 ];
-const option = (theme: ChartTheme, data: readonly Row[]) =>
-  cartesianOption(theme, {
+const chart = (theme: ChartTheme, data: readonly Row[]) =>
+  cartesianChart(theme, {
     categories: data.map((r) => r.day),
     series: [
       { name: '通过', type: 'bar', data: data.map((r) => r.approve) },
@@ -30,8 +28,6 @@ const option = (theme: ChartTheme, data: readonly Row[]) =>
 
 let observers: { callback: ResizeObserverCallback; targets: Element[] }[] = [];
 beforeEach(() => {
-  fakeCharts.length = 0;
-  fakeInit.mockClear();
   observers = [];
   vi.stubGlobal(
     'ResizeObserver',
@@ -60,24 +56,39 @@ const renderCard = (props: Partial<Parameters<typeof ChartCard<Row>>[0]> = {}) =
       rows={rows}
       rowKey={(r) => r.day}
       columns={columns}
-      option={option}
+      chart={chart}
       exportName="审核结论"
       empty="暂无审核结论"
       {...props}
     />,
   );
 
-describe('ChartCard', () => {
-  it('draws the rows once echarts has loaded; the table shows the same figures', async () => {
-    renderCard();
-    await waitFor(() => expect(chartLabelled('审核结论')).toBeDefined());
-    const chart = chartLabelled('审核结论')!;
-    expect(seriesData(chart)).toEqual([
-      [3, 0],
-      [1, 2],
-    ]);
+/** The bars drawn, as [fill colour, height] in drawing order (series by series). */
+const barsOf = (svg: Element) =>
+  [...svg.querySelectorAll('rect[fill]')]
+    .filter((r) => Number(r.getAttribute('width')) <= 36 && r.getAttribute('opacity') !== '0.6')
+    .map((r) => Number(r.getAttribute('height')));
 
-    await userEvent.click(screen.getByText('表格'));
+describe('ChartCard', () => {
+  it('draws the rows as SVG with a summary; the table shows the same figures', async () => {
+    renderCard();
+    const img = screen.getByRole('img', { name: /^审核结论，柱状图/ });
+    expect(img.tagName.toLowerCase()).toBe('svg');
+    // Every figure is in the summary a screen reader reads.
+    expect(img).toHaveAccessibleName(
+      '审核结论，柱状图：通过：2026-03-01 3，2026-03-02 0；拒绝：2026-03-01 1，2026-03-02 2',
+    );
+    // Bars as high as their values: 3 is three times 1, 0 draws nothing, 2 is twice 1.
+    const [a3, a0, r1, r2] = barsOf(img);
+    expect(a0).toBe(0);
+    expect(a3! / r1!).toBeCloseTo(3);
+    expect(r2! / r1!).toBeCloseTo(2);
+    // The legend names both series; the axis shows both days.
+    expect(img.textContent).toContain('2026-03-01');
+
+    await userEvent.click(screen.getByRole('button', { name: '表格' }));
+    expect(screen.getByRole('button', { name: '表格' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.queryByRole('img', { name: /审核结论/ })).toBeNull();
     const table = screen.getByRole('table', { name: '审核结论' });
     const cells = within(table)
       .getAllByRole('row')
@@ -90,27 +101,102 @@ describe('ChartCard', () => {
       ['2026-03-01', '3', '1'],
       ['2026-03-02', '0', '2'],
     ]);
-    // Leaving the chart view disposes the instance.
-    expect(chart.dispose).toHaveBeenCalled();
   });
 
-  it('re-measures when its box changes size (a kept tab shown again), not while hidden', async () => {
+  it('the arrow keys step through the categories: a tooltip shows and a live region reads the figures', async () => {
     renderCard();
-    await waitFor(() => expect(chartLabelled('审核结论')).toBeDefined());
-    const chart = chartLabelled('审核结论')!;
-    const box = chart.element;
+    const chartBox = screen.getByRole('group', { name: '审核结论（可用方向键逐项查看数值）' });
+    // Keyboard only: tab past the switch and the export to the chart.
+    await userEvent.tab();
+    await userEvent.tab();
+    await userEvent.tab();
+    await userEvent.tab();
+    expect(chartBox).toHaveFocus();
+    await userEvent.keyboard('{ArrowRight}');
+    const live = chartBox.querySelector('[aria-live="polite"]')!;
+    expect(live).toHaveTextContent('2026-03-01：通过 3，拒绝 1');
+    await userEvent.keyboard('{ArrowRight}');
+    expect(live).toHaveTextContent('2026-03-02：通过 0，拒绝 2');
+    // The tooltip (for sighted users) says the same.
+    expect(chartBox).toHaveTextContent('2026-03-02通过0拒绝2');
+    await userEvent.keyboard('{End}{ArrowRight}');
+    expect(live).toHaveTextContent('2026-03-02：');
+    await userEvent.keyboard('{Escape}');
+    expect(chartBox).not.toHaveTextContent('2026-03-02通过');
+  });
+
+  it('redraws at the width of its box when the box changes size, not while hidden', () => {
+    renderCard();
+    const img = screen.getByRole('img', { name: /审核结论/ });
+    const box = img.parentElement!;
     const observer = observers.find((o) => o.targets.includes(box))!;
     expect(observer).toBeDefined();
     const size = (w: number, h: number) => {
       Object.defineProperty(box, 'clientWidth', { configurable: true, value: w });
       Object.defineProperty(box, 'clientHeight', { configurable: true, value: h });
     };
+    size(640, 250);
+    act(() => observer.callback([], {} as ResizeObserver));
+    expect(img).toHaveAttribute('viewBox', '0 0 640 250');
     size(0, 0);
     act(() => observer.callback([], {} as ResizeObserver));
-    expect(chart.resize).not.toHaveBeenCalled();
-    size(640, 280);
+    expect(img).toHaveAttribute('viewBox', '0 0 640 250');
+    size(375, 250);
     act(() => observer.callback([], {} as ResizeObserver));
-    expect(chart.resize).toHaveBeenCalledTimes(1);
+    expect(img).toHaveAttribute('width', '375');
+  });
+
+  it('a pointer over a band shows that category', () => {
+    renderCard();
+    const img = screen.getByRole('img', { name: /审核结论/ });
+    const box = img.parentElement!;
+    box.getBoundingClientRect = () => ({ left: 0, top: 0 }) as DOMRect;
+    // Default width 480: the second band is on the right half.
+    fireEvent.pointerMove(box, { clientX: 400, clientY: 100 });
+    expect(box).toHaveTextContent('2026-03-02通过0拒绝2');
+    fireEvent.pointerLeave(box);
+    expect(box).not.toHaveTextContent('2026-03-02通过');
+  });
+
+  it('draws a donut and a funnel with their shares', () => {
+    const { unmount } = render(
+      <ChartCard<{ name: string; value: number }>
+        title="按险种保费"
+        rows={[
+          { name: '安责险', value: 300 },
+          { name: '建工险', value: 100 },
+        ]}
+        rowKey={(r) => r.name}
+        columns={[{ key: 'name', title: '险种', value: (r) => r.name }]}
+        chart={(theme, data) => pieChart(theme, data, (v) => `¥${v}`)}
+        exportName="x"
+        empty="无"
+      />,
+    );
+    const pie = screen.getByRole('img', { name: /按险种保费/ });
+    expect(pie).toHaveAccessibleName('按险种保费，环形图：安责险 ¥300（75.0%），建工险 ¥100（25.0%）');
+    expect(pie.querySelectorAll('path')).toHaveLength(2);
+    expect(screen.getByText('安责险 75.0%')).toBeInTheDocument();
+    unmount();
+
+    render(
+      <ChartCard<{ name: string; value: number }>
+        title="投保转化"
+        rows={[
+          { name: '创建投保单', value: 4 },
+          { name: '已出单', value: 1 },
+        ]}
+        rowKey={(r) => r.name}
+        columns={[{ key: 'name', title: '环节', value: (r) => r.name }]}
+        chart={funnelChart}
+        exportName="x"
+        empty="无"
+      />,
+    );
+    const funnel = screen.getByRole('img', { name: /投保转化/ });
+    expect(funnel).toHaveAccessibleName('投保转化，漏斗图：创建投保单 4，已出单 1');
+    expect(funnel.querySelectorAll('polygon')).toHaveLength(2);
+    expect(funnel).toHaveTextContent('1（25.0%）');
   });
 
   it('exports the figures as CSV', async () => {
@@ -125,8 +211,8 @@ describe('ChartCard', () => {
   it('shows the empty state instead of a chart, without switch or export', () => {
     renderCard({ isEmpty: true, empty: '暂无审核结论，去审核任务' });
     expect(screen.getByText('暂无审核结论，去审核任务')).toBeInTheDocument();
-    expect(screen.queryByRole('img', { name: '审核结论' })).toBeNull();
+    expect(screen.queryByRole('img', { name: /审核结论/ })).toBeNull();
     expect(screen.queryByRole('button', { name: '导出审核结论' })).toBeNull();
-    expect(fakeInit).not.toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: '表格' })).toBeNull();
   });
 });

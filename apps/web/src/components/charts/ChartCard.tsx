@@ -2,12 +2,12 @@
 // figures the chart draws), an export of those figures as CSV, and an empty state that says what to do next
 // instead of drawing a flat or made-up series.
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Empty, Segmented, theme } from 'antd';
-import type { EChartsCoreOption } from 'echarts/core';
+import { Button, theme } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
+import { Chart } from './Chart.tsx';
+import { ChoiceGroup } from './ChoiceGroup.tsx';
 import { saveCsv } from './csv.ts';
-import EChart from './EChart.tsx';
-import type { ChartTheme } from './options.ts';
+import type { ChartSpec, ChartTheme } from './spec.ts';
 import { CHART_TEXTS as T } from './texts.ts';
 
 export interface ChartColumn<Row> {
@@ -31,7 +31,7 @@ export interface ChartCardProps<Row> {
    * Builds the chart from the theme and the rows; called again when either (or the builder) changes, so pass a
    * stable function (module level, or useCallback).
    */
-  option: (theme: ChartTheme, rows: readonly Row[]) => EChartsCoreOption;
+  chart: (theme: ChartTheme, rows: readonly Row[]) => ChartSpec;
   /** The export's file name (a timestamp is put in front). */
   exportName: string;
   /** True when there is nothing to draw (default: no rows); `empty` is shown instead. */
@@ -48,6 +48,7 @@ export function useChartTheme(): ChartTheme {
       text: token.colorText,
       secondary: token.colorTextSecondary,
       split: token.colorBorderSecondary,
+      surface: token.colorBgElevated,
       palette: [
         token.colorPrimary,
         token.colorSuccess,
@@ -68,8 +69,8 @@ export function ChartCard<Row>(props: ChartCardProps<Row>) {
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const chartTheme = useChartTheme();
   const { token } = theme.useToken();
-  const build = props.option;
-  const option = useMemo(() => build(chartTheme, rows), [build, chartTheme, rows]);
+  const build = props.chart;
+  const spec = useMemo(() => build(chartTheme, rows), [build, chartTheme, rows]);
   const isEmpty = props.isEmpty ?? rows.length === 0;
 
   const exportCsv = () =>
@@ -105,11 +106,11 @@ export function ChartCard<Row>(props: ChartCardProps<Row>) {
         <h4 style={{ margin: 0, fontSize: token.fontSize, fontWeight: 600 }}>{title}</h4>
         {!isEmpty && (
           <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-            <Segmented
+            <ChoiceGroup<'chart' | 'table'>
               size="small"
-              aria-label={`${title}${T.viewLabel}`}
+              label={`${title}${T.viewLabel}`}
               value={view}
-              onChange={(v) => setView(v as 'chart' | 'table')}
+              onChange={setView}
               options={[
                 { label: T.chart, value: 'chart' },
                 { label: T.table, value: 'table' },
@@ -134,9 +135,11 @@ export function ChartCard<Row>(props: ChartCardProps<Row>) {
           </div>
         )}
         {isEmpty ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={empty} style={{ margin: '24px 0' }} />
+          <div style={{ padding: '32px 8px', textAlign: 'center', color: token.colorTextSecondary }}>
+            {empty}
+          </div>
         ) : view === 'chart' ? (
-          <EChart option={option} label={title} height={height} />
+          <Chart spec={spec} label={title} height={height} theme={chartTheme} />
         ) : (
           <div style={{ maxHeight: height, overflow: 'auto' }}>
             <table aria-label={title} style={{ width: '100%', borderCollapse: 'collapse' }}>
@@ -185,5 +188,45 @@ export function ChartCard<Row>(props: ChartCardProps<Row>) {
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * The frame of a chart card with nothing in it yet, as high as the card will be (title bar, one line of
+ * description, the chart): shown while the figures load, so the page does not move when they arrive.
+ */
+export function ChartCardSkeleton({ height = 280 }: { height?: number }) {
+  const { token } = theme.useToken();
+  const bar = (width: number | string, h: number) => (
+    <div
+      style={{ width, height: h, borderRadius: token.borderRadiusSM, background: token.colorFillSecondary }}
+    />
+  );
+  return (
+    <div
+      style={{
+        borderRadius: token.borderRadiusLG,
+        background: token.colorBgContainer,
+        border: `1px solid ${token.colorBorderSecondary}`,
+      }}
+    >
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          height: 16 + token.controlHeightSM,
+          padding: '0 12px',
+          borderBottom: `1px solid ${token.colorBorderSecondary}`,
+        }}
+      >
+        {bar('40%', token.fontSize)}
+      </div>
+      <div style={{ padding: 12 }}>
+        <div style={{ height: Math.round(token.fontSizeSM * token.lineHeightSM) + 8 }}>
+          {bar('60%', token.fontSizeSM)}
+        </div>
+        <div style={{ height, borderRadius: token.borderRadiusSM, background: token.colorFillQuaternary }} />
+      </div>
+    </div>
   );
 }

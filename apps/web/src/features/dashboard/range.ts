@@ -78,3 +78,17 @@ export function withRange(
   }
   return next;
 }
+
+/** What is wrong with a range typed in (which field, and a message naming it), or null when it may be asked for. */
+export function rangeProblem(
+  range: DateRange,
+  today: string = shanghaiToday(),
+): { field: 'from' | 'to'; message: string } | null {
+  if (!isDate(range.from)) return { field: 'from', message: '开始日期：请输入正确的日期' };
+  if (!isDate(range.to)) return { field: 'to', message: '结束日期：请输入正确的日期' };
+  if (range.to > today) return { field: 'to', message: '结束日期不能晚于今天' };
+  if (range.from > range.to) return { field: 'from', message: '开始日期不能晚于结束日期' };
+  if (daysOf(range) > MAX_RANGE_DAYS)
+    return { field: 'from', message: `开始日期：统计期间最长 ${MAX_RANGE_DAYS} 天，请选择更近的开始日期` };
+  return null;
+}

@@ -4,6 +4,8 @@ export const DASHBOARD_TEXTS = Object.freeze({
   shortcuts: '快捷入口',
   range: '统计期间',
   rangeLabel: '日期范围',
+  rangeFrom: '开始日期',
+  rangeTo: '结束日期',
   rangeShortcuts: '常用日期范围',
   loadFailed: '首页统计加载失败',
   retry: '重试',

@@ -1,11 +1,11 @@
-// The range filter: the usual shortcuts and any range of days up to a year (Asia/Shanghai days). The date
-// picker arrives a moment after the page (its own chunk); the shortcuts work at once.
-import { Segmented } from 'antd';
-import { lazy, Suspense } from 'react';
-import { type DateRange, MAX_RANGE_DAYS, SHORTCUTS, type ShortcutKey } from '../range.ts';
+// The range filter: the usual shortcuts and any range of days up to a year (Asia/Shanghai days), picked with the
+// browser's own date inputs (nothing to download). A range that cannot be asked for says why under the inputs,
+// naming the field, and the figures stay as they are.
+import { theme } from 'antd';
+import { type CSSProperties, useId, useState } from 'react';
+import { ChoiceGroup } from '@/components/charts/ChoiceGroup.tsx';
+import { type DateRange, rangeProblem, SHORTCUTS, type ShortcutKey } from '../range.ts';
 import { DASHBOARD_TEXTS as T } from '../texts.ts';
-
-const DateRangePicker = lazy(() => import('@/components/charts/DateRangePicker.tsx'));
 
 interface RangeFilterProps {
   value: DateRange;
@@ -17,25 +17,84 @@ interface RangeFilterProps {
 }
 
 export function RangeFilter({ value, shortcut, today, onShortcut, onChange }: RangeFilterProps) {
+  const { token } = theme.useToken();
+  const errorId = useId();
+  const [draft, setDraft] = useState(value);
+  const [shown, setShown] = useState(value);
+  // The range shown changed from outside (a shortcut, the URL, the server's default): the inputs follow.
+  if (shown.from !== value.from || shown.to !== value.to) {
+    setShown(value);
+    setDraft(value);
+  }
+  const problem = rangeProblem(draft, today);
+
+  const edit = (field: keyof DateRange, text: string) => {
+    const next = { ...draft, [field]: text };
+    setDraft(next);
+    if (!rangeProblem(next, today) && (next.from !== value.from || next.to !== value.to)) onChange(next);
+  };
+  const input = (field: keyof DateRange): CSSProperties => ({
+    height: token.controlHeight,
+    padding: `0 ${token.paddingSM - 1}px`,
+    border: `1px solid ${problem?.field === field ? token.colorError : token.colorBorder}`,
+    borderRadius: token.borderRadius,
+    background: token.colorBgContainer,
+    color: token.colorText,
+    font: 'inherit',
+    colorScheme: 'light dark',
+  });
   return (
-    <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center', margin: '16px 0 4px' }}>
-      <span>{T.range}</span>
-      <Segmented
-        aria-label={T.rangeShortcuts}
-        value={shortcut ?? ''}
-        onChange={(key) => onShortcut(key as ShortcutKey)}
-        options={SHORTCUTS.map((s) => ({ label: s.label, value: s.key }))}
-      />
-      <Suspense fallback={<span style={{ minWidth: 240 }}>{`${value.from} ~ ${value.to}`}</span>}>
-        <DateRangePicker
-          from={value.from}
-          to={value.to}
-          max={today}
-          maxDays={MAX_RANGE_DAYS}
-          label={T.rangeLabel}
-          onChange={(from, to) => onChange({ from, to })}
+    <div style={{ margin: '16px 0 4px' }}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }}>
+        <span>{T.range}</span>
+        <ChoiceGroup
+          label={T.rangeShortcuts}
+          value={shortcut ?? ''}
+          onChange={onShortcut}
+          options={SHORTCUTS.map((s) => ({ label: s.label, value: s.key }))}
         />
-      </Suspense>
+        <fieldset
+          aria-label={T.rangeLabel}
+          style={{
+            display: 'inline-flex',
+            gap: 8,
+            alignItems: 'center',
+            margin: 0,
+            padding: 0,
+            border: 'none',
+            minWidth: 0,
+          }}
+        >
+          <input
+            type="date"
+            aria-label={T.rangeFrom}
+            value={draft.from}
+            max={today}
+            required
+            aria-invalid={problem?.field === 'from'}
+            aria-describedby={problem?.field === 'from' ? errorId : undefined}
+            onChange={(e) => edit('from', e.target.value)}
+            style={input('from')}
+          />
+          <span aria-hidden="true">~</span>
+          <input
+            type="date"
+            aria-label={T.rangeTo}
+            value={draft.to}
+            max={today}
+            required
+            aria-invalid={problem?.field === 'to'}
+            aria-describedby={problem?.field === 'to' ? errorId : undefined}
+            onChange={(e) => edit('to', e.target.value)}
+            style={input('to')}
+          />
+        </fieldset>
+      </div>
+      {problem && (
+        <div id={errorId} role="alert" style={{ color: token.colorErrorText, marginTop: 4 }}>
+          {problem.message}
+        </div>
+      )}
     </div>
   );
 }

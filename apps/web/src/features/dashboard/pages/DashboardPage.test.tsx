@@ -3,20 +3,20 @@ import { ROLE_CODES } from '@piibs/shared/auth';
 import { TOKEN_KEY } from '@piibs/shared/constants';
 import type { DashboardAnswer } from '@piibs/shared/dashboard';
 import type { MenuRoute } from '@piibs/shared/menu';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chartLabelled, fakeCharts, seriesData } from '@/components/charts/test-echarts.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
 import DashboardPage from './DashboardPage.tsx';
 
-// jsdom has no canvas: echarts is replaced by a recorder of the options drawn.
-vi.mock('@/components/charts/echarts-setup.ts', async () => ({
-  init: (await import('@/components/charts/test-echarts.ts')).fakeInit,
-}));
+/** The drawn chart (an SVG image) of the card titled `title`. */
+const chartOf = (title: string) =>
+  within(screen.getByRole('region', { name: title })).getByRole('img', { name: new RegExp(`^${title}，`) });
+/** Every chart drawn in an element. */
+const chartsIn = (element: HTMLElement) => element.querySelectorAll('svg[role="img"]');
 
 const today = shanghaiToday();
 const page = (title: string, path: string, component: string, hidden = false): MenuRoute => ({
@@ -138,7 +138,6 @@ const paramsOf = (config: InternalAxiosRequestConfig | undefined) => config?.par
 beforeEach(() => {
   // The figures are asked for only with a session token in storage (the http client sends it).
   localStorage.setItem(TOKEN_KEY, 't');
-  fakeCharts.length = 0;
   usePermissionStore.getState().setMenus(MENUS);
 });
 afterEach(() => {
@@ -208,7 +207,14 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(paramsOf(dashboardCalls().at(-1))).toEqual({ from: addDays(today, -6), to: today }),
     );
-    await waitFor(() => expect(seriesData(chartLabelled('审核结论')!)[0]).toHaveLength(7));
+    // Seven days drawn: the summary lists each of them for every series.
+    await waitFor(() =>
+      expect(
+        chartOf('审核结论')
+          .getAttribute('aria-label')
+          ?.match(/\d\d-\d\d/g),
+      ).toHaveLength(3 * 7),
+    );
 
     await userEvent.click(screen.getByText('今天'));
     await waitFor(() => expect(search().get('from')).toBe(today));
@@ -217,6 +223,69 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     // Back to the default: the parameters go.
     await userEvent.click(screen.getByText('近30天'));
     await waitFor(() => expect(search().has('from')).toBe(false));
+  });
+
+  it('a range typed in the date inputs is asked for; a wrong one says why and changes nothing', async () => {
+    signInAs(['admin']);
+    api = mockApi({
+      'GET api/dashboard': (config) => {
+        const p = config.params as { from?: string; to?: string } | undefined;
+        return { data: staffAnswer(p?.from ?? addDays(today, -29), p?.to ?? today) };
+      },
+    });
+    const { search } = renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    await screen.findByRole('region', { name: '审核工作' });
+    const from = screen.getByLabelText('开始日期');
+    const to = screen.getByLabelText('结束日期');
+    expect(from).toHaveValue(addDays(today, -29));
+    expect(to).toHaveValue(today);
+
+    // The start after the end: the message names the field, nothing is asked for.
+    const calls = dashboardCalls().length;
+    fireEvent.change(from, { target: { value: addDays(today, 1) } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('开始日期不能晚于结束日期');
+    expect(from).toHaveAttribute('aria-invalid', 'true');
+    // Longer than a year: refused too.
+    fireEvent.change(from, { target: { value: addDays(today, -400) } });
+    expect(screen.getByRole('alert')).toHaveTextContent('开始日期：统计期间最长 366 天');
+    await settle();
+    expect(dashboardCalls()).toHaveLength(calls);
+    expect(search().has('from')).toBe(false);
+
+    // A valid range goes into the URL and the query.
+    fireEvent.change(from, { target: { value: addDays(today, -9) } });
+    await waitFor(() => expect(search().get('from')).toBe(addDays(today, -9)));
+    expect(screen.queryByRole('alert')).toBeNull();
+    await waitFor(() =>
+      expect(paramsOf(dashboardCalls().at(-1))).toEqual({ from: addDays(today, -9), to: today }),
+    );
+  });
+
+  it('while the figures load, the sections the user will see are drawn empty at their size', async () => {
+    signInAs(['admin']);
+    let answer: (() => void) | undefined;
+    api = mockApi({
+      'GET api/dashboard': () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ data: staffAnswer(addDays(today, -29), today) });
+        }),
+    });
+    const { container } = renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    const busy = await waitFor(() => {
+      const el = container.querySelector('[aria-busy="true"]');
+      expect(el).not.toBeNull();
+      return el as HTMLElement;
+    });
+    // Admin: review, management, system — with as many chart frames as those sections have charts.
+    expect(
+      within(busy)
+        .getAllByRole('heading')
+        .map((h) => h.textContent),
+    ).toEqual(['审核工作', '经营概况', '系统状态']);
+    expect(busy.querySelectorAll('[style*="height: 280px"]')).toHaveLength(2 + 5 + 1);
+    answer?.();
+    expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
+    expect(container.querySelector('[aria-busy="true"]')).toBeNull();
   });
 
   it('a range in the URL is asked for as it is', async () => {
@@ -234,12 +303,15 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     api = mockApi({ 'GET api/dashboard': () => ({ data: staffAnswer(addDays(today, -29), today) }) });
     renderWithProviders(<DashboardPage />, '/piibs/dashboard');
     await screen.findByRole('region', { name: '审核工作' });
-    await waitFor(() => expect(chartLabelled('待审核任务（按等待时长）')).toBeDefined());
-    const drawn = seriesData(chartLabelled('待审核任务（按等待时长）')!);
-    expect(drawn).toEqual([
+    // The chart's summary: each kind's count per bucket.
+    expect(chartOf('待审核任务（按等待时长）')).toHaveAccessibleName(
+      '待审核任务（按等待时长），柱状图：投保人信息审核：1 小时内 1，1–24 小时 0，1–3 天 0，超过 3 天 1；' +
+        '投保单审核：1 小时内 0，1–24 小时 1，1–3 天 0，超过 3 天 0',
+    );
+    const drawn = [
       [1, 0, 0, 1],
       [0, 1, 0, 0],
-    ]);
+    ];
 
     const card = screen.getByRole('region', { name: '待审核任务（按等待时长）' });
     await userEvent.click(within(card).getByText('表格'));
@@ -311,9 +383,11 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
       '/piibs/insured/stepOne/0/1',
     );
     expect(within(section).getByText('未来 90 天内没有到期的保单')).toBeInTheDocument();
-    // No fake series: only the states chart is drawn.
-    await waitFor(() => expect(fakeCharts).toHaveLength(1));
-    expect(seriesData(chartLabelled('我的投保单（按状态）')!)).toEqual([[2, 1]]);
+    // No made-up series: only the states chart is drawn.
+    expect(chartsIn(section)).toHaveLength(1);
+    expect(chartOf('我的投保单（按状态）')).toHaveAccessibleName(
+      '我的投保单（按状态），柱状图：件数：草稿 2，待支付 1',
+    );
   });
 
   it('no applications at all: 暂无投保单，去在线投保', async () => {
@@ -375,11 +449,13 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
       '/piibs/riskControl/prevention/serviceList?status=CONFIRMED',
     );
 
-    await waitFor(() => expect(chartLabelled('本机构服务单（按状态）')).toBeDefined());
-    expect(seriesData(chartLabelled('本机构服务单（按状态）')!)).toEqual([[2, 1, 3]]);
-    const trend = seriesData(chartLabelled('派单趋势')!)[0]!;
-    expect(trend).toHaveLength(30);
-    expect(trend.at(-1)).toBe(2);
+    expect(chartOf('本机构服务单（按状态）')).toHaveAccessibleName(
+      '本机构服务单（按状态），柱状图：件数：已派单 2，整改跟踪中 1，已完成 3',
+    );
+    const last = days.at(-1)!.slice(5);
+    expect(chartOf('派单趋势')).toHaveAccessibleName(
+      `派单趋势，折线图，${days[0]!.slice(5)} 至 ${last} 共 30 项：件数合计 3，最高 2（${last}）`,
+    );
     // The table fallback holds the same figures as the chart.
     const card = screen.getByRole('region', { name: '本机构服务单（按状态）' });
     await userEvent.click(within(card).getByText('表格'));
@@ -428,7 +504,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     );
     expect(section.queryByRole('link', { name: '去跟踪整改' })).toBeNull();
     await settle();
-    expect(fakeCharts).toHaveLength(0);
+    expect(chartsIn(screen.getByRole('region', { name: '风控服务' }))).toHaveLength(0);
   });
 
   it('a failure is shown on the page with a retry', async () => {

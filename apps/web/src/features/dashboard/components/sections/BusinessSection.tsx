@@ -4,7 +4,7 @@ import type { BusinessSection as Business, NextAction } from '@piibs/shared/dash
 import { fenToYuanText, formatFen } from '@piibs/shared/money';
 import { theme } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
-import { type ChartTheme, cartesianOption, funnelOption } from '@/components/charts/options.ts';
+import { type ChartTheme, cartesianChart, funnelChart } from '@/components/charts/spec.ts';
 import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { fenAxisLabel } from '../../format.ts';
@@ -32,8 +32,8 @@ const stateColumns: ChartColumn<StateRow>[] = [
     render: (r) => r.action && <PageLink to={listOf(r.status)}>{r.action.label}</PageLink>,
   },
 ];
-const stateOption = (theme: ChartTheme, rows: readonly StateRow[]) =>
-  cartesianOption(theme, {
+const stateChart = (theme: ChartTheme, rows: readonly StateRow[]) =>
+  cartesianChart(theme, {
     horizontal: true,
     categories: rows.map((r) => r.label),
     series: [{ name: T.count, type: 'bar', data: rows.map((r) => r.count) }],
@@ -43,8 +43,8 @@ const stageColumns: ChartColumn<StageRow>[] = [
   { key: 'stage', title: T.stage, value: (r) => r.label },
   { key: 'count', title: T.count, value: (r) => r.count, align: 'right' },
 ];
-const stageOption = (theme: ChartTheme, rows: readonly StageRow[]) =>
-  funnelOption(
+const stageChart = (theme: ChartTheme, rows: readonly StageRow[]) =>
+  funnelChart(
     theme,
     rows.map((r) => ({ name: r.label, value: r.count })),
   );
@@ -60,8 +60,8 @@ const windowColumns: ChartColumn<WindowRow>[] = [
     align: 'right',
   },
 ];
-const windowOption = (theme: ChartTheme, rows: readonly WindowRow[]) =>
-  cartesianOption(theme, {
+const windowChart = (theme: ChartTheme, rows: readonly WindowRow[]) =>
+  cartesianChart(theme, {
     categories: rows.map((r) => T.withinDays(r.withinDays)),
     series: [
       { name: T.policies, type: 'bar', data: rows.map((r) => r.count), color: theme.palette[2] },
@@ -124,7 +124,7 @@ export function BusinessSection({ data }: { data: Business }) {
           rows={data.applications}
           rowKey={(r) => r.status}
           columns={stateColumns}
-          option={stateOption}
+          chart={stateChart}
           exportName={T.applicationsByState}
           empty={apply(T.noApplications)}
         />
@@ -134,7 +134,7 @@ export function BusinessSection({ data }: { data: Business }) {
           rows={data.funnel}
           rowKey={(r) => r.stage}
           columns={stageColumns}
-          option={stageOption}
+          chart={stageChart}
           exportName={T.funnel}
           isEmpty={(data.funnel[0]?.count ?? 0) === 0}
           empty={apply(T.noFunnel)}
@@ -145,7 +145,7 @@ export function BusinessSection({ data }: { data: Business }) {
           rows={data.expiring}
           rowKey={(r) => String(r.withinDays)}
           columns={windowColumns}
-          option={windowOption}
+          chart={windowChart}
           exportName={T.expiring}
           isEmpty={expiringTotal === 0}
           empty={T.noExpiring}

@@ -4,11 +4,11 @@ import type { ManagementSection as Management } from '@piibs/shared/dashboard';
 import { fenToYuanText, formatFen } from '@piibs/shared/money';
 import { Button } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
-import { type ChartTheme, cartesianOption, pieOption } from '@/components/charts/options.ts';
+import { type ChartTheme, cartesianChart, pieChart } from '@/components/charts/spec.ts';
 import { fenAxisLabel, percentText, periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { ChartGrid, Figures, orderStatusColumns, orderStatusOption, SectionHeading } from './common.tsx';
+import { ChartGrid, Figures, orderStatusChart, orderStatusColumns, SectionHeading } from './common.tsx';
 
 type TrendRow = Management['premiumTrend'][number];
 type ProductRow = Management['byProduct'][number];
@@ -30,8 +30,8 @@ const trendColumns: ChartColumn<TrendRow>[] = [
   money('premium', T.premiumWritten, (r) => r.premiumFen),
   { key: 'policies', title: T.policiesIssued, value: (r) => r.policies, align: 'right' },
 ];
-const trendOption = (theme: ChartTheme, rows: readonly TrendRow[]) =>
-  cartesianOption(theme, {
+const trendChart = (theme: ChartTheme, rows: readonly TrendRow[]) =>
+  cartesianChart(theme, {
     categories: rows.map((r) => periodLabel(r.period)),
     series: [
       { name: T.premiumWritten, type: 'line', data: rows.map((r) => r.premiumFen) },
@@ -52,15 +52,15 @@ const productColumns: ChartColumn<ProductRow>[] = [
   money('premium', T.premium, (r) => r.premiumFen),
   { key: 'policies', title: T.policies, value: (r) => r.policies, align: 'right' },
 ];
-const productOption = (theme: ChartTheme, rows: readonly ProductRow[]) =>
-  pieOption(
+const productChart = (theme: ChartTheme, rows: readonly ProductRow[]) =>
+  pieChart(
     theme,
     rows.map((r) => ({ name: r.productName, value: r.premiumFen })),
     formatFen,
   );
 
-const insurerOption = (theme: ChartTheme, rows: readonly InsurerRow[]) =>
-  pieOption(
+const insurerChart = (theme: ChartTheme, rows: readonly InsurerRow[]) =>
+  pieChart(
     theme,
     rows.map((r) => ({ name: r.insurerName, value: r.premiumFen })),
     formatFen,
@@ -71,8 +71,8 @@ const fundColumns: ChartColumn<FundRow>[] = [
   money('amount', T.amount, (r) => r.fen),
   { key: 'share', title: T.share, value: (r) => r.share, align: 'right' },
 ];
-const fundOption = (theme: ChartTheme, rows: readonly FundRow[]) =>
-  pieOption(
+const fundChart = (theme: ChartTheme, rows: readonly FundRow[]) =>
+  pieChart(
     theme,
     rows.map((r) => ({ name: r.label, value: r.fen })),
     formatFen,
@@ -129,7 +129,7 @@ export function ManagementSection({
           rows={data.premiumTrend}
           rowKey={(r) => r.period}
           columns={trendColumns}
-          option={trendOption}
+          chart={trendChart}
           exportName={T.premiumTrend}
           isEmpty={noPolicies}
           empty={widen}
@@ -139,7 +139,7 @@ export function ManagementSection({
           rows={data.byProduct}
           rowKey={(r) => String(r.productId)}
           columns={productColumns}
-          option={productOption}
+          chart={productChart}
           exportName={T.byProduct}
           empty={widen}
         />
@@ -149,7 +149,7 @@ export function ManagementSection({
           rows={data.coinsurance}
           rowKey={(r) => r.insurerCode}
           columns={insurerColumns}
-          option={insurerOption}
+          chart={insurerChart}
           exportName={T.coinsurance}
           empty={T.noCoinsurance}
         />
@@ -159,7 +159,7 @@ export function ManagementSection({
           rows={fundRows}
           rowKey={(r) => r.key}
           columns={fundColumns}
-          option={fundOption}
+          chart={fundChart}
           exportName={T.prevention}
           isEmpty={p.totalFen === 0}
           empty={T.noPrevention}
@@ -170,7 +170,7 @@ export function ManagementSection({
           rows={data.serviceOrders}
           rowKey={(r) => r.status}
           columns={orderStatusColumns}
-          option={orderStatusOption}
+          chart={orderStatusChart}
           exportName={T.serviceOrders}
           empty={
             <>

@@ -2,7 +2,7 @@
 import type { ReviewSection as Review } from '@piibs/shared/dashboard';
 import { useCallback } from 'react';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
-import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
+import { type ChartTheme, cartesianChart } from '@/components/charts/spec.ts';
 import { ageText, periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
@@ -21,8 +21,8 @@ const decisionColumns: ChartColumn<DecisionRow>[] = [
   { key: 'reject', title: T.rejected, value: (r) => r.reject, align: 'right' },
 ];
 
-const decisionOption = (theme: ChartTheme, rows: readonly DecisionRow[]) =>
-  cartesianOption(theme, {
+const decisionChart = (theme: ChartTheme, rows: readonly DecisionRow[]) =>
+  cartesianChart(theme, {
     categories: rows.map((r) => periodLabel(r.period)),
     series: [
       {
@@ -49,9 +49,9 @@ export function ReviewSection({ data, granularity }: { data: Review; granularity
     })),
     { key: 'total', title: T.total, value: (r) => r.total, align: 'right' },
   ];
-  const ageOption = useCallback(
+  const ageChart = useCallback(
     (theme: ChartTheme, rows: readonly AgeRow[]) =>
-      cartesianOption(theme, {
+      cartesianChart(theme, {
         categories: rows.map((r) => r.label),
         series: kinds.map((k) => ({
           name: k.label,
@@ -92,7 +92,7 @@ export function ReviewSection({ data, granularity }: { data: Review; granularity
           rows={data.byAge}
           rowKey={(r) => r.bucket}
           columns={ageColumns}
-          option={ageOption}
+          chart={ageChart}
           exportName={T.waitingByAge}
           isEmpty={data.openTotal === 0}
           empty={
@@ -107,7 +107,7 @@ export function ReviewSection({ data, granularity }: { data: Review; granularity
           rows={data.decisions}
           rowKey={(r) => r.period}
           columns={decisionColumns}
-          option={decisionOption}
+          chart={decisionChart}
           exportName={T.decisions}
           isEmpty={totals.approve + totals.return + totals.reject === 0}
           empty={

@@ -3,11 +3,11 @@
 import type { ServiceSection as Service } from '@piibs/shared/dashboard';
 import { Button } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
-import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
+import { type ChartTheme, cartesianChart } from '@/components/charts/spec.ts';
 import { periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
-import { ChartGrid, Figures, orderStatusColumns, orderStatusOption, SectionHeading } from './common.tsx';
+import { ChartGrid, Figures, orderStatusChart, orderStatusColumns, SectionHeading } from './common.tsx';
 
 type DispatchRow = Service['dispatched'][number];
 
@@ -18,8 +18,8 @@ const dispatchColumns: ChartColumn<DispatchRow>[] = [
   { key: 'period', title: T.period, value: (r) => r.period },
   { key: 'orders', title: T.count, value: (r) => r.orders, align: 'right' },
 ];
-const dispatchOption = (theme: ChartTheme, rows: readonly DispatchRow[]) =>
-  cartesianOption(theme, {
+const dispatchChart = (theme: ChartTheme, rows: readonly DispatchRow[]) =>
+  cartesianChart(theme, {
     categories: rows.map((r) => periodLabel(r.period)),
     series: [{ name: T.count, type: 'line', data: rows.map((r) => r.orders) }],
   });
@@ -89,7 +89,7 @@ export function ServiceSection({
           rows={data.orders}
           rowKey={(r) => r.status}
           columns={orderStatusColumns}
-          option={orderStatusOption}
+          chart={orderStatusChart}
           exportName={T.orgOrders}
           empty={noOrders}
         />
@@ -99,7 +99,7 @@ export function ServiceSection({
           rows={data.dispatched}
           rowKey={(r) => r.period}
           columns={dispatchColumns}
-          option={dispatchOption}
+          chart={dispatchChart}
           exportName={T.dispatchTrend}
           isEmpty={dispatchedTotal === 0}
           empty={

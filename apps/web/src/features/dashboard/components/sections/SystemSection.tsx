@@ -1,7 +1,7 @@
 // 系统状态 (administrators): the database, who is signed in, and the sign-ins of the range.
 import type { SystemSection as System } from '@piibs/shared/dashboard';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
-import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
+import { type ChartTheme, cartesianChart } from '@/components/charts/spec.ts';
 import { periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink } from '../links.tsx';
@@ -17,8 +17,8 @@ const signInColumns: ChartColumn<SignInRow>[] = [
   { key: 'success', title: T.signInSuccess, value: (r) => r.success, align: 'right' },
   { key: 'failure', title: T.signInFailure, value: (r) => r.failure, align: 'right' },
 ];
-const signInOption = (theme: ChartTheme, rows: readonly SignInRow[]) =>
-  cartesianOption(theme, {
+const signInChart = (theme: ChartTheme, rows: readonly SignInRow[]) =>
+  cartesianChart(theme, {
     categories: rows.map((r) => periodLabel(r.period)),
     series: [
       { name: T.signInSuccess, type: 'line', data: rows.map((r) => r.success), color: theme.palette[1] },
@@ -60,7 +60,7 @@ export function SystemSection({ data, granularity }: { data: System; granularity
           rows={data.signIns}
           rowKey={(r) => r.period}
           columns={signInColumns}
-          option={signInOption}
+          chart={signInChart}
           exportName={T.signIns}
           isEmpty={totals.success + totals.failure === 0}
           empty={T.noSignIns}

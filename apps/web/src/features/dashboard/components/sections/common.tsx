@@ -3,7 +3,7 @@
 import { theme } from 'antd';
 import type { ReactNode } from 'react';
 import type { ChartColumn } from '@/components/charts/ChartCard.tsx';
-import { type ChartTheme, cartesianOption } from '@/components/charts/options.ts';
+import { type ChartTheme, cartesianChart } from '@/components/charts/spec.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 
 export function SectionHeading({ title, note }: { title: string; note?: ReactNode }) {
@@ -102,8 +102,8 @@ export const orderStatusColumns: ChartColumn<OrderStatusRow>[] = [
   { key: 'status', title: T.status, value: (r) => r.label },
   { key: 'count', title: T.count, value: (r) => r.count, align: 'right' },
 ];
-export const orderStatusOption = (theme: ChartTheme, rows: readonly OrderStatusRow[]) =>
-  cartesianOption(theme, {
+export const orderStatusChart = (theme: ChartTheme, rows: readonly OrderStatusRow[]) =>
+  cartesianChart(theme, {
     horizontal: true,
     categories: rows.map((r) => r.label),
     series: [{ name: T.count, type: 'bar', data: rows.map((r) => r.count), color: theme.palette[5] }],
