@@ -113,6 +113,7 @@ export const policyChangeView = (over: Partial<PolicyChangeView> = {}): PolicyCh
   premiumDeltaFen: 205_479,
   premiumDeltaText: '补缴 ¥2,054.79',
   reasonLabel: null,
+  persons: null,
   earnedFen: null,
   basis: null,
   reviewOpinion: null,
