@@ -15,10 +15,22 @@ export function premiumDeltaWords(fen: number): string {
 export const kindWords = (r: Pick<PolicyChangeView, 'kindLabel' | 'reasonLabel'>) =>
   r.kindLabel + (r.reasonLabel ? `（${r.reasonLabel}）` : '');
 
-/** 批改前 → 批改后: each changed item, then the premium held before and after (and, cancelled, what is earned). */
+const peopleWords = (people: { name: string; idNumberMasked: string }[]) =>
+  people.map((p) => `${p.name}（${p.idNumberMasked}）`).join('、');
+
+/**
+ * 批改前 → 批改后: each changed item, the people a named-list endorsement adds and removes (by name, numbers masked),
+ * then the premium held before and after (and, cancelled, what is earned).
+ */
 export function PolicyChangeComparison({ change: c }: { change: PolicyChangeView }) {
   const rows = [
     ...c.changes.map((x) => ({ key: x.field, label: x.label, before: x.before, after: x.after })),
+    ...(c.persons?.added.length
+      ? [{ key: 'added', label: '增加人员', before: '—', after: peopleWords(c.persons.added) }]
+      : []),
+    ...(c.persons?.removed.length
+      ? [{ key: 'removed', label: '减少人员', before: peopleWords(c.persons.removed), after: '—' }]
+      : []),
     {
       key: 'premium',
       label: '已收保费',

@@ -50,6 +50,29 @@ describe('审核批改/退保申请 (task/policyChange/:id)', { timeout: 40_000 
     expect(reviewBody()).toEqual({ decision: 'approve', version: 1 });
   });
 
+  it('a named-list endorsement names the people it adds and removes, numbers masked', async () => {
+    api = mockApi({
+      'GET api/policy-changes/31': {
+        data: policyChangeView({
+          changes: [{ field: 'persons', label: '从业人员名单', before: '3 人', after: '4 人' }],
+          persons: {
+            added: [
+              { name: '示例员工甲', idNumberMasked: '3211**********0011' },
+              { name: '示例员工乙', idNumberMasked: '3211**********0022' },
+            ],
+            removed: [{ name: '示例员工丙', idNumberMasked: '3211**********0033' }],
+          },
+        }),
+      },
+    });
+    renderRoute(<PolicyChangeAudit />, PATTERN, '/piibs/task/policyChange/31');
+    const table = await screen.findByTestId('policy-change-comparison');
+    const added = within(table).getByText('增加人员').closest('tr')!;
+    expect(added).toHaveTextContent('示例员工甲（3211**********0011）、示例员工乙（3211**********0022）');
+    const removed = within(table).getByText('减少人员').closest('tr')!;
+    expect(removed).toHaveTextContent('示例员工丙（3211**********0033）');
+  });
+
   it('a return carries the opinion; a stale version (409) says so and reloads the request', async () => {
     let loads = 0;
     api = mockApi({
