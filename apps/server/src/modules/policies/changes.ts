@@ -25,7 +25,6 @@ import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   applications,
-  endorsementDocuments,
   endorsements,
   materials,
   paymentOrders,
@@ -44,7 +43,7 @@ import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import type { Seal } from '../../lib/pdf.ts';
 import { PAYMENT_TTL_MS } from '../applications/changes.ts';
 import type { CustomerViewer } from '../customers/access.ts';
-import { issueSignedDocument } from '../documents/issue.ts';
+import { recordEndorsement } from '../documents/endorsement.ts';
 import { insurerName } from '../init/service.ts';
 import {
   notifyPolicyChangeDecided,
@@ -52,7 +51,6 @@ import {
   notifyPolicyChangeLapsed,
   notifyPolicyChangeSubmitted,
 } from '../notifications/events.ts';
-import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from '../project-orders/endorsement-pdf.ts';
 import { applyNamedListChange, namedListChange, namedPersonsOf } from './named-changes.ts';
 import { policiesVisibleTo, policyCovers } from './service.ts';
@@ -711,47 +709,20 @@ async function issuePolicyChangePdf(ctx: BusinessContext, tx: Tx, p: Policy, c: 
     .select({ code: products.code })
     .from(products)
     .where(eq(products.id, p.productId));
-  const res = await tx.execute<{ n: string }>(sql`select nextval('endorsement_number_seq')::text as n`);
-  const number = `E${numberPrefix(product!.code, 'X')}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
-  // Sealed, signed and recorded (issued_document): the verification page lists it with the policy's files.
-  const doc = await issueSignedDocument(tx, ctx, {
+  await recordEndorsement(tx, ctx, {
     kind: c.kind === 'CANCELLATION' ? 'CANCELLATION' : 'ENDORSEMENT',
     policyId: p.id,
-    number,
-    sealLabel: '批单专用章',
-    reason: `签发${c.kind === 'CANCELLATION' ? '退保批单' : '批单'} ${number}`,
-    render: (seal) => renderPolicyChangePdf(ctx, tx, p, c, number, seal),
-  });
-  const pdf = doc.content;
-  const sha256 = doc.sha256;
-  const [row] = await tx
-    .insert(endorsements)
-    .values({
-      number,
-      policyId: p.id,
+    productCode: product!.code,
+    values: {
       policyChangeId: c.id,
       changes: c.changes,
       premiumBeforeFen: c.premiumBeforeFen,
       premiumAfterFen: c.premiumBeforeFen + c.premiumDeltaFen,
       premiumDiffFen: c.premiumDeltaFen,
       effectiveDate: c.effectiveDate,
-      pdfSha256: sha256,
-      pdfSize: pdf.length,
-    })
-    .returning({ id: endorsements.id });
-  await tx.insert(endorsementDocuments).values({ endorsementId: row!.id, content: pdf, sha256 });
-  await writeAudit(tx, {
-    actorName: SYSTEM_ACTOR,
-    action: 'issue',
-    entity: 'endorsement',
-    entityId: row!.id,
-    detail: {
-      number,
-      policyId: p.id,
-      policyChange: c.number,
-      premiumDiffFen: c.premiumDeltaFen,
-      pdfSha256: sha256,
     },
+    auditDetail: { policyChange: c.number },
+    render: (number, seal) => renderPolicyChangePdf(ctx, tx, p, c, number, seal),
   });
 }
 

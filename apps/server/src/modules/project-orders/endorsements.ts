@@ -7,7 +7,6 @@
 // from the change's snapshot of the project, renders its PDF in the e-policy's frame, sealed and signed by the
 // insurer (issueSignedDocument, which records the file in issued_document), and stores it with its SHA-256. The policy row and its e-policy stay as issued; the endorsement amends them.
 import { addDays, shanghaiToday } from '@piibs/shared/application-status';
-import { SYSTEM_ACTOR } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { verifyPath } from '@piibs/shared/policy';
 import {
@@ -16,19 +15,17 @@ import {
   type EndorsementRow,
   type ProjectValues,
 } from '@piibs/shared/project-order';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { BusinessContext } from '../../app-types.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { endorsementDocuments, endorsements, policies, products, secondaryOrders } from '../../db/schema.ts';
-import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CustomerViewer } from '../customers/access.ts';
-import { issueSignedDocument } from '../documents/issue.ts';
+import { recordEndorsement } from '../documents/endorsement.ts';
 import { insurerName } from '../init/service.ts';
 import { policiesVisibleTo, policyCovers } from '../policies/service.ts';
-import { numberPrefix } from '../products/service.ts';
 import { renderEndorsementPdf } from './endorsement-pdf.ts';
 
 export const ENDORSEMENT_NOT_FOUND = '批单不存在';
@@ -90,15 +87,12 @@ async function issueOnce(ctx: BusinessContext, changeId: number): Promise<Endors
     const before = c.baseValues as ProjectValues;
     const after = valuesOf(c);
     const changes: EndorsementChange[] = changesBetween(before, after);
-    const res = await tx.execute<{ n: string }>(sql`select nextval('endorsement_number_seq')::text as n`);
-    const number = `E${numberPrefix(product!.code, 'X')}${formatTime(Date.now(), '{y}')}${res.rows[0]!.n.padStart(8, '0')}`;
     // In force from the day after approval: a change never reaches back.
     const effectiveDate = addDays(shanghaiToday((c.decidedAt ?? new Date()).getTime()), 1);
     const issuedAt = new Date();
     const premiumDiffFen = after.premiumFen - before.premiumFen;
     const data = {
       insurerName: await insurerName(tx),
-      number,
       policyNumber: policy.number,
       declarationNumber: c.number,
       productName: product!.name,
@@ -115,41 +109,23 @@ async function issueOnce(ctx: BusinessContext, changeId: number): Promise<Endors
       issuedAt,
       issuedAtText: formatTime(issuedAt),
     };
-    const doc = await issueSignedDocument(tx, ctx, {
+    const { id, number } = await recordEndorsement(tx, ctx, {
       kind: 'ENDORSEMENT',
       policyId: policy.id,
-      number,
-      sealLabel: '批单专用章',
-      reason: `签发批单 ${number}`,
-      render: (seal) => renderEndorsementPdf(data, seal),
-    });
-    const pdf = doc.content;
-    const sha256 = doc.sha256;
-    const [row] = await tx
-      .insert(endorsements)
-      .values({
-        number,
-        policyId: policy.id,
+      productCode: product!.code,
+      values: {
         secondaryOrderId: c.id,
         changes,
         premiumBeforeFen: before.premiumFen,
         premiumAfterFen: after.premiumFen,
         premiumDiffFen,
         effectiveDate,
-        pdfSha256: sha256,
-        pdfSize: pdf.length,
         issuedAt,
-      })
-      .returning({ id: endorsements.id });
-    await tx.insert(endorsementDocuments).values({ endorsementId: row!.id, content: pdf, sha256 });
-    await writeAudit(tx, {
-      actorName: SYSTEM_ACTOR,
-      action: 'issue',
-      entity: 'endorsement',
-      entityId: row!.id,
-      detail: { number, policyId: policy.id, secondaryOrderId: c.id, premiumDiffFen, pdfSha256: sha256 },
+      },
+      auditDetail: { secondaryOrderId: c.id },
+      render: (number, seal) => renderEndorsementPdf({ ...data, number }, seal),
     });
-    return { id: row!.id, number, created: true };
+    return { id, number, created: true };
   });
 }
 
