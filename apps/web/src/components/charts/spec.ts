@@ -57,7 +57,10 @@ const colourOf = (theme: ChartTheme, index: number) =>
   theme.palette[index % theme.palette.length] ?? '#1677ff';
 
 /** Lines and bars over categories (periods, states, windows). */
-export function cartesianChart(theme: ChartTheme, chart: CartesianChart): Extract<ChartSpec, { kind: 'cartesian' }> {
+export function cartesianChart(
+  theme: ChartTheme,
+  chart: CartesianChart,
+): Extract<ChartSpec, { kind: 'cartesian' }> {
   return {
     kind: 'cartesian',
     ...chart,
@@ -66,11 +69,18 @@ export function cartesianChart(theme: ChartTheme, chart: CartesianChart): Extrac
 }
 
 /** Shares of a whole (premium by product, by insurer). */
-export function pieChart(theme: ChartTheme, slices: readonly Slice[], format?: ValueFormatter): Extract<ChartSpec, { kind: 'pie' }> {
+export function pieChart(
+  theme: ChartTheme,
+  slices: readonly Slice[],
+  format?: ValueFormatter,
+): Extract<ChartSpec, { kind: 'pie' }> {
   return { kind: 'pie', format, slices: slices.map((s, i) => ({ ...s, color: colourOf(theme, i) })) };
 }
 
 /** Stages that narrow (applications created → issued). */
-export function funnelChart(theme: ChartTheme, stages: readonly Slice[]): Extract<ChartSpec, { kind: 'funnel' }> {
+export function funnelChart(
+  theme: ChartTheme,
+  stages: readonly Slice[],
+): Extract<ChartSpec, { kind: 'funnel' }> {
   return { kind: 'funnel', stages: stages.map((s, i) => ({ ...s, color: colourOf(theme, i) })) };
 }
