@@ -59,6 +59,19 @@ describe('theme, size and dark mode as antd tokens', () => {
     expect(t.colorSuccessBg).toBe('#f6ffed');
   });
 
+  it('status tags in dark mode: their text reads at 4.5:1 on their dark tint (the processing tag was 4.1:1)', () => {
+    for (const color of PREDEFINED_THEME_COLORS) {
+      const t = theme.getDesignToken(themeConfig(color, true, 'default'));
+      for (const [text, bg] of [
+        [t.colorSuccess, t.colorSuccessBg],
+        [t.colorWarning, t.colorWarningBg],
+        [t.colorError, t.colorErrorBg],
+        [t.colorInfo, t.colorInfoBg],
+      ] as const)
+        expect(contrast(text, bg), `${text} on ${bg} (${color})`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
   it('switches to the dark algorithm in dark mode', () => {
     expect(themeConfig('#1890ff', true, 'small').algorithm).toBe(theme.darkAlgorithm);
     expect(themeConfig('#1890ff', false, 'small').algorithm).toBe(theme.defaultAlgorithm);
