@@ -79,6 +79,11 @@ const markRecoloured = `(colours) => {
   return marked;
 }`;
 
+/** What the wait below reads in the page (the e2e project has no DOM typings). */
+type InPage = {
+  document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null };
+};
+
 type Theme = { color: string; dark: boolean };
 const DEFAULT_THEME: Theme = { color: DEFAULT_THEME_COLOR, dark: false };
 
@@ -134,9 +139,10 @@ export class ThemeSwitcher {
     if (!follow) return;
     // The shell's style carries the theme's colours (its CSS variables): changed, the page has re-rendered.
     await this.page.waitForFunction(
-      // biome-ignore lint/suspicious/noExplicitAny: in the page; the e2e project has no DOM typings
       (was) =>
-        (globalThis as any).document.querySelector('[data-testid="shell"]')?.getAttribute('style') !== was,
+        (globalThis as unknown as InPage).document
+          .querySelector('[data-testid="shell"]')
+          ?.getAttribute('style') !== was,
       before,
       { polling: 'raf' },
     );
