@@ -1,7 +1,7 @@
 // Accessibility of the shell (issue #22 items 3 and 9) against the real server, beside the plain-words sweep that
-// runs axe-core on every menu page of every demo role in the default theme:
-// - axe-core (WCAG 2.1 A and AA) in every theme colour of the settings panel, light and dark, on a representative
-//   set of pages: the dashboard, a list (用户管理, with its search form, table and pager) and a form (个人中心);
+// runs axe-core on every menu page of every demo role, in the default theme, dark mode and every theme colour:
+// - axe-core (WCAG 2.1 A and AA) in every theme colour of the settings panel, light and dark, on pages that are no
+//   menu page (the dashboard, 个人中心 as a form) and a list (用户管理), each reloaded in the theme;
 // - the keyboard: a skip link first, a visible focus ring, the tag context menu and the settings drawer operated
 //   by keys, Esc closing them and the focus going back where it was;
 // - reflow: at 320 and 375 px the navbar stays one 50 px line with every control whole, and no page scrolls

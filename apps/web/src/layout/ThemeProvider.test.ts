@@ -2,7 +2,7 @@ import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
 import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { contrast } from './contrast.ts';
-import { SIZE_TOKENS, themeConfig } from './ThemeProvider.tsx';
+import { PRESET_COLORS, SIZE_TOKENS, themeConfig } from './ThemeProvider.tsx';
 
 describe('theme, size and dark mode as antd tokens', () => {
   it('maps the sizes default / medium / small / mini to control heights 40 / 36 / 32 / 28', () => {
@@ -57,6 +57,32 @@ describe('theme, size and dark mode as antd tokens', () => {
     ] as const)
       expect(contrast(text, bg), `${text} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     expect(t.colorSuccessBg).toBe('#f6ffed');
+  });
+
+  it('status tags in dark mode: their text reads at 4.5:1 on their dark tint (the processing tag was 4.1:1)', () => {
+    for (const color of PREDEFINED_THEME_COLORS) {
+      const t = theme.getDesignToken(themeConfig(color, true, 'default'));
+      for (const [text, bg] of [
+        [t.colorSuccess, t.colorSuccessBg],
+        [t.colorWarning, t.colorWarningBg],
+        [t.colorError, t.colorErrorBg],
+        [t.colorInfo, t.colorInfoBg],
+      ] as const)
+        expect(contrast(text, bg), `${text} on ${bg} (${color})`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('preset tags (gold, green, orange, purple …), light and dark: their text reads at 4.5:1 on their tint', () => {
+    for (const dark of [false, true]) {
+      const config = themeConfig('#1890ff', dark, 'default');
+      const t = theme.getDesignToken(config);
+      const tag = config.components?.Tag as Record<string, string>;
+      for (const key of PRESET_COLORS)
+        expect(
+          contrast(tag[`${key}7`]!, t[`${key}1`]),
+          `${key} (${dark ? 'dark' : 'light'})`,
+        ).toBeGreaterThanOrEqual(4.5);
+    }
   });
 
   it('switches to the dark algorithm in dark mode', () => {

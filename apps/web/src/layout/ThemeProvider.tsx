@@ -40,14 +40,24 @@ const seedCache = new Map<string, string>();
  * algorithm dulls every seed towards its background) reaches 4.5:1 against `against`: the colour itself when it
  * does, else its nearest shade away from `against` that does.
  */
-function seedShade(key: SeedColor, color: string, dark: boolean, against: string, ratio = AA_TEXT): string {
-  const cacheKey = `${key}:${color}:${dark}:${against}:${ratio}`;
+function seedShade(
+  key: SeedColor,
+  color: string,
+  dark: boolean,
+  against: string,
+  ratio = AA_TEXT,
+  onOwnTint = false,
+): string {
+  const cacheKey = `${key}:${color}:${dark}:${against}:${ratio}:${onOwnTint}`;
   const cached = seedCache.get(cacheKey);
   if (cached) return cached;
   const algorithm = dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
   const seed = firstShade(color, isLight(against) ? 'black' : 'white', (shade) => {
-    const derived = theme.getDesignToken({ algorithm, token: { [key]: shade } })[key];
-    return contrast(derived, against) >= ratio;
+    const token = theme.getDesignToken({ algorithm, token: { [key]: shade } });
+    const derived = token[key];
+    // A status colour is also text on its own tint (colorInfoBg …), which the seed moves too.
+    const tint = token[`${key}Bg` as `${SeedColor}Bg` & keyof typeof token] as string | undefined;
+    return contrast(derived, against) >= ratio && (!onOwnTint || !tint || contrast(derived, tint) >= AA_TEXT);
   });
   seedCache.set(cacheKey, seed);
   return seed;
@@ -68,10 +78,11 @@ export function accessibleTokens(themeColor: string, dark: boolean): ThemeConfig
     colorPrimary: seedShade('colorPrimary', themeColor, dark, WHITE),
     colorLink: seedShade('colorLink', themeColor, dark, page),
     // Status colours are text on their own pale tint too (status tags: 5:1 on white leaves 4.5:1 on the tint).
-    colorError: seedShade('colorError', ERROR_RED, dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
-    colorSuccess: seedShade('colorSuccess', '#52c41a', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
-    colorWarning: seedShade('colorWarning', '#faad14', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
-    colorInfo: seedShade('colorInfo', '#1677ff', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE),
+    // In dark mode the tint is derived from the seed (checked as such); in light mode it is antd's pale one.
+    colorError: seedShade('colorError', ERROR_RED, dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
+    colorSuccess: seedShade('colorSuccess', '#52c41a', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
+    colorWarning: seedShade('colorWarning', '#faad14', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
+    colorInfo: seedShade('colorInfo', '#1677ff', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
     colorPrimaryText: asText,
     colorPrimaryTextHover: asText,
     colorPrimaryTextActive: asText,
@@ -99,11 +110,46 @@ const PALE_STATUS_BACKGROUNDS = {
   colorInfoBorder: '#91caff',
 } as const;
 
+/** antd's preset colours (a tag's `color="gold"` …). */
+export const PRESET_COLORS = [
+  'blue',
+  'purple',
+  'cyan',
+  'green',
+  'magenta',
+  'pink',
+  'red',
+  'orange',
+  'yellow',
+  'volcano',
+  'geekblue',
+  'lime',
+  'gold',
+] as const;
+const presetCache = new Map<boolean, Record<string, string>>();
+
+/**
+ * A preset tag writes its colour's shade 7 on its shade 1 (gold 2.8:1, green 3.4:1 in light mode; purple 3.4:1
+ * in dark mode): for tags, each shade 7 becomes its nearest shade reading at 4.5:1 on the shade 1, so any preset
+ * colour may be used for a tag and read. (Tags only: elsewhere the presets keep antd's values.)
+ */
+function presetTagTokens(dark: boolean): Record<string, string> {
+  const cached = presetCache.get(dark);
+  if (cached) return cached;
+  const t = theme.getDesignToken({ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm });
+  const tokens = Object.fromEntries(
+    PRESET_COLORS.map((key) => [`${key}7`, accessibleShade(t[`${key}7`], t[`${key}1`])]),
+  );
+  presetCache.set(dark, tokens);
+  return tokens;
+}
+
 /** Components that colour text with the primary colour: the readable shade of it instead. */
 function textComponents(themeColor: string, dark: boolean): ThemeConfig['components'] {
   const asText = accessibleShade(themeColor, dark ? DARK_BG : LIGHT_BG);
   return {
     Tabs: { itemSelectedColor: asText, itemActiveColor: asText, itemHoverColor: asText },
+    Tag: presetTagTokens(dark),
   };
 }
 

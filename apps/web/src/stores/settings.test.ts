@@ -40,3 +40,35 @@ describe('settings persisted', () => {
     expect(state.fixedHeader).toBe(true);
   });
 });
+
+describe('settings in several tabs', () => {
+  /** What the browser does in this tab when another tab of the app writes its settings. */
+  function writtenInAnotherTab(state: Partial<typeof DEFAULT_LAYOUT_SETTINGS>) {
+    const newValue = JSON.stringify({ state: { ...DEFAULT_LAYOUT_SETTINGS, ...state }, version: 1 });
+    localStorage.setItem(SETTINGS_STORAGE_KEY, newValue);
+    window.dispatchEvent(
+      new StorageEvent('storage', { key: SETTINGS_STORAGE_KEY, newValue, storageArea: localStorage }),
+    );
+  }
+
+  it('a theme colour and dark mode chosen in another tab apply here at once', () => {
+    writtenInAnotherTab({ theme: '#11a983', dark: true });
+    const state = useSettingsStore.getState();
+    expect(state.theme).toBe('#11a983');
+    expect(state.dark).toBe(true);
+  });
+
+  it('a change made here afterwards keeps the other tab’s choices', () => {
+    writtenInAnotherTab({ largeText: true });
+    useSettingsStore.getState().changeSetting('showFooter', false);
+    const stored = JSON.parse(localStorage.getItem(SETTINGS_STORAGE_KEY) ?? '{}');
+    expect(stored.state).toMatchObject({ largeText: true, showFooter: false });
+  });
+
+  it('other keys written by another tab leave the settings as they are', () => {
+    useSettingsStore.getState().changeSetting('theme', '#f5222d');
+    localStorage.setItem('sidebarStatus', '0');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'sidebarStatus', storageArea: localStorage }));
+    expect(useSettingsStore.getState().theme).toBe('#f5222d');
+  });
+});

@@ -54,3 +54,11 @@ export const useSettingsStore = create<SettingsState>()(
     },
   ),
 );
+
+// The app open in several tabs keeps one set of choices: a choice made in another tab (the browser's `storage`
+// event, fired in every other tab of the origin) applies here at once. Without it a tab would keep its old choices
+// until reloaded, and its next change would write them back over the other tab's.
+window.addEventListener('storage', (event) => {
+  if (event.storageArea === localStorage && event.key === SETTINGS_STORAGE_KEY)
+    void useSettingsStore.persist.rehydrate();
+});
