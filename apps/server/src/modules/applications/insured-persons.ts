@@ -112,6 +112,27 @@ export async function copyInsuredListToPolicy(
       );
 }
 
+/** The people a policy covers now, as its endorsements left it (none removed), in list order. */
+export async function coveredPersons(db: Db | Tx, policyId: number) {
+  return db
+    .select({ name: policyInsuredPersons.name, idNumber: policyInsuredPersons.idNumber })
+    .from(policyInsuredPersons)
+    .where(and(eq(policyInsuredPersons.policyId, policyId), isNull(policyInsuredPersons.removedOn)))
+    .orderBy(asc(policyInsuredPersons.sort));
+}
+
+/** A new draft's list (a renewal's: the people its policy covers now), numbered from 1. */
+export async function insertApplicationList(
+  tx: Tx,
+  applicationId: number,
+  persons: { name: string; idNumber: string }[],
+): Promise<void> {
+  for (let i = 0; i < persons.length; i += 1000)
+    await tx
+      .insert(applicationInsuredPersons)
+      .values(persons.slice(i, i + 1000).map((p, j) => ({ applicationId, sort: i + j + 1, ...p })));
+}
+
 /** The refusal of a list with bad rows: 400, every row's problem (at `persons`), nothing saved. */
 export function listRefusal(problems: string[]): HttpError {
   const shown = problems.slice(0, 50);
@@ -166,10 +187,7 @@ export async function replaceInsuredList(
     const { persons, problems } = checkInsuredList(resolved, firstRow);
     if (problems.length) throw listRefusal(problems);
     await tx.delete(applicationInsuredPersons).where(eq(applicationInsuredPersons.applicationId, id));
-    for (let i = 0; i < persons.length; i += 1000)
-      await tx
-        .insert(applicationInsuredPersons)
-        .values(persons.slice(i, i + 1000).map((p, j) => ({ applicationId: id, sort: i + j + 1, ...p })));
+    await insertApplicationList(tx, id, persons);
     const headcount = persons.length || a.headcount;
     const merged = { ...a, headcount };
     const priced = await tryRate(tx, actor.viewer, merged);

@@ -189,4 +189,24 @@ describe('named-list endorsements (从业人员名单)', () => {
     });
     expect(other.statusCode).toBe(404);
   });
+
+  it('a renewal starts from the list as endorsements left it: the people covered now, numbered afresh', async () => {
+    const db = w.t.database.db;
+    const end = addDays(shanghaiToday(), 30);
+    await db
+      .update(policies)
+      .set({ startDate: addDays(end, -364), endDate: end })
+      .where(eq(policies.id, policyId));
+    const res = await w.ent.post(`/api/policies/${policyId}/renew`);
+    expect(res.statusCode, res.body).toBe(200);
+    const draftId = res.json().applicationId as number;
+    const list = (await w.ent.get(`/api/applications/${draftId}/insuredPersons`)).json();
+    expect(list.persons.map((p: { sort: number; name: string }) => [p.sort, p.name])).toEqual([
+      [1, '测试甲'],
+      [2, '测试丙'],
+      [3, '测试丁'],
+      [4, '测试戊'],
+    ]);
+    expect((await w.ent.get(`/api/applications/${draftId}`)).json().headcount).toBe(4);
+  });
 });

@@ -34,6 +34,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { isApplicationOwner } from '../applications/access.ts';
 import { type Application, nextApplicationNumber } from '../applications/changes.ts';
 import { coinsurerCodes } from '../applications/drafts.ts';
+import { coveredPersons, insertApplicationList } from '../applications/insured-persons.ts';
 import { priceNewDraft } from '../applications/pricing.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
@@ -141,6 +142,9 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
         throw conflict('续保起期不在该险种的有效期内，不能续保');
 
       const channel = renewalChannel(old.channel as Channel, viewer.user.roles);
+      // The renewal starts from the policy as its endorsements left it (headcount, contact, address, named list).
+      const named = product.namedInsuredRequired ? await coveredPersons(tx, policy.id) : [];
+      const namedCount = named.length || null;
       const [row] = await tx
         .insert(applications)
         .values({
@@ -151,16 +155,16 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
           customerId: old.customerId,
           insuredName: old.insuredName,
           insuredUscc: old.insuredUscc,
-          insuredAddress: old.insuredAddress,
-          contactName: old.contactName,
-          contactPhone: old.contactPhone,
+          insuredAddress: policy.insuredAddress ?? old.insuredAddress,
+          contactName: policy.contactName ?? old.contactName,
+          contactPhone: policy.contactPhone ?? old.contactPhone,
           contactEmail: old.contactEmail,
           specialTerms: old.specialTerms,
           startDate: period.startDate,
           endDate: period.endDate,
           industrySection: old.industrySection,
           industryDivision: old.industryDivision,
-          headcount: old.headcount,
+          headcount: namedCount ?? policy.headcount ?? old.headcount,
           payrollFen: old.payrollFen,
           perPersonLimitFen: old.perPersonLimitFen,
           coverages: old.coverages,
@@ -181,6 +185,7 @@ export async function renewPolicy(db: Db, actor: RenewalActor, policyId: number)
         .returning();
       const a = row!;
 
+      await insertApplicationList(tx, a.id, named);
       const { quote, problem: quoteProblem } = await priceNewDraft(tx, viewer, a);
 
       const oldShares = product.allowsCoinsurance
