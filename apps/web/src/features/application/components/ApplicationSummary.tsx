@@ -10,6 +10,7 @@ import { formatTime } from '@piibs/shared/constants';
 import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
 import { COVERAGE_LABELS, type CoverageType, PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { Card, Descriptions, Empty, Tag, Timeline } from 'antd';
+import { ApplicationInsuredPersons } from './ApplicationInsuredPersons.tsx';
 import { CoinsurerTable, CollectionNotice, QuoteBreakdown } from './QuoteBreakdown.tsx';
 
 const STATUS_COLORS: Partial<Record<ApplicationStatus, string>> = {
@@ -189,6 +190,14 @@ export function ApplicationCards({
       <Card variant="borderless" title="保费信息">
         <ApplicationPremium app={app} />
       </Card>
+      <ApplicationInsuredPersons
+        applicationId={app.id}
+        frame={(title, table) => (
+          <Card variant="borderless" title={title} data-testid="application-insured-persons">
+            {table}
+          </Card>
+        )}
+      />
       {events ? (
         <Card variant="borderless" title="投保单历史">
           <ApplicationTimeline events={events} />

@@ -65,6 +65,28 @@ describe('查看投保单 while under review', { timeout: 30_000 }, () => {
     expect(await screen.findByText('投保单 AZX2026000012')).toBeInTheDocument();
     expect(screen.queryByText(/核保要求补充资料/)).toBeNull();
     expect(screen.queryByRole('region', { name: '授权委托书' })).toBeNull();
+    expect(screen.queryByTestId('application-insured-persons')).toBeNull();
+  });
+
+  it('shows its 从业人员名单 read-only, numbers masked', async () => {
+    api = mockApi({
+      ...routes([]),
+      'GET api/applications/12/insuredPersons': {
+        data: {
+          required: true,
+          count: 2,
+          persons: [
+            { sort: 1, name: '示例员工甲', idNumberMasked: '3211**********1016' },
+            { sort: 2, name: '示例员工乙', idNumberMasked: '3211**********2028' },
+          ],
+        },
+      },
+    });
+    renderRoute(<ApplicationViewPage />, PATTERN, '/piibs/insured/viewInsurance/12/1');
+    const card = await screen.findByTestId('application-insured-persons');
+    expect(card).toHaveTextContent('从业人员名单（共 2 人）');
+    expect(within(card).getByText('示例员工乙')).toBeInTheDocument();
+    expect(within(card).getByText('3211**********2028')).toBeInTheDocument();
   });
 });
 

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, Result, Spin, Timeline, Typography } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
+import { ApplicationInsuredPersons } from '@/features/application/components/ApplicationInsuredPersons.tsx';
 import { ApplicationMaterials } from '@/features/application/components/ApplicationMaterials.tsx';
 import {
   ApplicationFacts,
@@ -122,6 +123,10 @@ export default function CustomerAudit() {
           <AuditSection title="保费信息">
             <ApplicationPremium app={task.application} />
           </AuditSection>
+          <ApplicationInsuredPersons
+            applicationId={task.application.id}
+            frame={(title, table) => <AuditSection title={title}>{table}</AuditSection>}
+          />
           <AuditSection title={`投保人：${task.application.customer.name}`}>
             <CustomerDescriptions customer={task.application.customer} />
           </AuditSection>
