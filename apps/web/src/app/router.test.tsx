@@ -45,7 +45,7 @@ describe('routes (spec §2)', () => {
   it('/ redirects to /piibs/dashboard', async () => {
     const router = renderAt('/');
     expect(
-      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 }),
+      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 20_000 }),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/piibs/dashboard');
   });
@@ -53,7 +53,7 @@ describe('routes (spec §2)', () => {
   it('/piibs also goes to the dashboard', async () => {
     const router = renderAt('/piibs');
     expect(
-      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 }),
+      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 20_000 }),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/piibs/dashboard');
   });
@@ -73,7 +73,7 @@ describe('routes (spec §2)', () => {
     const router = renderAt('/piibs/404');
     await userEvent.click(await screen.findByRole('button', { name: /返回首页/ }));
     expect(
-      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 }),
+      await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 20_000 }),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/piibs/dashboard');
   });
@@ -89,7 +89,7 @@ describe('the policy verification page (/piibs/verify/:code)', () => {
       'GET api/policies/verify/K7M2Q9X4TB8R3N6P': { data: verification() },
     });
     const router = renderAt('/piibs/verify/K7M2Q9X4TB8R3N6P');
-    expect(await screen.findByText('保单真实有效', undefined, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('保单真实有效', undefined, { timeout: 20_000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/piibs/verify/K7M2Q9X4TB8R3N6P');
     expect(document.title).toBe('保单验真 - 财产保险互联网出单系统');
     expect(api.callsTo('GET api/menus/build')).toHaveLength(0);
@@ -99,13 +99,13 @@ describe('the policy verification page (/piibs/verify/:code)', () => {
 describe("the page title is the route's title followed by the site title", () => {
   it('names the dashboard 首页', async () => {
     renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 20_000 });
     expect(document.title).toBe('首页 - 财产保险互联网出单系统');
   });
 
   it('follows navigation', async () => {
     const router = renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 20_000 });
     await act(() => router.navigate('/piibs/401'));
     await screen.findByText('抱歉，您没有权限访问该页面');
     expect(document.title).toBe('401 - 财产保险互联网出单系统');
@@ -115,7 +115,7 @@ describe("the page title is the route's title followed by the site title", () =>
 describe('scroll resets to the top on each navigation', () => {
   it('scrolls to the top when the page changes', async () => {
     const router = renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 20_000 });
     vi.mocked(window.scrollTo).mockClear();
     await act(() => router.navigate('/piibs/401'));
     await screen.findByText('抱歉，您没有权限访问该页面');
@@ -124,7 +124,7 @@ describe('scroll resets to the top on each navigation', () => {
 
   it('keeps the position when only the query string changes (list filters live in the URL)', async () => {
     const router = renderAt('/piibs/dashboard');
-    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 5000 });
+    await screen.findByText('欢迎使用财产保险互联网出单系统', undefined, { timeout: 20_000 });
     vi.mocked(window.scrollTo).mockClear();
     await act(() => router.navigate('/piibs/dashboard?page=2'));
     expect(window.scrollTo).not.toHaveBeenCalled();

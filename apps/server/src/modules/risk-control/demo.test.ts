@@ -35,9 +35,10 @@ describe('demo risk control (PIIBS_DEMO=1)', () => {
     );
 
     const ent = await as('enterprise');
-    // One prevention record per demo policy (two: demo/policies.ts); the services are planned on the newest.
+    // One prevention record per demo policy of the enterprise (three: demo/policies.ts, the named-list one
+    // included); the services are planned on the co-insured one.
     const plans = (await ent('/api/prevention/plans')).content as { seqNo: string }[];
-    expect(plans).toHaveLength(2);
+    expect(plans).toHaveLength(3);
     const newest = plans
       .map((p) => p.seqNo)
       .sort()
