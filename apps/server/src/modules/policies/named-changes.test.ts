@@ -9,17 +9,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/auth.ts';
 import { attachMaterials } from '../../../test/business.ts';
+import { idCard } from '../../../test/id-card.ts';
 import { pdfText } from '../../../test/pdf.ts';
 import { auditLog, policies, products } from '../../db/schema.ts';
 import { cashier, createPayWorld, type PayWorld, startPay } from '../payments/test-fixtures.ts';
 
-/** A valid GB 11643 number for a birth date and sequence (the check character computed). */
-function idCard(birth: string, seq: number): string {
-  const body = `320102${birth}${String(seq).padStart(3, '0')}`;
-  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
-  const sum = [...body].reduce((s, c, i) => s + Number(c) * weights[i]!, 0);
-  return body + '10X98765432'[sum % 11];
-}
 const A = idCard('19900101', 123);
 const B = idCard('19851231', 456);
 const C = idCard('20000229', 789);
