@@ -2,8 +2,8 @@
 // figures the chart draws), an export of those figures as CSV, and an empty state that says what to do next
 // instead of drawing a flat or made-up series.
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, theme } from 'antd';
-import { type ReactNode, useMemo, useState } from 'react';
+import { Button, type GlobalToken, theme } from 'antd';
+import { type CSSProperties, type ReactNode, useMemo, useState } from 'react';
 import { Chart } from './Chart.tsx';
 import { ChoiceGroup } from './ChoiceGroup.tsx';
 import { saveCsv } from './csv.ts';
@@ -83,14 +83,7 @@ export function ChartCard<Row>(props: ChartCardProps<Row>) {
   return (
     <section
       aria-label={title}
-      style={{
-        display: 'flex',
-        flexDirection: 'column',
-        minWidth: 0,
-        borderRadius: token.borderRadiusLG,
-        background: token.colorBgContainer,
-        border: `1px solid ${token.colorBorderSecondary}`,
-      }}
+      style={{ ...cardFrame(token), display: 'flex', flexDirection: 'column', minWidth: 0 }}
     >
       <header
         style={{
@@ -191,6 +184,13 @@ export function ChartCard<Row>(props: ChartCardProps<Row>) {
   );
 }
 
+/** A card's frame, the same loaded or loading. */
+const cardFrame = (token: GlobalToken): CSSProperties => ({
+  borderRadius: token.borderRadiusLG,
+  background: token.colorBgContainer,
+  border: `1px solid ${token.colorBorderSecondary}`,
+});
+
 /**
  * The frame of a chart card with nothing in it yet, as high as the card will be (title bar, one line of
  * description, the chart): shown while the figures load, so the page does not move when they arrive.
@@ -203,13 +203,7 @@ export function ChartCardSkeleton({ height = 280 }: { height?: number }) {
     />
   );
   return (
-    <div
-      style={{
-        borderRadius: token.borderRadiusLG,
-        background: token.colorBgContainer,
-        border: `1px solid ${token.colorBorderSecondary}`,
-      }}
-    >
+    <div style={cardFrame(token)}>
       <div
         style={{
           display: 'flex',

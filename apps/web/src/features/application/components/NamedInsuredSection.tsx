@@ -154,6 +154,25 @@ export function NamedInsuredSection(props: NamedInsuredSectionProps) {
   const problemOf = (r: NamedRow) =>
     serverProblems.get(r.key) ?? (showAll || touched.has(r.key) ? problems.get(r.key) : undefined);
 
+  /** A new row's 姓名 or 身份证号 field, marked when its problem is about that field. */
+  const cellInput = (r: NamedRow, n: number, field: 'name' | 'idNumber', bad: boolean) => {
+    const [column, maxLength, width] =
+      field === 'name' ? [NAMED_INSURED_COLUMNS[0], 50, 120] : [NAMED_INSURED_COLUMNS[1], 18, 200];
+    return (
+      <Input
+        aria-label={T.rowLabel(n, column)}
+        value={r[field]}
+        maxLength={maxLength}
+        status={bad ? 'error' : undefined}
+        aria-invalid={bad || undefined}
+        aria-describedby={problemOf(r) ? `${r.key}-problem` : undefined}
+        style={{ width }}
+        onChange={(e) => update(r.key, { [field]: e.target.value })}
+        onBlur={() => touch(r.key)}
+      />
+    );
+  };
+
   return (
     <section aria-labelledby="named-insured-title" data-testid="named-insured">
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
@@ -226,21 +245,7 @@ export function NamedInsuredSection(props: NamedInsuredSectionProps) {
                 render: (_, r, i) => {
                   const n = (page - 1) * pageSize + i + 1;
                   if (r.sort !== undefined) return r.name;
-                  const problem = problemOf(r);
-                  const nameBad = problem?.startsWith('姓名');
-                  return (
-                    <Input
-                      aria-label={T.rowLabel(n, NAMED_INSURED_COLUMNS[0])}
-                      value={r.name}
-                      maxLength={50}
-                      status={nameBad ? 'error' : undefined}
-                      aria-invalid={nameBad || undefined}
-                      aria-describedby={problem ? `${r.key}-problem` : undefined}
-                      style={{ width: 120 }}
-                      onChange={(e) => update(r.key, { name: e.target.value })}
-                      onBlur={() => touch(r.key)}
-                    />
-                  );
+                  return cellInput(r, n, 'name', problemOf(r)?.startsWith('姓名') ?? false);
                 },
               },
               {
@@ -259,17 +264,7 @@ export function NamedInsuredSection(props: NamedInsuredSectionProps) {
                   const idBad = problem !== undefined && !problem.startsWith('姓名');
                   return (
                     <>
-                      <Input
-                        aria-label={T.rowLabel(n, NAMED_INSURED_COLUMNS[1])}
-                        value={r.idNumber}
-                        maxLength={18}
-                        status={idBad ? 'error' : undefined}
-                        aria-invalid={idBad || undefined}
-                        aria-describedby={problem ? `${r.key}-problem` : undefined}
-                        style={{ width: 200 }}
-                        onChange={(e) => update(r.key, { idNumber: e.target.value })}
-                        onBlur={() => touch(r.key)}
-                      />
+                      {cellInput(r, n, 'idNumber', idBad)}
                       {problem ? <RowProblem id={`${r.key}-problem`} text={problem} /> : null}
                     </>
                   );

@@ -2,7 +2,7 @@
 // browser's own date inputs (nothing to download). A range that cannot be asked for says why under the inputs,
 // naming the field, and the figures stay as they are.
 import { theme } from 'antd';
-import { type CSSProperties, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { ChoiceGroup } from '@/components/charts/ChoiceGroup.tsx';
 import { type DateRange, rangeProblem, SHORTCUTS, type ShortcutKey } from '../range.ts';
 import { DASHBOARD_TEXTS as T } from '../texts.ts';
@@ -33,16 +33,28 @@ export function RangeFilter({ value, shortcut, today, onShortcut, onChange }: Ra
     setDraft(next);
     if (!rangeProblem(next, today) && (next.from !== value.from || next.to !== value.to)) onChange(next);
   };
-  const input = (field: keyof DateRange): CSSProperties => ({
-    height: token.controlHeight,
-    padding: `0 ${token.paddingSM - 1}px`,
-    border: `1px solid ${problem?.field === field ? token.colorError : token.colorBorder}`,
-    borderRadius: token.borderRadius,
-    background: token.colorBgContainer,
-    color: token.colorText,
-    font: 'inherit',
-    colorScheme: 'light dark',
-  });
+  const dateInput = (field: keyof DateRange, label: string) => (
+    <input
+      type="date"
+      aria-label={label}
+      value={draft[field]}
+      max={today}
+      required
+      aria-invalid={problem?.field === field}
+      aria-describedby={problem?.field === field ? errorId : undefined}
+      onChange={(e) => edit(field, e.target.value)}
+      style={{
+        height: token.controlHeight,
+        padding: `0 ${token.paddingSM - 1}px`,
+        border: `1px solid ${problem?.field === field ? token.colorError : token.colorBorder}`,
+        borderRadius: token.borderRadius,
+        background: token.colorBgContainer,
+        color: token.colorText,
+        font: 'inherit',
+        colorScheme: 'light dark',
+      }}
+    />
+  );
   return (
     <div style={{ margin: '16px 0 4px' }}>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, alignItems: 'center' }}>
@@ -65,29 +77,9 @@ export function RangeFilter({ value, shortcut, today, onShortcut, onChange }: Ra
             minWidth: 0,
           }}
         >
-          <input
-            type="date"
-            aria-label={T.rangeFrom}
-            value={draft.from}
-            max={today}
-            required
-            aria-invalid={problem?.field === 'from'}
-            aria-describedby={problem?.field === 'from' ? errorId : undefined}
-            onChange={(e) => edit('from', e.target.value)}
-            style={input('from')}
-          />
+          {dateInput('from', T.rangeFrom)}
           <span aria-hidden="true">~</span>
-          <input
-            type="date"
-            aria-label={T.rangeTo}
-            value={draft.to}
-            max={today}
-            required
-            aria-invalid={problem?.field === 'to'}
-            aria-describedby={problem?.field === 'to' ? errorId : undefined}
-            onChange={(e) => edit('to', e.target.value)}
-            style={input('to')}
-          />
+          {dateInput('to', T.rangeTo)}
         </fieldset>
       </div>
       {problem && (
