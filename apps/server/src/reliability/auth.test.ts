@@ -234,8 +234,11 @@ describe('user enumeration: an unknown name, a locked account and a wrong passwo
     // which is what a shortcut (answering a locked account without checking the password) would save.
     const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     const wall: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-    for (let round = 0; round < 9; round++) {
-      for (const [name, attempt] of Object.entries(cases)) {
+    // Each case takes each place in the round in turn (the first of a round pays for whatever the pause before
+    // it let go cold), and each is judged by its cheapest answer: noise from the rest of the machine only adds.
+    const order = Object.entries(cases);
+    for (let round = 0; round < 12; round++) {
+      for (const [name, attempt] of [...order.slice(round % 4), ...order.slice(0, round % 4)]) {
         // Never 5 in a row for `plain`: its lock would make it another case.
         if (name === 'wrong password')
           await fast.database.db.update(users).set({ failedLogins: 0 }).where(eq(users.username, 'plain'));
@@ -248,15 +251,16 @@ describe('user enumeration: an unknown name, a locked account and a wrong passwo
         expect(res.json(), name).toEqual({ status: 401, message: LOGIN_FAILED });
       }
     }
-    const medians = (m: Record<string, number[]>) =>
-      Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(median(v) * 10) / 10]));
+    const each = (m: Record<string, number[]>, of: (xs: number[]) => number) =>
+      JSON.stringify(Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(of(v) * 10) / 10])));
+    const cheapest = (xs: number[]) => Math.min(...xs);
     console.info(
-      `auth: median CPU ms per answer ${JSON.stringify(medians(cpu))}; wall ms ${JSON.stringify(medians(wall))}`,
+      `auth: cheapest CPU ms per answer ${each(cpu, cheapest)}; median wall ms ${each(wall, median)}`,
     );
-    const unknown = median(cpu['unknown name']!);
+    const unknown = cheapest(cpu['unknown name']!);
     for (const [name, times] of Object.entries(cpu)) {
-      expect(median(times), name).toBeGreaterThan(unknown * 0.6);
-      expect(median(times), name).toBeLessThan(unknown / 0.6);
+      expect(cheapest(times), name).toBeGreaterThan(unknown * 0.6);
+      expect(cheapest(times), name).toBeLessThan(unknown / 0.6);
     }
     // The lock holds (the right password did not lift it) and the log knows why each attempt failed.
     expect((await account(fast, 'locksmith')).lockedUntil!.getTime()).toBeGreaterThan(Date.now());
