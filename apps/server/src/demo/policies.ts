@@ -45,8 +45,11 @@ export const DEMO_POLICY_AGE_DAYS = 60;
  */
 export const DEMO_RENEWAL_AGE_DAYS = 300;
 
-/** How long ago the named-list policy was issued: in force, most of its year ahead. */
-const DEMO_NAMED_AGE_DAYS = 30;
+/**
+ * How long ago the named-list policy was issued: in force, most of its year ahead, and paid inside the
+ * dashboard's default range (近 30 天), so 实收保费 has a figure on a fresh demo.
+ */
+const DEMO_NAMED_AGE_DAYS = 20;
 
 /** The demo's product that asks for the 从业人员名单: the 工贸行业 product's covers and rates. */
 export const DEMO_NAMED_PRODUCT = {

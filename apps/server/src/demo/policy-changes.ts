@@ -1,8 +1,10 @@
 // Demo endorsements and cancellations (PIIBS_DEMO=1), made through the real services: the demo enterprise's
-// policy has an approved endorsement (its contact telephone changed, no premium: a numbered 批单), and the agent's
+// policy has an approved endorsement (its contact telephone changed, no premium: a numbered 批单); its named-list
+// policy has a request waiting in the underwriter's 批改审核 (two new employees, priced pro rata); and the agent's
 // client 镇江润扬机械制造有限公司, deregistered, has a work-safety policy cancelled with its deregistration notice,
-// the refund paid back through the sandbox gateway. Idempotent: nothing is written once either exists.
-import { shanghaiToday } from '@piibs/shared/application-status';
+// the refund paid back through the sandbox gateway. Idempotent: nothing is written once any exists.
+import { addDays, shanghaiToday } from '@piibs/shared/application-status';
+import { endorsementRequest } from '@piibs/shared/policy-change';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -20,6 +22,7 @@ import { decideTask } from '../modules/tasks/service.ts';
 import { DEMO_ENTERPRISE } from './base.ts';
 import { moveIntoPast } from './clock.ts';
 import { type DemoActor, demoMaterials } from './materials.ts';
+import { DEMO_NAMED_PRODUCT } from './policies.ts';
 import { demoUser } from './user.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -31,7 +34,13 @@ async function actorFor(db: Db, username: string): Promise<DemoActor | null> {
   return { user, ip: '127.0.0.1', viewer: await customerViewerOf(db, user) };
 }
 
-/** Writes the demo endorsement and cancelled policy once; answers how many requests it made (0–2). */
+/** Two plainly fictitious people joining the named-list policy; their numbers pass the GB 11643 check. */
+export const DEMO_JOINERS = [
+  { name: '示例员工己', idNumber: '321102199506151530' },
+  { name: '示例员工庚', idNumber: '32110219980920162X' },
+];
+
+/** Writes the demo endorsements and cancelled policy once; answers how many requests it made (0–3). */
 export async function seedDemoPolicyChanges(db: Db, config: Config): Promise<number> {
   const [had] = await db.select({ n: sql<number>`count(*)::int` }).from(policyChanges);
   if ((had?.n ?? 0) > 0) return 0;
@@ -60,6 +69,29 @@ export async function seedDemoPolicyChanges(db: Db, config: Config): Promise<num
       idempotencyKey: 'demo-endorsement-1',
     });
     await reviewPolicyChange(ctx, uw.viewer, actorOf(uw), c.id, 'approve', '同意批改', c.version);
+    made++;
+  }
+
+  // The named-list policy: two employees join from tomorrow, waiting for the underwriter.
+  const [named] = await db
+    .select({ id: policies.id })
+    .from(policies)
+    .innerJoin(customers, eq(customers.id, policies.customerId))
+    .innerJoin(products, eq(products.id, policies.productId))
+    .where(and(eq(customers.uscc, DEMO_ENTERPRISE.uscc), eq(products.code, DEMO_NAMED_PRODUCT.product.code)));
+  if (named) {
+    await submitEndorsement(
+      ctx,
+      ent.viewer,
+      actorOf(ent),
+      named.id,
+      endorsementRequest.parse({
+        effectiveDate: addDays(shanghaiToday(), 1),
+        addPersons: DEMO_JOINERS,
+        reason: '新员工入职',
+        idempotencyKey: 'demo-endorsement-2',
+      }),
+    );
     made++;
   }
 

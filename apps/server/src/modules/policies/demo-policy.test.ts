@@ -8,6 +8,7 @@ import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { pdfsig } from '../../../test/pdfsig.ts';
 import { DEMO_ORGANISATION, DEMO_PASSWORD } from '../../demo/base.ts';
 import { DEMO_NAMED_PERSONS, seedDemoPolicies } from '../../demo/policies.ts';
+import { DEMO_JOINERS } from '../../demo/policy-changes.ts';
 import { onStart } from '../../startup.ts';
 
 let t: TestContext;
@@ -67,7 +68,7 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
   });
 
   it("has an approved endorsement with its 批单, and a deregistered client's policy cancelled and refunded", async () => {
-    expect(lines).toContain('demo endorsement and cancellation seeded: 2');
+    expect(lines).toContain('demo endorsement and cancellation seeded: 3');
     const ent = (await login(t, 'enterprise', DEMO_PASSWORD)).json().token as string;
     const agent = (await login(t, 'agent', DEMO_PASSWORD)).json().token as string;
     const get = (token: string, url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
@@ -105,6 +106,25 @@ describe('demo policy (PIIBS_DEMO=1)', () => {
     const others = list.filter((p) => p.id !== named!.id);
     for (const p of others)
       expect((await get(`/api/policies/${p.id}/insuredPersons`)).json()).toMatchObject({ count: 0 });
+  });
+
+  it("the underwriter's 批改审核 has the named-list policy's request: two employees joining, priced, masked", async () => {
+    const uw = (await login(t, 'underwriter', DEMO_PASSWORD)).json().token as string;
+    const queue = (
+      await t.app.inject({ method: 'GET', url: '/api/policy-change-reviews', headers: bearer(uw) })
+    ).json();
+    expect(queue).toEqual([
+      expect.objectContaining({
+        kindLabel: '批改',
+        statusLabel: '待核保',
+        productName: '安全生产责任保险（实名制）',
+      }),
+    ]);
+    expect(queue[0].premiumDeltaFen).toBeGreaterThan(0);
+    expect(queue[0].persons.added).toEqual(
+      DEMO_JOINERS.map((p) => ({ name: p.name, idNumberMasked: maskIdNumber(p.idNumber) })),
+    );
+    expect(checkInsuredList([...DEMO_NAMED_PERSONS, ...DEMO_JOINERS]).problems).toEqual([]);
   });
 
   it('seeding again writes nothing', async () => {
