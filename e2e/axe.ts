@@ -164,7 +164,7 @@ export class ThemeSwitcher {
    *   a page.)
    * - Dark mode recolours everything: checked in full. It is checked in the page's `turn`-th colour, so a sweep of
    *   several pages sees it in every colour.
-   * - With `colours: false`, dark mode only (in the `turn`-th colour): the page's colours are checked elsewhere.
+   * - With `colours: false`, only the `turn`-th colour, light and then dark: the other colours are checked elsewhere.
    * The page is left in the default theme again, for the next page load.
    */
   async sweep(where: string, turn: number, { colours: allColours = true } = {}): Promise<string[]> {
