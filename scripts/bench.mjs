@@ -59,7 +59,8 @@ if (ONLY.length) for (const p of PARTS) if (!ONLY.includes(p)) SKIP.add(p);
 const runs = (...names) =>
   names.some((n) => PARTS.some((p) => (p === n || p.startsWith(`${n}:`)) && !SKIP.has(p)));
 // The API part alone needs no web build (the server runs without it).
-if (runs('bundle', 'browser', 'lighthouse', 'cold')) ensureWebBuilt();
+const needsWeb = runs('bundle', 'browser', 'lighthouse', 'cold');
+if (needsWeb) ensureWebBuilt();
 const PASSWORD = 'Demo@2026';
 const KB = (n) => `${(n / 1024).toFixed(1)} KB`;
 const ms = (n) => `${Math.round(n)} ms`;
