@@ -221,7 +221,9 @@ export const documentFile = (name: string) => ({
 export async function uploadDocument(page: Page, docType: string): Promise<void> {
   const section = content(page).getByRole('region', { name: docType, exact: true });
   await section.locator('input[type=file]').setInputFiles(documentFile(`${docType}.pdf`));
-  await expect(section.getByText(`${docType}.pdf`).first()).toBeVisible();
+  // Stored, not only listed: the upload list names the file while it is still being sent; its tile (with the
+  // download button) comes with the server's answer.
+  await expect(section.getByRole('button', { name: `下载 ${docType}.pdf` }).first()).toBeVisible();
 }
 
 /**
