@@ -36,7 +36,7 @@ test('axe: the dashboard and 个人中心 (a form) in every theme colour and in 
   expect(found).toEqual([]);
 });
 
-// A returning user's theme is read from storage before the first paint: the dashboard and a list loaded in a
+// A returning user's theme is read from storage as the app loads: the dashboard and a list loaded in a
 // remembered colour, light and dark.
 for (const [color, dark] of [
   [PREDEFINED_THEME_COLORS[3]!, false],
