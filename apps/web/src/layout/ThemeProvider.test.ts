@@ -47,14 +47,18 @@ describe('theme, size and dark mode as antd tokens', () => {
     expect(themeConfig('#1890ff', false, 'default').token?.colorTextPlaceholder).toBe('rgba(0, 0, 0, 0.6)');
   });
 
-  it('status tags in light mode: their text reads at 4.5:1 on their pale tint (not on a grey one)', () => {
-    const t = theme.getDesignToken(themeConfig('#1890ff', false, 'default'));
-    for (const [text, bg] of [
+  /** A status tag's text colour and its tint, for each status. */
+  const statusTags = (t: ReturnType<typeof theme.getDesignToken>) =>
+    [
       [t.colorSuccess, t.colorSuccessBg],
       [t.colorWarning, t.colorWarningBg],
       [t.colorError, t.colorErrorBg],
       [t.colorInfo, t.colorInfoBg],
-    ] as const)
+    ] as const;
+
+  it('status tags in light mode: their text reads at 4.5:1 on their pale tint (not on a grey one)', () => {
+    const t = theme.getDesignToken(themeConfig('#1890ff', false, 'default'));
+    for (const [text, bg] of statusTags(t))
       expect(contrast(text, bg), `${text} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     expect(t.colorSuccessBg).toBe('#f6ffed');
   });
@@ -62,12 +66,7 @@ describe('theme, size and dark mode as antd tokens', () => {
   it('status tags in dark mode: their text reads at 4.5:1 on their dark tint (the processing tag was 4.1:1)', () => {
     for (const color of PREDEFINED_THEME_COLORS) {
       const t = theme.getDesignToken(themeConfig(color, true, 'default'));
-      for (const [text, bg] of [
-        [t.colorSuccess, t.colorSuccessBg],
-        [t.colorWarning, t.colorWarningBg],
-        [t.colorError, t.colorErrorBg],
-        [t.colorInfo, t.colorInfoBg],
-      ] as const)
+      for (const [text, bg] of statusTags(t))
         expect(contrast(text, bg), `${text} on ${bg} (${color})`).toBeGreaterThanOrEqual(4.5);
     }
   });
