@@ -2,7 +2,15 @@ import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
 import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { contrast } from './contrast.ts';
-import { PRESET_COLORS, SIZE_TOKENS, themeConfig } from './ThemeProvider.tsx';
+import {
+  computeSeedShade,
+  PRESET_COLORS,
+  SIZE_TOKENS,
+  seedKey,
+  seedRequests,
+  themeConfig,
+} from './ThemeProvider.tsx';
+import { PRECOMPUTED_SEEDS } from './theme-seeds.ts';
 
 describe('theme, size and dark mode as antd tokens', () => {
   it('maps the sizes default / medium / small / mini to control heights 40 / 36 / 32 / 28', () => {
@@ -45,6 +53,15 @@ describe('theme, size and dark mode as antd tokens', () => {
     }
     // Grey texts: 60 % black on white is #666 (5.7:1); the stock placeholder (25 %) was 1.8:1.
     expect(themeConfig('#1890ff', false, 'default').token?.colorTextPlaceholder).toBe('rgba(0, 0, 0, 0.6)');
+  });
+
+  it('the predefined theme colours, light and dark, need no token derivation on first paint: their readable seeds are precomputed, and still what antd derives', () => {
+    const expected: Record<string, string> = {};
+    for (const color of PREDEFINED_THEME_COLORS)
+      for (const dark of [false, true])
+        for (const r of seedRequests(color, dark)) expected[seedKey(r)] = computeSeedShade(r);
+    // On a difference, theme-seeds.ts takes the received table.
+    expect(PRECOMPUTED_SEEDS).toEqual(expected);
   });
 
   /** A status tag's text colour and its tint, for each status. */

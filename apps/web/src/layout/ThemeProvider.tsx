@@ -5,6 +5,7 @@ import { type ReactNode, useMemo } from 'react';
 import { useAppStore } from '@/stores/app.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { AA_TEXT, accessibleShade, contrast, firstShade, isLight } from './contrast.ts';
+import { PRECOMPUTED_SEEDS } from './theme-seeds.ts';
 
 /** Spec §4 sizes as antd control heights (px) and font sizes. */
 export const SIZE_TOKENS: Readonly<Record<Size, { controlHeight: number; fontSize: number }>> = Object.freeze(
@@ -33,34 +34,74 @@ const WHITE = '#ffffff';
 const STATUS_ON_WHITE = 5.2;
 
 type SeedColor = 'colorPrimary' | 'colorLink' | 'colorError' | 'colorSuccess' | 'colorWarning' | 'colorInfo';
-const seedCache = new Map<string, string>();
+
+/** One seed colour to make readable: `color` as `key`, against `against` at `ratio` (and on its own tint). */
+export interface SeedRequest {
+  key: SeedColor;
+  color: string;
+  dark: boolean;
+  against: string;
+  ratio: number;
+  onOwnTint: boolean;
+}
+
+export const seedKey = (r: SeedRequest) =>
+  `${r.key}:${r.color}:${r.dark}:${r.against}:${r.ratio}:${r.onOwnTint}`;
 
 /**
  * The seed for one of antd's seed colours whose derived colour (what the algorithm makes of it: the dark
- * algorithm dulls every seed towards its background) reaches 4.5:1 against `against`: the colour itself when it
- * does, else its nearest shade away from `against` that does.
+ * algorithm dulls every seed towards its background) reaches `ratio` against `against`: the colour itself when it
+ * does, else its nearest shade away from `against` that does. Each shade tried derives a whole design token, so
+ * the predefined theme colours' answers are precomputed (theme-seeds.ts).
  */
-function seedShade(
-  key: SeedColor,
-  color: string,
-  dark: boolean,
-  against: string,
-  ratio = AA_TEXT,
-  onOwnTint = false,
-): string {
-  const cacheKey = `${key}:${color}:${dark}:${against}:${ratio}:${onOwnTint}`;
-  const cached = seedCache.get(cacheKey);
-  if (cached) return cached;
-  const algorithm = dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
-  const seed = firstShade(color, isLight(against) ? 'black' : 'white', (shade) => {
-    const token = theme.getDesignToken({ algorithm, token: { [key]: shade } });
-    const derived = token[key];
+export function computeSeedShade(r: SeedRequest): string {
+  const algorithm = r.dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
+  return firstShade(r.color, isLight(r.against) ? 'black' : 'white', (shade) => {
+    const token = theme.getDesignToken({ algorithm, token: { [r.key]: shade } });
+    const derived = token[r.key];
     // A status colour is also text on its own tint (colorInfoBg …), which the seed moves too.
-    const tint = token[`${key}Bg` as `${SeedColor}Bg` & keyof typeof token] as string | undefined;
-    return contrast(derived, against) >= ratio && (!onOwnTint || !tint || contrast(derived, tint) >= AA_TEXT);
+    const tint = token[`${r.key}Bg` as `${SeedColor}Bg` & keyof typeof token] as string | undefined;
+    return (
+      contrast(derived, r.against) >= r.ratio && (!r.onOwnTint || !tint || contrast(derived, tint) >= AA_TEXT)
+    );
   });
-  seedCache.set(cacheKey, seed);
+}
+
+const seedCache = new Map<string, string>(Object.entries(PRECOMPUTED_SEEDS));
+
+function seedShade(r: SeedRequest): string {
+  const key = seedKey(r);
+  let seed = seedCache.get(key);
+  if (seed === undefined) {
+    seed = computeSeedShade(r);
+    seedCache.set(key, seed);
+  }
   return seed;
+}
+
+/** The seed colours accessibleTokens makes readable for a theme colour, light or dark. */
+export function seedRequests(themeColor: string, dark: boolean): SeedRequest[] {
+  const page = dark ? DARK_BG : LIGHT_BG;
+  const seed = (key: SeedColor, color: string, against: string, ratio = AA_TEXT, onOwnTint = false) => ({
+    key,
+    color,
+    dark,
+    against,
+    ratio,
+    onOwnTint,
+  });
+  // Status colours are text on their own pale tint too (status tags: 5:1 on white leaves 4.5:1 on the tint).
+  // In dark mode the tint is derived from the seed (checked as such); in light mode it is antd's pale one.
+  const status = (key: SeedColor, color: string) =>
+    seed(key, color, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark);
+  return [
+    seed('colorPrimary', themeColor, WHITE),
+    seed('colorLink', themeColor, page),
+    status('colorError', ERROR_RED),
+    status('colorSuccess', '#52c41a'),
+    status('colorWarning', '#faad14'),
+    status('colorInfo', '#1677ff'),
+  ];
 }
 
 /**
@@ -75,14 +116,7 @@ export function accessibleTokens(themeColor: string, dark: boolean): ThemeConfig
   const grey = dark ? 'rgba(255, 255, 255, 0.6)' : 'rgba(0, 0, 0, 0.6)';
   const statusText = (color: string) => accessibleShade(color, page);
   return {
-    colorPrimary: seedShade('colorPrimary', themeColor, dark, WHITE),
-    colorLink: seedShade('colorLink', themeColor, dark, page),
-    // Status colours are text on their own pale tint too (status tags: 5:1 on white leaves 4.5:1 on the tint).
-    // In dark mode the tint is derived from the seed (checked as such); in light mode it is antd's pale one.
-    colorError: seedShade('colorError', ERROR_RED, dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
-    colorSuccess: seedShade('colorSuccess', '#52c41a', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
-    colorWarning: seedShade('colorWarning', '#faad14', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
-    colorInfo: seedShade('colorInfo', '#1677ff', dark, page, dark ? AA_TEXT : STATUS_ON_WHITE, dark),
+    ...Object.fromEntries(seedRequests(themeColor, dark).map((r) => [r.key, seedShade(r)])),
     colorPrimaryText: asText,
     colorPrimaryTextHover: asText,
     colorPrimaryTextActive: asText,
