@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dropEarly, EARLY_URLS, requestEarly } from '@/lib/early-requests.ts';
 import { configureHttp, resetHttp } from '@/lib/http.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
-import { type AccessInput, decideAccess, guardNavigation } from './guard.ts';
+import { type AccessInput, createGuardLoader, decideAccess, guardNavigation, resetGuard } from './guard.ts';
 
 const base: AccessInput = {
   path: '/piibs/user/center',
@@ -192,5 +193,89 @@ describe('guard glue (root loader)', () => {
       checkInitialized: async () => false,
     });
     expect(result?.headers.get('Location')).toBe('/piibs/init');
+  });
+});
+
+describe('a signed-in page load asks its first answers at once', () => {
+  const initial = useUserStore.getState();
+  const answers: Record<string, unknown> = {
+    [EARLY_URLS.init]: { initialized: true },
+    [EARLY_URLS.info]: fakeUser(),
+    [EARLY_URLS.role]: { role: 'admin', channel: 'staff', iSeeSwitch: false },
+    [EARLY_URLS.menus]: [],
+  };
+  let api: MockApi;
+  let asked: { url: string; authorization: string | null }[];
+
+  beforeEach(() => {
+    useUserStore.setState(initial, true);
+    usePermissionStore.getState().reset();
+    resetGuard();
+    configureHttp({ ui: { confirm: vi.fn(), error: vi.fn() } });
+    asked = [];
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      asked.push({ url, authorization: new Headers(init?.headers).get('Authorization') });
+      return Response.json(answers[url.slice(1)]);
+    });
+    // Anything the guard asks again goes through the HTTP client.
+    api = mockApi({
+      [`GET ${EARLY_URLS.init}`]: { data: answers[EARLY_URLS.init] },
+      [`GET ${EARLY_URLS.info}`]: { data: answers[EARLY_URLS.info] },
+      [`GET ${EARLY_URLS.role}`]: { data: answers[EARLY_URLS.role] },
+      [`GET ${EARLY_URLS.menus}`]: { data: [] },
+    });
+  });
+
+  afterEach(() => {
+    api.restore();
+    resetHttp();
+    dropEarly();
+    vi.unstubAllGlobals();
+  });
+
+  const firstNavigation = (path: string) =>
+    createGuardLoader(() => true)({
+      request: new Request(`http://localhost${path}`),
+      params: {},
+      context: undefined,
+    } as never);
+
+  it('the init check, the user, the role and the menus go out together, with the session; the guard takes those answers instead of asking one after another', async () => {
+    localStorage.setItem('EL-ADMIN-TOEKN', 't');
+    requestEarly(Object.values(EARLY_URLS));
+    // Sent before anything is awaited.
+    expect(asked).toEqual(
+      Object.values(EARLY_URLS).map((url) => ({ url: `/${url}`, authorization: 'Bearer t' })),
+    );
+    const result = (await firstNavigation('/piibs/dashboard')) as Response;
+    expect(result.headers.get('Location')).toBe('/piibs/dashboard');
+    expect(useUserStore.getState()).toMatchObject({ roles: ['admin'], role: 'admin' });
+    expect(usePermissionStore.getState().loaded).toBe(true);
+    expect(api.calls).toEqual([]);
+  });
+
+  it('answers asked with another session are not used: after a new sign-in or a hand-off the guard asks again', async () => {
+    localStorage.setItem('EL-ADMIN-TOEKN', 'old');
+    requestEarly(Object.values(EARLY_URLS));
+    localStorage.setItem('EL-ADMIN-TOEKN', 'new');
+    await firstNavigation('/piibs/dashboard');
+    expect(api.callsTo(`GET ${EARLY_URLS.info}`)).toHaveLength(1);
+    expect(api.callsTo(`GET ${EARLY_URLS.menus}`)).toHaveLength(1);
+    expect(api.calls.every((c) => c.headers.Authorization === 'Bearer new')).toBe(true);
+  });
+
+  it('a stale session found early still signs the user out quietly, to the login page', async () => {
+    localStorage.setItem('EL-ADMIN-TOEKN', 'stale');
+    answers[EARLY_URLS.info] = { status: 401, message: '登录状态已过期，请重新登录' };
+    vi.stubGlobal('fetch', async (url: string) =>
+      url.endsWith(EARLY_URLS.info)
+        ? Response.json(answers[EARLY_URLS.info], { status: 401 })
+        : Response.json(answers[url.slice(1)]),
+    );
+    requestEarly(Object.values(EARLY_URLS));
+    const result = (await firstNavigation('/piibs/dashboard')) as Response;
+    expect(result.headers.get('Location')).toMatch(/^\/piibs\/login/);
+    expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBeNull();
+    answers[EARLY_URLS.info] = fakeUser();
   });
 });

@@ -2,6 +2,7 @@
 // glue that runs it as the root route's loader on every navigation.
 import { type LoaderFunctionArgs, replace } from 'react-router';
 import { getToken } from '@/lib/auth-storage.ts';
+import { EARLY_URLS, takeEarly } from '@/lib/early-requests.ts';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
 import { requestInline } from '@/lib/request-inline.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
@@ -153,10 +154,8 @@ let initializedForPage = false;
 async function checkInitialized(): Promise<boolean> {
   if (initializedForPage) return true;
   try {
-    const { initialized } = await requestInline<{ initialized: boolean }>({
-      url: 'api/init/check',
-      method: 'get',
-    });
+    const { initialized } = await (takeEarly<{ initialized: boolean }>(EARLY_URLS.init) ??
+      requestInline<{ initialized: boolean }>({ url: EARLY_URLS.init, method: 'get' }));
     initializedForPage = initialized;
     return initialized;
   } catch {

@@ -1,24 +1,9 @@
-import type { MenuRoute } from '@piibs/shared/menu';
 import { Button, Spin } from 'antd';
 import { Component, type ErrorInfo, type ReactElement, type ReactNode, Suspense, useMemo } from 'react';
-import {
-  type Location,
-  matchRoutes,
-  Navigate,
-  type Params,
-  Route,
-  Routes,
-  useLocation,
-  useParams,
-} from 'react-router';
+import { type Location, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
-import {
-  flattenMenus,
-  isContainer,
-  type MenuNode,
-  normalizeMenus,
-  usePermissionStore,
-} from '@/stores/permission.ts';
+import { flattenMenus, type MenuNode, usePermissionStore } from '@/stores/permission.ts';
+import { isRoutable, redirectTarget, STATIC_NODES, toRoutePath } from './shell-routes.ts';
 import { ViewMissing } from './ViewMissing.tsx';
 import { resolveView } from './view-registry.ts';
 
@@ -31,27 +16,6 @@ function PageLoading() {
   );
 }
 
-export const USER_CENTER_PATH = '/piibs/user/center';
-
-/** Pages the layout serves whatever the server's menus say (spec §2: dashboard is 首页, pinned, not cached). */
-export const STATIC_MENUS: readonly MenuRoute[] = Object.freeze([
-  {
-    path: HOME_PATH,
-    component: 'Dashboard',
-    name: 'Dashboard',
-    meta: { title: '首页', icon: 'dashboard', affix: true, noCache: true },
-  },
-  {
-    path: USER_CENTER_PATH,
-    component: 'UserCenter',
-    name: 'UserCenter',
-    hidden: true,
-    meta: { title: '个人中心', icon: 'user' },
-  },
-]);
-
-const STATIC_NODES = normalizeMenus(STATIC_MENUS);
-
 /** The layout's routes: its own pages, then the server's menu tree, resolved. */
 export function useShellNodes(): { nodes: MenuNode[]; flat: MenuNode[]; loaded: boolean } {
   const menuNodes = usePermissionStore((s) => s.nodes);
@@ -60,38 +24,6 @@ export function useShellNodes(): { nodes: MenuNode[]; flat: MenuNode[]; loaded: 
     const nodes = [...STATIC_NODES, ...menuNodes];
     return { nodes, flat: flattenMenus(nodes), loaded };
   }, [menuNodes, loaded]);
-}
-
-/** Where a node sends the user instead of rendering: its redirect, or a directory's first child page. */
-export function redirectTarget(node: MenuNode): string | undefined {
-  if (node.redirect) return node.redirect;
-  if (!isContainer(node)) return undefined;
-  return node.children.find((child) => !child.external && !/[:*]/.test(child.path))?.path;
-}
-
-function isRoutable(node: MenuNode): boolean {
-  return !node.external && (!isContainer(node) || redirectTarget(node) !== undefined);
-}
-
-export type ShellMatch = { node: MenuNode; params: Params };
-
-/** The menu node a pathname renders, with its params; null for paths the menus do not know. */
-export function matchShellRoute(flat: readonly MenuNode[], pathname: string): ShellMatch | null {
-  const routable = flat.filter(isRoutable);
-  const matches = matchRoutes(
-    routable.map((node, index) => ({ id: String(index), path: node.path })),
-    pathname,
-  );
-  const last = matches?.at(-1);
-  if (!last) return null;
-  return { node: routable[Number(last.route.id)]!, params: last.params };
-}
-
-/** Path relative to the layout's mount point, or undefined when the layout cannot serve it. */
-export function toRoutePath(path: string, base: string): string | undefined {
-  if (base === '/' || base === '') return path;
-  if (path.startsWith(`${base}/`)) return path.slice(base.length);
-  return undefined;
 }
 
 type BoundaryState = { failed: boolean };

@@ -115,7 +115,11 @@ export const routes: RouteObject[] = [
               {
                 id: LAYOUT_ID,
                 path: '*',
-                lazy: async () => ({ Component: (await import('@/layout/Layout.tsx')).default }),
+                lazy: async () => {
+                  // The first page's code comes beside the shell's (shell-routes.ts), not after it.
+                  void import('./shell-routes.ts').then((m) => m.preloadFirstPage(window.location.pathname));
+                  return { Component: (await import('@/layout/Layout.tsx')).default };
+                },
               },
             ],
           },

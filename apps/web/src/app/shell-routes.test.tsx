@@ -1,8 +1,15 @@
 import type { MenuRoute } from '@piibs/shared/menu';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOME_PATH } from '@/lib/paths.ts';
-import { flattenMenus, normalizeMenus } from '@/stores/permission.ts';
-import { matchShellRoute, redirectTarget, STATIC_MENUS, toRoutePath } from './menu-routes.tsx';
+import { flattenMenus, normalizeMenus, usePermissionStore } from '@/stores/permission.ts';
+import {
+  matchShellRoute,
+  preloadFirstPage,
+  redirectTarget,
+  STATIC_MENUS,
+  toRoutePath,
+} from './shell-routes.ts';
+import { VIEW_PAGES } from './view-registry.ts';
 
 const menus: MenuRoute[] = [
   {
@@ -88,5 +95,28 @@ describe('menu routes', () => {
     expect(toRoutePath('/piibs/policy/marge/:id/:detail', '/piibs')).toBe('/policy/marge/:id/:detail');
     expect(toRoutePath('/piibs/policy', '/')).toBe('/piibs/policy');
     expect(toRoutePath('/elsewhere', '/piibs')).toBeUndefined();
+  });
+});
+
+describe("the first page's code loads beside the shell's", () => {
+  const loaded = () => Promise.resolve({ default: () => <p /> });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    usePermissionStore.getState().reset();
+  });
+
+  it("the dashboard (the layout's own page) starts loading at once, before any menu arrives", () => {
+    const dashboard = vi.spyOn(VIEW_PAGES, 'Dashboard').mockImplementation(loaded);
+    preloadFirstPage(HOME_PATH);
+    expect(dashboard).toHaveBeenCalledTimes(1);
+  });
+
+  it('a menu page starts loading when the menus arrive, not before; a redirecting directory loads nothing', () => {
+    const sale = vi.spyOn(VIEW_PAGES, 'policy/UpdateSale').mockImplementation(loaded);
+    preloadFirstPage('/piibs/policy/marge/updateSale');
+    preloadFirstPage('/piibs/old');
+    expect(sale).not.toHaveBeenCalled();
+    usePermissionStore.getState().setMenus(menus);
+    expect(sale).toHaveBeenCalledTimes(1);
   });
 });

@@ -122,6 +122,12 @@ function isViewName(name: string): name is ViewName {
   return Object.hasOwn(VIEW_PAGES, name);
 }
 
+/** Starts loading a view's page code (no-op for unknown names): its later `resolveView` then finds it loaded. */
+export function preloadView(name: string): void {
+  const normalized = normalizeViewName(name);
+  if (isViewName(normalized)) void VIEW_PAGES[normalized]().catch(() => {});
+}
+
 // One lazy component per page name: a new one on every render would remount the page each time.
 const resolved = new Map<ViewName, LazyExoticComponent<ComponentType>>();
 

@@ -1,6 +1,7 @@
 import { Activity, useEffect, useMemo } from 'react';
 import { type Location, useLocation } from 'react-router';
-import { MenuRoutes, redirectTarget, renderMenuRoutes, type ShellMatch } from '@/app/menu-routes.tsx';
+import { MenuRoutes, renderMenuRoutes } from '@/app/menu-routes.tsx';
+import { redirectTarget, type ShellMatch } from '@/app/shell-routes.ts';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { isNavigable, type MenuNode } from '@/stores/permission.ts';
 import { useTagsViewStore } from '@/stores/tagsView.ts';

@@ -1,7 +1,7 @@
 import { CaretDownOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Dropdown } from 'antd';
 import { useNavigate } from 'react-router';
-import { USER_CENTER_PATH } from '@/app/menu-routes.tsx';
+import { USER_CENTER_PATH } from '@/app/shell-routes.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { useLogout, useShellSession } from './session-adapter.ts';
 

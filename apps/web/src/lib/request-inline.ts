@@ -25,6 +25,16 @@ export function errorText(error: unknown): string | null {
   return error instanceof ApiError ? error.message : null;
 }
 
+/** The ApiError of a refused answer: its status, and the message and refused fields of its JSON body. */
+export function apiErrorOf(status: number, body: unknown): ApiError {
+  const { message, errors } = (body as { message?: unknown; errors?: unknown } | null | undefined) ?? {};
+  return new ApiError(
+    status,
+    typeof message === 'string' && message ? message : `请求失败（${status}）`,
+    errors,
+  );
+}
+
 /**
  * A call through the shared client whose HTTP errors come back as an ApiError instead of going through the
  * spec §8 policy. For sign-in forms: there a 401 means "wrong password" or "invalid hand-off", not "your
@@ -41,10 +51,5 @@ export async function requestInline<T>(config: AxiosRequestConfig): Promise<T> {
     },
   });
   if (status >= 200 && status < 300) return body as T;
-  const { message, errors } = (body as { message?: unknown; errors?: unknown } | null | undefined) ?? {};
-  throw new ApiError(
-    status,
-    typeof message === 'string' && message ? message : `请求失败（${status}）`,
-    errors,
-  );
+  throw apiErrorOf(status, body);
 }

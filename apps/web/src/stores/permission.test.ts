@@ -1,6 +1,6 @@
 import type { MenuRoute } from '@piibs/shared/menu';
 import { describe, expect, it } from 'vitest';
-import { redirectTarget } from '@/app/menu-routes.tsx';
+import { redirectTarget } from '@/app/shell-routes.ts';
 import { normalizeMenus } from './permission.ts';
 
 const directory = (redirect: string | undefined): MenuRoute => ({

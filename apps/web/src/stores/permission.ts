@@ -1,6 +1,7 @@
 import type { MenuRoute } from '@piibs/shared/menu';
 import { CONTAINER_VIEWS } from '@piibs/shared/views';
 import { create } from 'zustand';
+import { EARLY_URLS, takeEarly } from '@/lib/early-requests.ts';
 import { request } from '@/lib/http.ts';
 
 /** View names that only group children: the main layout and eladmin's nested-directory view. */
@@ -118,7 +119,9 @@ export const usePermissionStore = create<PermissionState>((set) => ({
   nodes: [],
   loaded: false,
   loadMenus() {
-    pending ??= request<MenuRoute[]>({ url: 'api/menus/build', method: 'get' })
+    const ask = () => request<MenuRoute[]>({ url: EARLY_URLS.menus, method: 'get' });
+    // An early answer that failed is asked again through the error policy, which shows why.
+    pending ??= (takeEarly<MenuRoute[]>(EARLY_URLS.menus)?.catch(ask) ?? ask())
       .then((menus) => {
         set({ menus, nodes: normalizeMenus(menus), loaded: true });
         return menus;

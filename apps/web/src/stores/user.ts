@@ -11,6 +11,7 @@ import type {
 import { CA_MARKER_KEY, ROLE_SYSTEM_DEFAULT, TOKEN_KEY } from '@piibs/shared/constants';
 import { create } from 'zustand';
 import { getToken, removeToken, setToken, toBearer } from '@/lib/auth-storage.ts';
+import { EARLY_URLS, takeEarly } from '@/lib/early-requests.ts';
 import { ApiError, requestInline } from '@/lib/request-inline.ts';
 import { usePermissionStore } from './permission.ts';
 
@@ -130,7 +131,8 @@ export const useUserStore = create<UserState>((set, get) => {
   /** The role summary is secondary: the shell works without it, so a failure only leaves it empty. */
   const loadRole = async (): Promise<void> => {
     try {
-      const info = await requestInline<UserRoleResult>({ url: 'api/auth/getUserRole', method: 'get' });
+      const info = await (takeEarly<UserRoleResult>(EARLY_URLS.role) ??
+        requestInline<UserRoleResult>({ url: EARLY_URLS.role, method: 'get' }));
       set({ role: info.role, channel: info.channel, iSeeSwitch: info.iSeeSwitch });
     } catch {
       // Keep the channel the user record carries.
@@ -194,7 +196,8 @@ export const useUserStore = create<UserState>((set, get) => {
     async getInfo() {
       // A 401 here means a stale token: the guard signs the user out quietly instead of opening the
       // "session expired" dialog on the way to the login page.
-      const user = await requestInline<AuthUser>({ url: 'api/auth/info', method: 'get' });
+      const user = await (takeEarly<AuthUser>(EARLY_URLS.info) ??
+        requestInline<AuthUser>({ url: EARLY_URLS.info, method: 'get' }));
       set({ user, roles: rolesOf(user), channel: user.channel, token: getToken() });
       await loadRole();
       return user;

@@ -1,0 +1,61 @@
+import { authorization, getToken } from './auth-storage.ts';
+import { ApiError, apiErrorOf, requestInline } from './request-inline.ts';
+
+/** Asked on a signed-in page load: whether the system is set up, the user, their role summary, their menus. */
+export const EARLY_URLS = Object.freeze({
+  init: 'api/init/check',
+  info: 'api/auth/info',
+  role: 'api/auth/getUserRole',
+  menus: 'api/menus/build',
+});
+
+type Early = { token: string | null; answer: Promise<unknown> };
+
+/**
+ * GET `url` as requestInline would answer it, with fetch: fetch sends at once, where the HTTP client sends only
+ * after the script that called it (the router's set-up) has run. A network failure is asked again through the
+ * client, which tells the user.
+ */
+async function fetchEarly(url: string): Promise<unknown> {
+  try {
+    const auth = authorization();
+    const res = await fetch(`/${url}`, { headers: auth ? { Authorization: auth } : {} });
+    const body: unknown = await res.json().catch(() => null);
+    if (res.ok) return body;
+    throw apiErrorOf(res.status, body);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    return requestInline<unknown>({ url, method: 'get' });
+  }
+}
+const early = new Map<string, Early>();
+
+/**
+ * Sends GET requests at once whose answers later steps take (`takeEarly`): on a first load the guard's init
+ * check, user, role and menus would otherwise go one after the other, each waiting for the last (four round
+ * trips before the page can start). Errors come back as the caller's own request would give them
+ * (requestInline's ApiError); an answer nobody takes is dropped.
+ */
+export function requestEarly(urls: readonly string[]): void {
+  const token = getToken();
+  for (const url of urls) {
+    const answer = fetchEarly(url);
+    answer.catch(() => {});
+    early.set(url, { token, answer });
+  }
+}
+
+/**
+ * The early answer for `url`, once, and only while the session it was asked with is still the tab's (a
+ * hand-off or a new sign-in in between must ask again); undefined otherwise.
+ */
+export function takeEarly<T>(url: string): Promise<T> | undefined {
+  const entry = early.get(url);
+  early.delete(url);
+  return entry && entry.token === getToken() ? (entry.answer as Promise<T>) : undefined;
+}
+
+/** Drops every early answer not taken; for tests. */
+export function dropEarly(): void {
+  early.clear();
+}
