@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { type BackupSettings, backupSettingsFrom } from './backup/settings.ts';
 import { ConfigError } from './config-error.ts';
@@ -22,6 +23,8 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Sign-in calls allowed per IP per minute (PIIBS_SIGNIN_RATE). */
   signInRatePerMinute: number;
+  /** Connections in the database pool (PIIBS_DB_POOL; default four per CPU core, see dbPoolSize). */
+  dbPoolSize: number;
   jwtSecret: string;
   webDist: string;
   version: string;
@@ -113,6 +116,19 @@ export function parseTrustProxy(value: string | undefined): false | number | str
   return entries;
 }
 
+/**
+ * PIIBS_DB_POOL, or four connections per CPU core: more backends than the cores can run only queue inside
+ * PostgreSQL and switch between each other (2 cores, 50 concurrent list requests: 8 connections answered 11–29%
+ * more than 20, at a lower p99; docs/performance.md).
+ */
+export function dbPoolSize(value: string | undefined, cores = os.availableParallelism()): number {
+  if (value === undefined || value.trim() === '') return Math.max(4, 4 * cores);
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 2 || size > 200)
+    throw new ConfigError(`PIIBS_DB_POOL must be a whole number from 2 to 200, got "${value}"`);
+  return size;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8013);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -144,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captcha: captcha === 'on',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     signInRatePerMinute,
+    dbPoolSize: dbPoolSize(env.PIIBS_DB_POOL),
     jwtSecret,
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),

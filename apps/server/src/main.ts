@@ -39,7 +39,7 @@ async function main() {
     url = embeddedPg.url;
     say(`embedded PostgreSQL ready in ${Date.now() - started} ms (data in ${config.dataDir})`);
   }
-  const database = connect(url);
+  const database = connect(url, config.dbPoolSize);
   await runMigrations(database);
   await onStart({ config, database, log: say });
   if (!config.captcha)

@@ -3,6 +3,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { departments, menus, roleMenus, roles, userRoles, users } from '../src/db/schema.ts';
+import { bumpMenuVersion } from '../src/modules/menus/service.ts';
 import { bearer } from './auth.ts';
 import type { TestContext } from './helpers.ts';
 
@@ -33,6 +34,8 @@ export async function roleWith(
       .insert(roleMenus)
       .values(buttons.map((b) => ({ roleId: id, menuId: b.id })))
       .onConflictDoNothing();
+    // As granting through the API does: cached permission checks and menus are of the old version.
+    await bumpMenuVersion(db);
   }
   return id;
 }

@@ -1,9 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { menus, roleMenus, roles } from '../db/schema.ts';
 import { forbidden, HttpError } from '../lib/errors.ts';
 import { type RequestUser, resolveSession } from '../modules/auth/sessions.ts';
+import { menuVersionValue } from '../modules/menus/service.ts';
 
 /**
  * Who may call a route, set per route with `config: { auth }`:
@@ -59,41 +59,59 @@ type PreHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 export const hasPermission = (app: FastifyInstance, user: RequestUser, code: string): Promise<boolean> =>
   userHasPermission(app.deps.database.db, user, code);
 
-const preparePermissionCheck = (db: Db) =>
+/** The permission codes a role set holds, with the menu version they were read at (one snapshot). */
+const prepareGrantsRead = (db: Db) =>
   db
-    .select({ one: sql<number>`1` })
-    .from(roleMenus)
-    .innerJoin(roles, eq(roles.id, roleMenus.roleId))
-    .innerJoin(menus, eq(menus.id, roleMenus.menuId))
-    .where(
-      and(
-        sql`${roles.code} = any(${sql.placeholder('roles')}::text[])`,
-        eq(menus.permission, sql.placeholder('code')),
-      ),
-    )
-    .limit(1)
-    .prepare('piibs_permission_check');
+    .select({
+      version: menuVersionValue(),
+      codes: sql<string[]>`array(select distinct m.permission from role_menu rm
+        join role r on r.id = rm.role_id join menu m on m.id = rm.menu_id
+        where r.code = any(${sql.placeholder('roles')}::text[]) and m.permission is not null)`,
+    })
+    .from(sql`(select) as one`)
+    .prepare('piibs_granted_codes');
+
 /**
- * Most requests of a role other than admin run this check: as a prepared statement it is planned once per
- * connection (parsing and planning the join cost four times its run).
+ * Per database: the codes each role set holds at the newest menu version seen. Every change of menus, grants or
+ * role codes bumps that version (modules/menus/service.ts), and each request reads it with its session, so a
+ * request's permission check is answered from memory unless the grants changed since they were read.
  */
-const permissionChecks = new WeakMap<Db, ReturnType<typeof preparePermissionCheck>>();
+interface Grants {
+  read: ReturnType<typeof prepareGrantsRead>;
+  version: number;
+  /** Role set → its codes, read at `version`. */
+  sets: Map<string, Set<string>>;
+}
+const grantsByDb = new WeakMap<Db, Grants>();
+
+async function grantedCodes(db: Db, roleCodes: string[], version: number | undefined): Promise<Set<string>> {
+  let grants = grantsByDb.get(db);
+  if (!grants) {
+    grants = { read: prepareGrantsRead(db), version: -1, sets: new Map() };
+    grantsByDb.set(db, grants);
+  }
+  const roleKey = [...roleCodes].sort().join(',');
+  const known = version === grants.version ? grants.sets.get(roleKey) : undefined;
+  if (known) return known;
+  const [row] = await grants.read.execute({ roles: roleCodes });
+  const codes = new Set(row?.codes ?? []);
+  if (row && row.version > grants.version) {
+    grants.version = row.version;
+    grants.sets.clear();
+  }
+  if (row?.version === grants.version) grants.sets.set(roleKey, codes);
+  return codes;
+}
 
 /** hasPermission on a database (a seed acting as a user checks what that user may do, as a request would). */
 export async function userHasPermission(
   db: Db,
-  user: Pick<RequestUser, 'roles'>,
+  user: Pick<RequestUser, 'roles' | 'menuVersion'>,
   code: string,
 ): Promise<boolean> {
   if (user.roles.includes('admin')) return true;
   if (user.roles.length === 0) return false;
-  let check = permissionChecks.get(db);
-  if (!check) {
-    check = preparePermissionCheck(db);
-    permissionChecks.set(db, check);
-  }
-  const [row] = await check.execute({ roles: user.roles, code });
-  return Boolean(row);
+  return (await grantedCodes(db, user.roles, user.menuVersion)).has(code);
 }
 
 /** preHandler: the caller's roles must grant the permission code (e.g. 'user:edit'), else 403. */

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../../db/client.ts';
 import { roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { menuVersionValue } from '../menus/service.ts';
 import { notifyRevoked } from '../notifications/service.ts';
 
 /** A session lives 4 hours; a request in its last 30 minutes extends it to 4 hours from then. */
@@ -27,6 +28,8 @@ export interface RequestUser {
   scope: SessionScope;
   method: SessionMethod;
   sessionId: string;
+  /** The menus' version read with the session: permission checks for it are answered from memory (plugins/auth.ts). */
+  menuVersion?: number;
 }
 
 const keyCache = new Map<string, Uint8Array>();
@@ -129,6 +132,7 @@ function prepareSessionLookup(db: Db) {
       nickName: users.nickName,
       channel: users.channel,
       roles: roleCodesOf(users.id),
+      menuVersion: menuVersionValue(),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -187,6 +191,7 @@ export async function resolveSession(db: Db, secret: string, token: string): Pro
     scope: row.scope === 'password_change' ? 'password_change' : 'full',
     method: row.method === 'ca' ? 'ca' : row.method === 'handoff' ? 'handoff' : 'password',
     sessionId: row.id,
+    menuVersion: row.menuVersion,
   };
 }
 

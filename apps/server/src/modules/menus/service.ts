@@ -24,6 +24,11 @@ export async function bumpMenuVersion(db: Pick<Db, 'insert'>): Promise<void> {
     });
 }
 
+/** The menu version as a column expression (0 before the first bump). */
+export const menuVersionValue = () =>
+  sql<number>`coalesce((select (s.value)::text::bigint from system_setting s
+    where s.key = ${sql.raw(`'${VERSION_KEY}'`)}), 0)`.mapWith(Number);
+
 const prepareVersionRead = (db: Db) =>
   db
     .select({ value: systemSettings.value })

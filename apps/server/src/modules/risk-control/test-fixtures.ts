@@ -8,6 +8,7 @@ import { newUscc } from '../../../test/business.ts';
 import type { TestContext } from '../../../test/helpers.ts';
 import { menus, policies, roleMenus, roles } from '../../db/schema.ts';
 import { moveIntoPast } from '../../demo/clock.ts';
+import { bumpMenuVersion } from '../menus/service.ts';
 import {
   cashier,
   createPayWorld,
@@ -48,6 +49,7 @@ export async function grantRiskPermissions(t: TestContext): Promise<void> {
       .insert(roleMenus)
       .values(found.map((r) => ({ roleId: r.id, menuId: button!.id })))
       .onConflictDoNothing();
+    await bumpMenuVersion(db);
   }
 }
 

@@ -191,6 +191,8 @@ describe('POST /api/roles/menu', () => {
 
     await admin.post('/api/roles/menu', { id: role.id, menuIds: [] });
     expect((await rv.get('/api/menus/build')).json()).toEqual([]);
+    // Permission checks are answered from memory per menu version: a withdrawn button closes at once too.
+    expect((await rv.get('/api/users')).statusCode).toBe(403);
     expect((await admin.post('/api/roles/menu', { id: role.id, menuIds: [999999] })).json()).toEqual({
       status: 400,
       message: '菜单：所选菜单不存在',

@@ -4,6 +4,7 @@ import { client } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, type World } from '../../../test/business.ts';
 import { auditLog, menus, notifications, roleMenus, roles } from '../../db/schema.ts';
+import { bumpMenuVersion } from '../menus/service.ts';
 
 let w: World;
 let uw2: Client;
@@ -25,6 +26,7 @@ beforeAll(async () => {
     .where(inArray(menus.permission, ['customer:review', 'task:assign']));
   expect(granted).toHaveLength(2);
   await db.insert(roleMenus).values(granted.map((m) => ({ roleId: role!.id, menuId: m.id })));
+  await bumpMenuVersion(db);
   await createUser(w.t, { username: 'lead', roles: ['uwlead'] });
   lead = client(w.t, await tokenFor(w.t, 'lead'));
 });
