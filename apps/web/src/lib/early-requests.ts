@@ -28,6 +28,7 @@ async function fetchEarly(url: string): Promise<unknown> {
     return requestInline<unknown>({ url, method: 'get' });
   }
 }
+
 const early = new Map<string, Early>();
 
 /**
