@@ -8,13 +8,12 @@
 // the page number (for totalElements). Cursors are opaque (base64url JSON of the order, key and id) and bound to
 // the order they were made for: another order, or a mangled cursor, answers 400.
 
-import { createHash } from 'node:crypto';
 import { type AnyColumn, asc, desc, type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { badRequest } from './errors.ts';
-import { SORT_ITEM, sortItems } from './paging.ts';
+import { SORT_ITEM, sortItems, statementName } from './paging.ts';
 
 export const CURSOR_INVALID = '游标：无效或与当前排序不一致，请回到第一页重新翻页';
 
@@ -157,8 +156,12 @@ export async function runNamed<T>(
   const client = (db as { $client?: Pick<pg.Pool, 'query'> }).$client;
   if (!client) throw new Error('runNamed runs on the database, not in a transaction');
   const { sql: text, params } = query;
-  const name = `q_${createHash('sha1').update(text).digest('base64url')}`;
-  const res = await client.query<unknown[]>({ name, text, values: params, rowMode: 'array' });
+  const res = await client.query<unknown[]>({
+    name: statementName(text),
+    text,
+    values: params,
+    rowMode: 'array',
+  });
   return res.rows.map((row) => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < keys.length; i++) out[keys[i]!] = row[i];

@@ -1,6 +1,6 @@
 // The readable seeds (ThemeProvider.tsx computeSeedShade) of the predefined theme colours, light and dark, keyed
-// by seedKey: deriving them takes one whole antd design token per shade tried (about 80 ms on a phone's first
-// paint). ThemeProvider.test.ts checks each against antd's algorithms, and names the new table if they change.
+// by seedKey. Deriving them takes a whole antd design token per shade tried: up to 250 on a first paint, 330 ms of
+// main thread on a throttled phone (CPU × 4). ThemeProvider.test.ts checks each against antd's algorithms.
 export const PRECOMPUTED_SEEDS: Readonly<Record<string, string>> = {
   'colorPrimary:#409EFF:false:#ffffff:4.5:false': '#3178c2',
   'colorLink:#409EFF:false:#ffffff:4.5:false': '#3178c2',
