@@ -41,7 +41,7 @@ import {
 import { actorNameOf } from '../../lib/audit.ts';
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
+import { type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { enterpriseSeesPolicy, ordersVisibleTo, type PreventionViewer } from './access.ts';
 import { personNames } from './persons.ts';
@@ -182,16 +182,7 @@ export function orderListSpec(
   return {
     columns: orderSort,
     defaultOrder: [sql`"service_order"."id" desc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      toOrderRows(
-        db,
-        v,
-        await selectOrders(db, v)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset),
-      ),
+    fetch: async (q) => toOrderRows(db, v, await pageRows(selectOrders(db, v), where, q)),
     count: async () =>
       (
         await db
