@@ -146,7 +146,9 @@ export async function countRows(
   table: PgTable,
   where: SQL | undefined,
 ): Promise<number> {
-  return (await db.select({ n: count() }).from(table).where(where))[0]?.n ?? 0;
+  const query = db.select({ n: count() }).from(table).where(where);
+  // Named after its text, as pageRows: a full page asks for its count every time.
+  return (await query.prepare(statementName(query.toSQL().sql)).execute())[0]?.n ?? 0;
 }
 
 /** Runs a paged list: one query for the rows, and a count only when the page is full. */
