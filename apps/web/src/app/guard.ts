@@ -2,9 +2,8 @@
 // glue that runs it as the root route's loader on every navigation.
 import { type LoaderFunctionArgs, replace } from 'react-router';
 import { getToken } from '@/lib/auth-storage.ts';
-import { EARLY_URLS, takeEarly } from '@/lib/early-requests.ts';
+import { EARLY_URLS, earlyOrNow } from '@/lib/early-requests.ts';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
-import { requestInline } from '@/lib/request-inline.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 
@@ -154,8 +153,7 @@ let initializedForPage = false;
 async function checkInitialized(): Promise<boolean> {
   if (initializedForPage) return true;
   try {
-    const { initialized } = await (takeEarly<{ initialized: boolean }>(EARLY_URLS.init) ??
-      requestInline<{ initialized: boolean }>({ url: EARLY_URLS.init, method: 'get' }));
+    const { initialized } = await earlyOrNow<{ initialized: boolean }>(EARLY_URLS.init);
     initializedForPage = initialized;
     return initialized;
   } catch {

@@ -56,6 +56,11 @@ export function takeEarly<T>(url: string): Promise<T> | undefined {
   return entry && entry.token === getToken() ? (entry.answer as Promise<T>) : undefined;
 }
 
+/** The early answer for `url` (takeEarly), or the same GET asked now, as requestInline answers it. */
+export function earlyOrNow<T>(url: string): Promise<T> {
+  return takeEarly<T>(url) ?? requestInline<T>({ url, method: 'get' });
+}
+
 /** Drops every early answer not taken; for tests. */
 export function dropEarly(): void {
   early.clear();

@@ -11,7 +11,7 @@ import type {
 import { CA_MARKER_KEY, ROLE_SYSTEM_DEFAULT, TOKEN_KEY } from '@piibs/shared/constants';
 import { create } from 'zustand';
 import { getToken, removeToken, setToken, toBearer } from '@/lib/auth-storage.ts';
-import { EARLY_URLS, takeEarly } from '@/lib/early-requests.ts';
+import { EARLY_URLS, earlyOrNow } from '@/lib/early-requests.ts';
 import { ApiError, requestInline } from '@/lib/request-inline.ts';
 import { usePermissionStore } from './permission.ts';
 
@@ -131,8 +131,7 @@ export const useUserStore = create<UserState>((set, get) => {
   /** The role summary is secondary: the shell works without it, so a failure only leaves it empty. */
   const loadRole = async (): Promise<void> => {
     try {
-      const info = await (takeEarly<UserRoleResult>(EARLY_URLS.role) ??
-        requestInline<UserRoleResult>({ url: EARLY_URLS.role, method: 'get' }));
+      const info = await earlyOrNow<UserRoleResult>(EARLY_URLS.role);
       set({ role: info.role, channel: info.channel, iSeeSwitch: info.iSeeSwitch });
     } catch {
       // Keep the channel the user record carries.
@@ -196,8 +195,7 @@ export const useUserStore = create<UserState>((set, get) => {
     async getInfo() {
       // A 401 here means a stale token: the guard signs the user out quietly instead of opening the
       // "session expired" dialog on the way to the login page.
-      const user = await (takeEarly<AuthUser>(EARLY_URLS.info) ??
-        requestInline<AuthUser>({ url: EARLY_URLS.info, method: 'get' }));
+      const user = await earlyOrNow<AuthUser>(EARLY_URLS.info);
       set({ user, roles: rolesOf(user), channel: user.channel, token: getToken() });
       await loadRole();
       return user;

@@ -81,7 +81,8 @@ export const menuRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       // Every page load asks, and the tree only changes with menus or grants: it is serialised once per role set
       // and version, and a Buffer goes out as it is (no per-request serializer).
-      const body = await cache.json(db(), req.user.roles, await actsForEnterprise(db(), req.user));
+      const own = await actsForEnterprise(db(), req.user);
+      const body = await cache.json(db(), req.user.roles, own, req.user.menuVersion);
       return reply.type('application/json; charset=utf-8').send(body as unknown as MenuRoute[]);
     },
   );

@@ -128,10 +128,13 @@ export async function actsForEnterprise(
 export class MenuCache {
   private readonly entries = new Map<string, { version: number; tree: MenuRoute[]; json: Buffer }>();
 
-  /** `ownEnterprise`: the account acts for an enterprise (has its credit code), so 企业信息 has a record to show. */
-  private async entry(db: Db, roleCodes: string[], ownEnterprise: boolean) {
+  /**
+   * `ownEnterprise`: the account acts for an enterprise (has its credit code), so 企业信息 has a record to show.
+   * `version`: the menu version a request read with its session (RequestUser.menuVersion), else read here.
+   */
+  private async entry(db: Db, roleCodes: string[], ownEnterprise: boolean, known?: number) {
     const key = `${[...roleCodes].sort().join(',')}${ownEnterprise ? '+enterprise' : ''}`;
-    const version = await menuVersion(db);
+    const version = known ?? (await menuVersion(db));
     const hit = this.entries.get(key);
     if (hit && hit.version === version) return hit;
     const rows = (await menusForRoles(db, roleCodes)).map((m) =>
@@ -149,7 +152,7 @@ export class MenuCache {
   }
 
   /** The tree as the JSON body of GET /api/menus/build, serialised once per role set and version. */
-  async json(db: Db, roleCodes: string[], ownEnterprise = false): Promise<Buffer> {
-    return (await this.entry(db, roleCodes, ownEnterprise)).json;
+  async json(db: Db, roleCodes: string[], ownEnterprise = false, version?: number): Promise<Buffer> {
+    return (await this.entry(db, roleCodes, ownEnterprise, version)).json;
   }
 }
