@@ -344,9 +344,9 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
         industry_division, headcount, per_person_limit_fen, coverages, factors, guarantee_amount_fen,
         project_name, project_address, project_cost_fen, contractor, high_risk, quote, rate_table_id,
         premium_fen, prevention_ratio, prevention_fee_fen, agent_id, owner_id, status, review_opinion,
-        submitted_at, decided_at, version, created_at, updated_at)
+        submitted_at, decided_at, version, created_at, updated_at, search_key)
       select
-        prefix || '2026' || lpad(nextval('application_number_seq')::text, 6, '0'),
+        number,
         product_id,
         case when construction then 'project' when enterprise_made then 'enterprise' else 'agent' end,
         1, customer_id, customer_name, uscc, address, contact_name, phone,
@@ -374,8 +374,11 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
                     when 'CANCELLED' then created_at + (r6 % (240 * 3600)) * interval '1 second'
                     when 'PENDING_REVIEW' then submitted_at
                     when 'PAYMENT_EXPIRED' then decided_at + interval '24 hours'
-                    else decided_at end
-      from ordered`);
+                    else decided_at end,
+        -- As the row trigger writes it (migration 0023), which may be skipped here: the insured is the applicant.
+        piibs_application_search_key(number, customer_name, customer_name)
+      from (select ordered.*, prefix || '2026' || lpad(nextval('application_number_seq')::text, 6, '0') as number
+        from ordered) as ordered`);
     lap(`${n} applications`);
     const fresh = sql`a.id > ${maxId}`;
     // The timeline: create, submit, the decision, expiry, cancel.

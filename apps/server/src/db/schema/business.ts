@@ -108,12 +108,13 @@ export const applications = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     version: integer('version').notNull().default(0),
     /**
-     * Number and insured name as a search key of letters and digits (piibs_text_key, migration 0017), for the
-     * keyword search's trigram index (lib/filters.ts keyedContains). Kept by PostgreSQL.
+     * The number, and the insured name where it differs from the applicant's name, as a search key of letters
+     * and digits (piibs_text_key), for the keyword search's trigram index (lib/filters.ts keyedContains). An
+     * insured who is the applicant is found through the applicant (customer.search_key), so the common name
+     * leaves this index small. Kept by triggers (migration 0023), on a change of the row or of the applicant's
+     * name; never written by the app.
      */
-    searchKey: text('search_key').generatedAlwaysAs(
-      sql`piibs_text_key(coalesce(number, '') || ' ' || coalesce(insured_name, ''))`,
-    ),
+    searchKey: text('search_key'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -121,7 +122,9 @@ export const applications = pgTable(
     uniqueIndex('application_number').on(t.number),
     /**
      * Data-scoped lists (modules/applications/queries.ts): each branch of the scope's OR (owner, agent, client)
-     * reads its newest rows in list order from one of these, then the branches are merged (scopedIds).
+     * reads its newest rows in list order from one of these, then the branches are merged (fetchListPage).
+     * application_customer_updated also INCLUDEs (owner_id, agent_id) (migration 0023, written there: drizzle
+     * has no INCLUDE): a searched scoped list filters the applicants' rows by owner and agent from the index.
      */
     index('application_customer_updated').on(t.customerId, t.updatedAt, t.id),
     index('application_owner_updated').on(t.ownerId, t.updatedAt, t.id),

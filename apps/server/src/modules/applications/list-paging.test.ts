@@ -249,6 +249,54 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
   });
 });
 
+describe('keyword search over the applicant and an insured other than the applicant (migration 0023)', () => {
+  const db = () => w.t.database.db;
+  const keyOf = async (id: number) =>
+    (await db().select({ k: applications.searchKey }).from(applications).where(eq(applications.id, id)))[0]!
+      .k;
+  const textKey = async (text: string) =>
+    (await db().execute<{ k: string }>(sql`select piibs_text_key(${text}) as k`)).rows[0]!.k;
+  /** Every application "contains" finds, as one plain query over all rows would answer it, newest first. */
+  const expected = async (text: string) =>
+    (
+      await db().execute<{
+        id: string;
+      }>(sql`select a.id from application a join customer c on c.id = a.customer_id
+        where a.number ilike ${`%${text}%`} or a.insured_name ilike ${`%${text}%`} or c.name ilike ${`%${text}%`}
+          or c.uscc ilike ${`%${text}%`}
+        order by a.updated_at desc, a.id desc`)
+    ).rows.map((r) => Number(r.id));
+  const search = async (who: Client, text: string) =>
+    ids([await page(who, `sort=updatedAt,desc&size=100&page=0&blurry=${encodeURIComponent(text)}`)]);
+
+  it('finds an insured other than the applicant, and the applicant by its name after a rename', async () => {
+    const me = (await idOf('vol_agent_001'))!;
+    const [a, b] = await db().select().from(applications).where(eq(applications.ownerId, me)).limit(2);
+    const [applicant] = await db().select().from(customers).where(eq(customers.id, b!.customerId));
+    // An insured who is the applicant adds nothing to the key: the applicant's own key finds it.
+    expect(b!.insuredName).toBe(applicant!.name);
+    expect(await keyOf(b!.id)).toBe(await textKey(b!.number));
+    await db()
+      .update(applications)
+      .set({ insuredName: '另一被保险企业甲' })
+      .where(eq(applications.id, a!.id));
+    expect(await keyOf(a!.id)).toBe(await textKey(`${a!.number} 另一被保险企业甲`));
+    for (const who of [w.admin, agent]) {
+      expect(await search(who, '被保险企业甲')).toEqual([a!.id]);
+      expect(await search(who, applicant!.name)).toContain(b!.id);
+    }
+    expect(await search(w.admin, applicant!.name)).toEqual(await expected(applicant!.name));
+
+    // Renamed, the applicant is found by its new name; b's insured keeps the old name, now its own key's.
+    await db().update(customers).set({ name: '更名后的投保企业乙' }).where(eq(customers.id, applicant!.id));
+    expect(await keyOf(b!.id)).toBe(await textKey(`${b!.number} ${applicant!.name}`));
+    for (const text of ['更名后的投保', applicant!.name, b!.number.slice(-6)])
+      expect(await search(w.admin, text)).toEqual(await expected(text));
+    expect(await search(agent, '更名后的投保')).toContain(b!.id);
+    expect(await search(agent, applicant!.name)).toContain(b!.id);
+  });
+});
+
 describe('a far page by number, from page anchors', () => {
   const viewer = async (username: string): Promise<CustomerViewer> =>
     customerViewerOf(w.t.database.db, (await demoUser(w.t.database.db, username))!);

@@ -410,8 +410,9 @@ const sortColumns: SortColumns<SortField> = {
 };
 const DEFAULT_ORDER = [sql`${applications.id} desc`];
 /**
- * The id and the columns an order reads, for the merged branches of a scoped list: no more, so that a branch
- * whose rows come from several index ranges (an agent's clients) is an index-only scan of (column, key, id).
+ * The id and the columns an order reads, for the merged branches of a scoped or searched list: no more, so that
+ * a branch whose rows come from several index ranges (an agent's clients, the applicants found) is an index-only
+ * scan of (column, key, id).
  */
 function sortedBy(order: SQL): SQL {
   const names = new Set(['id']);
@@ -433,25 +434,50 @@ function listFilter(db: Db, viewer: CustomerViewer, f: ApplicationFilter): SQL |
 
 /** The list's filters, without the viewer's scope. */
 function filterOf(db: Db, f: ApplicationFilter): SQL | undefined {
+  const search = searchBranches(db, f.blurry);
+  return and(plainFilterOf(f), search && or(...search));
+}
+
+/** The list's filters but the keyword. */
+function plainFilterOf(f: ApplicationFilter): SQL | undefined {
   return and(
     f.status ? eq(applications.status, f.status) : undefined,
     f.productId ? eq(applications.productId, f.productId) : undefined,
     f.customerId ? eq(applications.customerId, f.customerId) : undefined,
     f.channel ? eq(applications.channel, f.channel) : undefined,
-    // Each side on its index (migration 0017): number and insured name by the search key's trigrams, the
-    // applicants' ids as `= any(array(…))` (an index condition: PostgreSQL ORs the two bitmaps, no scan).
-    f.blurry
-      ? or(
-          keyedContains(f.blurry, applications.searchKey, applications.number, applications.insuredName),
-          sql`${applications.customerId} = any(array(${db
-            .select({ id: customers.id })
-            .from(customers)
-            .where(keyedContains(f.blurry, customers.searchKey, customers.name, customers.uscc))}))`,
-        )
-      : undefined,
     f.startTime ? gte(applications.createdAt, f.startTime) : undefined,
     f.endTime ? lte(applications.createdAt, f.endTime) : undefined,
   );
+}
+
+/**
+ * The keyword ("contains" on number, insured name, applicant's name or credit code) as the branches of an OR,
+ * each on its own index: the number and an insured other than the applicant by application.search_key's
+ * trigrams (migration 0023), the applicants by customer.search_key's, their applications by
+ * (customer_id, updated_at, id). A page reads each branch's first rows in list order (fetchListPage).
+ */
+function searchBranches(db: Db, text: string | undefined): SQL[] | undefined {
+  if (!text) return undefined;
+  const applicants = db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(keyedContains(text, customers.searchKey, customers.name, customers.uscc));
+  return [
+    keyedContains(text, applications.searchKey, applications.number, applications.insuredName)!,
+    sql`${applications.customerId} = any(array(${applicants}))`,
+  ];
+}
+
+/**
+ * The branches a page reads (fetchListPage), whose OR is the scope and the keyword: the viewer's scope (owner,
+ * agent, clients …), the keyword's (own key, applicants), or with both, the own key with each scope branch (the
+ * indexes AND) and the applicants once, with the whole scope as a filter (one look-up of the applicants, whose
+ * rows are read along (customer_id, updated_at, id)).
+ */
+function pageBranches(scope: SQL[] | undefined, search: SQL[] | undefined): SQL[] | undefined {
+  if (!scope || !search) return scope ?? search;
+  const [own, applicants] = search as [SQL, SQL];
+  return [...scope.map((branch) => and(branch, own)!), and(applicants, or(...scope))!];
 }
 
 /**
@@ -467,7 +493,7 @@ function fetchListPage(
     orderBy: SQL[];
     boundary?: SQL | undefined;
     key?: SQL<string> | undefined;
-    /** The viewer's scope as the branches of an OR (applicationScopeBranches), when `where` leaves it out. */
+    /** The viewer's scope and the keyword as the branches of an OR (pageBranches), when `where` leaves them out. */
     branches?: SQL[] | undefined;
     /** A condition without columns the page is answered under (no rows when false): page anchors' guard. */
     guard?: SQL | undefined;
@@ -485,7 +511,8 @@ function fetchListPage(
   const order = sql.join(q.orderBy, sql`, `);
   let ids: SQL;
   if (q.branches && q.branches.length > 1) {
-    // A data scope (an OR of owner, agent, clients …): each branch's first offset + limit rows in list order,
+    // A data scope or a keyword (an OR of owner, agent, clients …, of number, applicant …): each branch's first
+    // offset + limit rows in list order,
     // along its own index, merged; then the page. The union's rows carry the id and the sort columns under
     // the table's name, so the order (and the cursor boundary inside each branch) reads as it does on the table.
     const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
@@ -605,15 +632,15 @@ export async function listApplications(
 ): Promise<Page<ApplicationRow> & { cursors: PageCursors | null }> {
   if (q.after !== undefined && q.before !== undefined) throw badRequest('游标：after 与 before 只能给一个');
   const where = listFilter(db, viewer, q);
-  // A scope of several branches is read branch by branch (fetchListPage); one branch is a plain WHERE.
-  const scope = applicationScopeBranches(db, viewer);
-  const branches = scope && scope.length > 1 ? scope : undefined;
+  // A scope or keyword of several branches is read branch by branch (fetchListPage); one branch is a plain WHERE.
+  const parts = pageBranches(applicationScopeBranches(db, viewer), searchBranches(db, q.blurry));
+  const branches = parts && parts.length > 1 ? parts : undefined;
   const order = keysetOrder(q.sort, KEYSET, applications.id);
   const text = q.after ?? q.before;
   const cursor = text === undefined ? null : decodeCursor(order, text);
   const back = q.before !== undefined;
   const start = q.page * q.size;
-  const pageWhere = branches ? filterOf(db, q) : where;
+  const pageWhere = branches ? plainFilterOf(q) : where;
   const anchored =
     anchors && order && !cursor && !q.blurry && start >= anchors.stride
       ? await pageFromAnchors(db, viewer, q, order, anchors, { where: pageWhere, branches, start })
