@@ -431,8 +431,9 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
       from (select * from application a where ${fresh} and a.status = 'PAYMENT_EXPIRED' order by a.id) a`);
 
     lap('payment orders');
-    // The statement trigger may not have run: advance the applications' data version (cached list counts).
-    await tx.execute(sql`select nextval('application_change_seq')`);
+    // The statement triggers may not have run: advance the applications' and customers' data versions (cached
+    // list counts).
+    await tx.execute(sql`select nextval('application_change_seq'), nextval('customer_change_seq')`);
     await tx.insert(systemSettings).values({
       key: VOLUME_KEY,
       value: { applications: n, customers: nCustomers, agents: nAgents, at: new Date().toISOString() },

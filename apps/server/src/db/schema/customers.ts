@@ -1,9 +1,25 @@
 // Customers (投保人) and the review tasks of customers, applications and declared projects.
 
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgSequence,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns.ts';
 import { userRef } from './system.ts';
+
+/**
+ * The customers' data version: a statement trigger (migration 0024) advances it on every insert, update or delete
+ * of customer, so cached list counts know they are stale (lib/keyset.ts CountCache).
+ */
+export const customerChangeSeq = pgSequence('customer_change_seq', { startWith: 1 });
 
 /** Customers (投保人). An application needs an approved one. */
 export const customers = pgTable(

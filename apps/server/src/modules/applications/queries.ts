@@ -62,7 +62,7 @@ import {
 import { type AnchorCache, anchorFor, anchorGuard, anchorKey, readAnchors } from '../../lib/page-anchors.ts';
 import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
-import type { CustomerViewer } from '../customers/access.ts';
+import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
 import { insurerName } from '../init/service.ts';
 import { customerDocTypes } from '../materials/requirements.ts';
@@ -552,11 +552,17 @@ export function applicationListSpec(
 
 /** What listFilter depends on: the viewer's visibility (applicationsVisibleTo) and the filters. */
 function countKey(v: CustomerViewer, f: ApplicationFilter): string {
-  const scope = v.staffScope?.all
-    ? 'all'
-    : [v.user.id, v.isEnterprise ? v.uscc : null, v.isAgent, v.staffScope?.deptIds ?? null];
   const { status, productId, customerId, channel, blurry, startTime, endTime } = f;
-  return JSON.stringify([scope, status, productId, customerId, channel, blurry, startTime, endTime]);
+  return JSON.stringify([
+    viewerScopeKey(v),
+    status,
+    productId,
+    customerId,
+    channel,
+    blurry,
+    startTime,
+    endTime,
+  ]);
 }
 
 export interface ApplicationListQuery extends ApplicationFilter, PageParams {

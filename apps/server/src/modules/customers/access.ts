@@ -22,6 +22,16 @@ export interface CustomerViewer {
   staffScope: DataScope | null;
 }
 
+/**
+ * What a viewer's data scope depends on, as a cache key part (cached list counts): all, or the user, their
+ * enterprise, whether an agent, and their staff departments.
+ */
+export function viewerScopeKey(v: CustomerViewer): unknown {
+  return v.staffScope?.all
+    ? 'all'
+    : [v.user.id, v.isEnterprise ? v.uscc : null, v.isAgent, v.staffScope?.deptIds ?? null];
+}
+
 const NON_STAFF: readonly string[] = [ROLE_CODES.enterprise, ROLE_CODES.agent];
 
 export async function customerViewerOf(db: Db, user: RequestUser): Promise<CustomerViewer> {

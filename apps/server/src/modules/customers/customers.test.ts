@@ -8,9 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, giveRole, readXlsx, roleWith } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, newUscc, type World } from '../../../test/business.ts';
-import { auditLog, menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+import { auditLog, customers, menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+import { demoUser } from '../../demo/user.ts';
+import { CountCache } from '../../lib/keyset.ts';
+import { paginate } from '../../lib/paging.ts';
 import { syncSeedMenus } from '../menus/seed.ts';
 import { bumpMenuVersion } from '../menus/service.ts';
+import { customerViewerOf } from './access.ts';
+import { type CustomerFilter, customerListSpec } from './service.ts';
 
 let w: World;
 /** Staff with customer:list/edit/unmask but data scope 'self': sees only what they created. */
@@ -396,5 +401,27 @@ describe('GB/T 4754 sections', () => {
     }[];
     for (const s of sections)
       for (const d of s.children) expect(sectionOfDivision(d.code), d.code).toBe(s.code);
+  });
+});
+
+describe('the list’s count', () => {
+  it('is cached per filter and data scope, and any change of a customer makes it stale', async () => {
+    const db = w.t.database.db;
+    const viewer = await customerViewerOf(db, (await demoUser(db, 'admin'))!);
+    const counts = new CountCache();
+    const total = async (f: CustomerFilter = {}) =>
+      (await paginate({ page: 0, size: 1 }, customerListSpec(db, viewer, f, counts))).totalElements;
+    const before = await total();
+    expect(await total()).toBe(before);
+    expect([counts.misses, counts.hits]).toEqual([1, 1]);
+
+    const made = await create(w.admin, { name: '计数缓存测试企业甲' });
+    expect(await total()).toBe(before + 1);
+    await create(w.admin, { name: '计数缓存测试企业乙' });
+    expect(await total({ blurry: '计数缓存' })).toBe(2);
+    // A rename (another statement on customer) moves one out of the keyword's rows at once.
+    await db.update(customers).set({ name: '已更名企业' }).where(eq(customers.id, made.id));
+    expect(await total({ blurry: '计数缓存' })).toBe(1);
+    expect(counts.misses).toBe(4);
   });
 });

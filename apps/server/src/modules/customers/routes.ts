@@ -22,6 +22,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CountCache } from '../../lib/keyset.ts';
 import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
 import { requireAnyPermission } from '../../lib/permissions.ts';
 import { adminErrors } from '../../lib/schemas.ts';
@@ -75,6 +76,7 @@ export async function customerActorOf(app: FastifyInstance, req: FastifyRequest)
  */
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = () => app.deps.database.db;
+  const counts = new CountCache();
 
   app.get(
     '/customers',
@@ -88,7 +90,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      paginate(req.query, customerListSpec(db(), await customerViewerOf(db(), req.user), req.query)),
+      paginate(req.query, customerListSpec(db(), await customerViewerOf(db(), req.user), req.query, counts)),
   );
 
   app.get(

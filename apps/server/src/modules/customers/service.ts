@@ -29,11 +29,12 @@ import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { keyedContains, timeRange } from '../../lib/filters.ts';
+import { type CountCache, sequenceVersion } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { openReviewTask } from '../tasks/queue.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-import { type CustomerViewer, customersVisibleTo } from './access.ts';
+import { type CustomerViewer, customersVisibleTo, viewerScopeKey } from './access.ts';
 
 export const CUSTOMER_NOT_FOUND = '投保人不存在';
 export const USCC_TAKEN = '统一社会信用代码已存在：该投保人已登记';
@@ -83,6 +84,17 @@ const selectRows = (db: Db | Tx) =>
   db.select(rowColumns).from(customers).leftJoin(owner, eq(owner.id, customers.ownerId));
 type RawRow = Awaited<ReturnType<typeof selectRows>>[number];
 
+const CHANGE_SEQUENCE = 'customer_change_seq';
+/** The list's rows, each with the customers' data version (migration 0024) read in the same statement. */
+const selectListRows = (db: Db) =>
+  db
+    .select({
+      ...rowColumns,
+      dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
+    })
+    .from(customers)
+    .leftJoin(owner, eq(owner.id, customers.ownerId));
+
 function toRow(r: RawRow): CustomerRow {
   return {
     ...r,
@@ -118,11 +130,15 @@ const sortColumns: SortColumns<SortField> = {
   updatedAt: customers.updatedAt,
 };
 
-/** The customers the viewer may see, filtered; phones masked. */
+/**
+ * The customers the viewer may see, filtered; phones masked. With `counts`, the count is cached per filter and
+ * data scope until a customer changes (or 30 s pass), as the application list's is.
+ */
 export function customerListSpec(
   db: Db,
   viewer: CustomerViewer,
   f: CustomerFilter,
+  counts?: CountCache,
 ): ListSpec<SortField, CustomerRow> {
   const where = and(
     customersVisibleTo(db, viewer),
@@ -134,11 +150,32 @@ export function customerListSpec(
     f.ownerId ? eq(customers.ownerId, f.ownerId) : undefined,
     timeRange(customers.createdAt, f.startTime, f.endTime),
   );
+  let version: string | undefined;
+  const countAll = () => countRows(db, customers, where);
   return {
     columns: sortColumns,
     defaultOrder: [sql`${customers.id} desc`],
-    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
-    count: () => countRows(db, customers, where),
+    fetch: async (q) => {
+      const rows = await pageRows(selectListRows(db), where, q);
+      version = rows[0]?.dataVersion;
+      return rows.map(({ dataVersion: _, ...r }) => toRow(r));
+    },
+    count: async () => {
+      if (!counts) return countAll();
+      const { blurry, uscc, reviewStatus, region, industrySection, ownerId, startTime, endTime } = f;
+      const key = JSON.stringify([
+        viewerScopeKey(viewer),
+        blurry,
+        uscc,
+        reviewStatus,
+        region,
+        industrySection,
+        ownerId,
+        startTime,
+        endTime,
+      ]);
+      return counts.get(key, version ?? (await sequenceVersion(db, CHANGE_SEQUENCE)), countAll);
+    },
   };
 }
 
