@@ -27,7 +27,27 @@ export function keyedContains(
 ): SQL | undefined {
   if (!text) return undefined;
   const pattern = likePattern(text);
-  return sql`(${key} like '%' || piibs_text_key(${text}) || '%' and ${or(...columns.map((c) => sql`${c} ilike ${pattern}`))})`;
+  // The key's pattern as a value: PostgreSQL plans each search for its term, and computing piibs_text_key there
+  // costs that planning more than the statement's run (the key holds no LIKE wildcards).
+  return sql`(${key} like ${`%${textKey(text)}%`} and ${or(...columns.map((c) => sql`${c} ilike ${pattern}`))})`;
+}
+
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * PostgreSQL's piibs_text_key (migration 0017) here: each character as itself (ASCII letters and digits, lowered),
+ * a space (other ASCII) or three base-36 digits of its code point (anything else).
+ */
+export function textKey(text: string): string {
+  let key = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (/^[A-Za-z0-9]$/.test(ch)) key += ch.toLowerCase();
+    else if (code < 128) key += ' ';
+    else
+      key += BASE36[Math.floor(code / 1296) % 36]! + BASE36[Math.floor(code / 36) % 36]! + BASE36[code % 36]!;
+  }
+  return key;
 }
 
 /** start ≤ column ≤ end, either bound optional (send 23:59:59 as the end of a whole day). */

@@ -1,6 +1,7 @@
 // insureList at depth: keyset (cursor) pages against offset pages, ties, the cached count and data scope, on a
 // small volume data set (apps/server/src/demo/volume.ts).
 import { eq, type SQL, sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../../test/admin.ts';
@@ -10,7 +11,7 @@ import { applications, customers, products, users } from '../../db/schema.ts';
 import { DEMO_PASSWORD } from '../../demo/base.ts';
 import { demoUser } from '../../demo/user.ts';
 import { seedVolume } from '../../demo/volume.ts';
-import { keyedContains } from '../../lib/filters.ts';
+import { keyedContains, textKey } from '../../lib/filters.ts';
 import { CountCache, CURSOR_INVALID } from '../../lib/keyset.ts';
 import { AnchorCache } from '../../lib/page-anchors.ts';
 import { type CustomerViewer, customerViewerOf } from '../customers/access.ts';
@@ -223,6 +224,25 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
     expect(await planOf(sql`select id from customer where ${name}`)).toMatch(/customer_search_trgm/);
     const number = keyedContains('TB2026', applications.searchKey, applications.number);
     expect(await planOf(sql`select id from application where ${number}`)).toMatch(/application_search_trgm/);
+  });
+
+  it("the server's search key of a keyword is PostgreSQL's piibs_text_key of it, for any text", async () => {
+    const texts = fc
+      .sample(
+        fc.oneof(
+          fc.string({
+            unit: fc.constantFrom('A', 'z', '9', ' ', '%', '_', '\\', '-', '甲', '乙', 'é', '𠀀'),
+          }),
+          fc.string({ unit: 'binary' }),
+        ),
+        { numRuns: 300, seed: 23 },
+      )
+      .filter((t) => t && !/\p{Cs}|\0/u.test(t));
+    const res = await w.t.database.db.execute<{ k: string }>(
+      sql`select piibs_text_key(t) as k from jsonb_array_elements_text(${JSON.stringify(texts)}::jsonb)
+        with ordinality as x(t, i) order by i`,
+    );
+    expect(res.rows.map((r) => r.k)).toEqual(texts.map(textKey));
   });
 
   it('finds Chinese and mixed-case text, and nothing the search key matches only across characters', async () => {
