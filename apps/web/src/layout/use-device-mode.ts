@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { detectDevice, useAppStore } from '@/stores/app.ts';
 
@@ -9,7 +9,9 @@ import { detectDevice, useAppStore } from '@/stores/app.ts';
 export function useDeviceMode(): void {
   const { pathname } = useLocation();
 
-  useLayoutEffect(() => {
+  // After the first paint: the store measured the device before the shell existed (stores/app.ts), so this
+  // reading finds the layout done instead of forcing the whole shell's first layout inside React's commit.
+  useEffect(() => {
     const apply = () => {
       const device = detectDevice();
       const app = useAppStore.getState();

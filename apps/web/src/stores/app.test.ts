@@ -1,5 +1,5 @@
 import { DEFAULT_SIZE, SIDEBAR_STATUS_KEY, SIZE_KEY } from '@piibs/shared/constants';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { isMobileWidth, resetAppStore, useAppStore } from './app.ts';
 
 beforeEach(() => {
@@ -33,6 +33,33 @@ describe('sidebarStatus persistence', () => {
   it('closing the sidebar without animation records the flag and the closed status', () => {
     useAppStore.getState().closeSideBar(true);
     expect(useAppStore.getState().sidebar).toEqual({ opened: false, withoutAnimation: true });
+    expect(localStorage.getItem(SIDEBAR_STATUS_KEY)).toBe('0');
+  });
+});
+
+describe('the first render', () => {
+  it('starts as the mobile shell with the sidebar closed on a phone, and as stored on a desktop', async () => {
+    const cases = [
+      [375, 'mobile', false],
+      [1280, 'desktop', true],
+    ] as const;
+    for (const [width, device, opened] of cases) {
+      vi.resetModules();
+      const body = vi.spyOn(document.body, 'getBoundingClientRect').mockReturnValue({ width } as DOMRect);
+      const { useAppStore: made } = await import('./app.ts');
+      expect(made.getState()).toMatchObject({ device, sidebar: { opened } });
+      body.mockRestore();
+    }
+  });
+
+  it('what the shell finds on mount already so changes no state (nothing re-renders)', () => {
+    const app = useAppStore.getState();
+    app.toggleDevice('mobile');
+    app.closeSideBar(true);
+    const before = useAppStore.getState();
+    before.toggleDevice('mobile');
+    before.closeSideBar(true);
+    expect(useAppStore.getState()).toBe(before);
     expect(localStorage.getItem(SIDEBAR_STATUS_KEY)).toBe('0');
   });
 });

@@ -56,9 +56,24 @@ interface AppState {
   setSize(size: Size): void;
 }
 
+/**
+ * The device and sidebar the shell's first render starts with. Measured when the store is made, before the
+ * shell's DOM exists (nothing to lay out yet), so a phone's first render is already the mobile shell with its
+ * sidebar closed, as useDeviceMode then finds it: no second render of the whole shell.
+ */
+function initialShell(): Pick<AppState, 'device' | 'sidebar'> {
+  const device = detectDevice();
+  return {
+    device,
+    sidebar:
+      device === 'mobile'
+        ? { opened: false, withoutAnimation: true }
+        : { opened: readSidebarOpened(), withoutAnimation: false },
+  };
+}
+
 export const useAppStore = create<AppState>((set, get) => ({
-  sidebar: { opened: readSidebarOpened(), withoutAnimation: false },
-  device: 'desktop',
+  ...initialShell(),
   size: readSize(),
   toggleSideBar() {
     const opened = !get().sidebar.opened;
@@ -67,9 +82,14 @@ export const useAppStore = create<AppState>((set, get) => ({
   },
   closeSideBar(withoutAnimation) {
     writeLocal(SIDEBAR_STATUS_KEY, '0');
-    set({ sidebar: { opened: false, withoutAnimation } });
+    const { sidebar } = get();
+    // Already so: no new state, so nothing re-renders.
+    if (sidebar.opened || sidebar.withoutAnimation !== withoutAnimation)
+      set({ sidebar: { opened: false, withoutAnimation } });
   },
-  toggleDevice: (device) => set({ device }),
+  toggleDevice: (device) => {
+    if (get().device !== device) set({ device });
+  },
   setSize(size) {
     writeLocal(SIZE_KEY, size);
     set({ size });
