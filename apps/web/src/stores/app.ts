@@ -61,7 +61,7 @@ interface AppState {
  * shell's DOM exists (nothing to lay out yet), so a phone's first render is already the mobile shell with its
  * sidebar closed, as useDeviceMode then finds it: no second render of the whole shell.
  */
-function initialShell(): Pick<AppState, 'device' | 'sidebar'> {
+export function initialShell(): Pick<AppState, 'device' | 'sidebar'> {
   const device = detectDevice();
   return {
     device,

@@ -512,9 +512,9 @@ function fetchListPage(
   let ids: SQL;
   if (q.branches && q.branches.length > 1) {
     // A data scope or a keyword (an OR of owner, agent, clients …, of number, applicant …): each branch's first
-    // offset + limit rows in list order,
-    // along its own index, merged; then the page. The union's rows carry the id and the sort columns under
-    // the table's name, so the order (and the cursor boundary inside each branch) reads as it does on the table.
+    // offset + limit rows in list order, along its own index, merged; then the page. The union's rows carry the id
+    // and the sort columns under the table's name, so the order (and the cursor boundary inside each branch) reads
+    // as it does on the table.
     const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
     const columns = sortedBy(order);
     const parts = q.branches.map(
