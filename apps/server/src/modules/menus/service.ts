@@ -30,11 +30,7 @@ export const menuVersionValue = () =>
     where s.key = ${sql.raw(`'${VERSION_KEY}'`)}), 0)`.mapWith(Number);
 
 const prepareVersionRead = (db: Db) =>
-  db
-    .select({ value: systemSettings.value })
-    .from(systemSettings)
-    .where(eq(systemSettings.key, VERSION_KEY))
-    .prepare('piibs_menu_version');
+  db.select({ version: menuVersionValue() }).from(sql`(select) as one`).prepare('piibs_menu_version');
 /** Read at every menu load: prepared once per database, planned once per connection. */
 const versionReads = new WeakMap<Db, ReturnType<typeof prepareVersionRead>>();
 
@@ -45,7 +41,7 @@ async function menuVersion(db: Db): Promise<number> {
     versionReads.set(db, read);
   }
   const [row] = await read.execute();
-  return Number(row?.value ?? 0);
+  return row?.version ?? 0;
 }
 
 /** Menus granted to any of the role codes; the admin role sees every menu. */
