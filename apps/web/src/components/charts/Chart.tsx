@@ -25,7 +25,7 @@ export interface ChartProps {
   theme: ChartTheme;
 }
 
-/** Before the box is measured (and in tests, which have no layout) the chart is drawn this wide. */
+/** Where the browser cannot tell what is near the viewport (and in tests, which have no layout): drawn this wide. */
 const DEFAULT_WIDTH = 480;
 
 const hidden = {
@@ -37,9 +37,20 @@ const hidden = {
   whiteSpace: 'nowrap',
 } as const;
 
+/** How far outside the viewport a chart is drawn already, so scrolling finds it drawn. */
+const NEAR_VIEWPORT = '50% 0px';
+
+/**
+ * The box's size to draw at, or null while the chart waits: a chart is drawn once its box comes near the
+ * viewport (a chart below the fold costs a page's first load nothing) and is measured by a ResizeObserver,
+ * whose answers come after the browser's own layout, so no reading here forces one. Without an
+ * IntersectionObserver the chart is drawn at once, DEFAULT_WIDTH wide until the box is measured.
+ */
 function useBoxSize(height: number) {
   const box = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ width: DEFAULT_WIDTH, height });
+  const [size, setSize] = useState<{ width: number; height: number } | null>(() =>
+    typeof IntersectionObserver === 'undefined' ? { width: DEFAULT_WIDTH, height } : null,
+  );
   useEffect(() => {
     const element = box.current;
     if (!element) return;
@@ -47,17 +58,31 @@ function useBoxSize(height: number) {
       // A hidden box (a kept tab in <Activity>) measures 0: keep the last size until it is shown again.
       if (element.clientWidth > 0 && element.clientHeight > 0)
         setSize((s) =>
-          s.width === element.clientWidth && s.height === element.clientHeight
+          s?.width === element.clientWidth && s.height === element.clientHeight
             ? s
             : { width: element.clientWidth, height: element.clientHeight },
         );
     };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
+    const resize = new ResizeObserver(measure);
+    if (typeof IntersectionObserver === 'undefined') {
+      resize.observe(element);
+      return () => resize.disconnect();
+    }
+    const near = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        near.disconnect();
+        resize.observe(element);
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
+    near.observe(element);
+    return () => {
+      near.disconnect();
+      resize.disconnect();
+    };
   }, []);
-  return { box, ...size };
+  return { box, size };
 }
 
 export function Chart({ spec, label, height, theme }: ChartProps) {
@@ -109,13 +134,16 @@ export function Chart({ spec, label, height, theme }: ChartProps) {
 }
 
 function Plot({ spec, label, theme, height: asked }: ChartProps) {
-  const { box, width, height } = useBoxSize(asked);
+  const { box, size } = useBoxSize(asked);
   const [active, setActive] = useState<number | null>(null);
   const [announce, setAnnounce] = useState('');
   const count = itemCount(spec);
   const current = active !== null && active < count ? active : null;
 
+  const width = size?.width;
+  const height = size?.height;
   const layout = useMemo(() => {
+    if (width === undefined || height === undefined) return null;
     if (spec.kind === 'cartesian')
       return { kind: 'cartesian' as const, l: cartesianLayout(spec, width, height) };
     if (spec.kind === 'pie') return { kind: 'pie' as const, l: pieLayout(spec, width, height) };
@@ -156,11 +184,12 @@ function Plot({ spec, label, theme, height: asked }: ChartProps) {
     speak(next);
   };
   const onPointer = (e: PointerEvent<HTMLDivElement>) => {
+    if (!layout) return;
     const rect = e.currentTarget.getBoundingClientRect();
     setActive(layout.l.hit(e.clientX - rect.left, e.clientY - rect.top));
   };
 
-  const anchor = current === null ? null : layout.l.anchor(current);
+  const anchor = current === null || !layout ? null : layout.l.anchor(current);
   const muted = (i: number) => current !== null && current !== i;
 
   return (
@@ -182,12 +211,13 @@ function Plot({ spec, label, theme, height: asked }: ChartProps) {
       <svg
         role="img"
         aria-label={summary}
-        width={width}
-        height={height}
-        viewBox={`0 0 ${width} ${height}`}
+        // Not drawn yet: the summary is there (for screen readers, wherever the page is scrolled), the shapes not.
+        width={width ?? '100%'}
+        height={height ?? asked}
+        viewBox={layout ? `0 0 ${width} ${height}` : undefined}
         style={{ display: 'block', overflow: 'visible', fontSize: FONT_SIZE, fontFamily: 'inherit' }}
       >
-        {layout.kind === 'cartesian' && spec.kind === 'cartesian' && (
+        {layout?.kind === 'cartesian' && spec.kind === 'cartesian' && (
           <g>
             {current !== null && (
               <rect
@@ -277,7 +307,7 @@ function Plot({ spec, label, theme, height: asked }: ChartProps) {
             ))}
           </g>
         )}
-        {layout.kind === 'pie' && spec.kind === 'pie' && (
+        {layout?.kind === 'pie' && spec.kind === 'pie' && (
           <g>
             {layout.l.arcs.map((arc) => (
               <path
@@ -291,7 +321,7 @@ function Plot({ spec, label, theme, height: asked }: ChartProps) {
             ))}
           </g>
         )}
-        {layout.kind === 'funnel' && (
+        {layout?.kind === 'funnel' && (
           <g>
             {layout.l.stages.map((s, i) => (
               <g key={s.label.text}>
@@ -311,7 +341,7 @@ function Plot({ spec, label, theme, height: asked }: ChartProps) {
           aria-hidden="true"
           style={{
             position: 'absolute',
-            left: Math.min(Math.max(anchor.x, 80), Math.max(80, width - 80)),
+            left: Math.min(Math.max(anchor.x, 80), Math.max(80, (width ?? DEFAULT_WIDTH) - 80)),
             top: anchor.y,
             transform: 'translate(-50%, calc(-100% - 8px))',
             pointerEvents: 'none',

@@ -146,6 +146,47 @@ describe('ChartCard', () => {
     expect(img).toHaveAttribute('width', '375');
   });
 
+  it('below the fold: the summary is there at once, the shapes when the box nears the viewport, at its width', () => {
+    const near: { callback: IntersectionObserverCallback; targets: Element[] }[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        entry: { callback: IntersectionObserverCallback; targets: Element[] };
+        constructor(callback: IntersectionObserverCallback) {
+          this.entry = { callback, targets: [] };
+          near.push(this.entry);
+        }
+        observe(target: Element) {
+          this.entry.targets.push(target);
+        }
+        disconnect() {
+          this.entry.targets = [];
+        }
+      },
+    );
+    renderCard();
+    const img = screen.getByRole('img', { name: /^审核结论，柱状图：/ });
+    const box = img.parentElement!;
+    expect(barsOf(img)).toEqual([]);
+    expect(observers.some((o) => o.targets.includes(box))).toBe(false);
+    const watcher = near.find((o) => o.targets.includes(box))!;
+    const seen = (isIntersecting: boolean) =>
+      act(() =>
+        watcher.callback([{ isIntersecting, target: box } as unknown as IntersectionObserverEntry], {
+          root: null,
+        } as IntersectionObserver),
+      );
+    seen(false);
+    expect(observers.some((o) => o.targets.includes(box))).toBe(false);
+    seen(true);
+    Object.defineProperty(box, 'clientWidth', { configurable: true, value: 360 });
+    Object.defineProperty(box, 'clientHeight', { configurable: true, value: 250 });
+    const resize = observers.find((o) => o.targets.includes(box))!;
+    act(() => resize.callback([], {} as ResizeObserver));
+    expect(img).toHaveAttribute('viewBox', '0 0 360 250');
+    expect(barsOf(img)).toHaveLength(4);
+  });
+
   it('a pointer over a band shows that category', () => {
     renderCard();
     const img = screen.getByRole('img', { name: /审核结论/ });
