@@ -3,6 +3,7 @@ import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { contrast } from './contrast.ts';
 import {
+  computePresetTagTokens,
   computeSeedShade,
   PRESET_COLORS,
   SIZE_TOKENS,
@@ -10,7 +11,7 @@ import {
   seedRequests,
   themeConfig,
 } from './ThemeProvider.tsx';
-import { PRECOMPUTED_SEEDS } from './theme-seeds.ts';
+import { PRECOMPUTED_PRESET_TAGS, PRECOMPUTED_SEEDS } from './theme-seeds.ts';
 
 describe('theme, size and dark mode as antd tokens', () => {
   it('maps the sizes default / medium / small / mini to control heights 40 / 36 / 32 / 28', () => {
@@ -62,6 +63,14 @@ describe('theme, size and dark mode as antd tokens', () => {
         for (const r of seedRequests(color, dark)) expected[seedKey(r)] = computeSeedShade(r);
     // On a difference, theme-seeds.ts takes the received table.
     expect(PRECOMPUTED_SEEDS).toEqual(expected);
+  });
+
+  it('the preset tags need no token derivation on first paint either: their readable shades are precomputed', () => {
+    // On a difference, theme-seeds.ts takes the received table.
+    expect(PRECOMPUTED_PRESET_TAGS).toEqual({
+      light: computePresetTagTokens(false),
+      dark: computePresetTagTokens(true),
+    });
   });
 
   /** A status tag's text colour and its tint, for each status. */

@@ -1,11 +1,11 @@
 import type { Size } from '@piibs/shared/constants';
 import { App as AntApp, ConfigProvider, type ThemeConfig, theme } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { type ReactNode, useMemo } from 'react';
+import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { useAppStore } from '@/stores/app.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { AA_TEXT, accessibleShade, contrast, firstShade, isLight } from './contrast.ts';
-import { PRECOMPUTED_SEEDS } from './theme-seeds.ts';
+import { PRECOMPUTED_PRESET_TAGS, PRECOMPUTED_SEEDS } from './theme-seeds.ts';
 
 /** Spec §4 sizes as antd control heights (px) and font sizes. */
 export const SIZE_TOKENS: Readonly<Record<Size, { controlHeight: number; fontSize: number }>> = Object.freeze(
@@ -160,22 +160,18 @@ export const PRESET_COLORS = [
   'lime',
   'gold',
 ] as const;
-const presetCache = new Map<boolean, Record<string, string>>();
-
 /**
  * A preset tag writes its colour's shade 7 on its shade 1 (gold 2.8:1, green 3.4:1 in light mode; purple 3.4:1
  * in dark mode): for tags, each shade 7 becomes its nearest shade reading at 4.5:1 on the shade 1, so any preset
- * colour may be used for a tag and read. (Tags only: elsewhere the presets keep antd's values.)
+ * colour may be used for a tag and read. (Tags only: elsewhere the presets keep antd's values.) The presets do
+ * not follow the theme colour, so the app reads them from theme-seeds.ts; this derives them (a whole design
+ * token) for its test.
  */
-function presetTagTokens(dark: boolean): Record<string, string> {
-  const cached = presetCache.get(dark);
-  if (cached) return cached;
+export function computePresetTagTokens(dark: boolean): Record<string, string> {
   const t = theme.getDesignToken({ algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm });
-  const tokens = Object.fromEntries(
+  return Object.fromEntries(
     PRESET_COLORS.map((key) => [`${key}7`, accessibleShade(t[`${key}7`], t[`${key}1`])]),
   );
-  presetCache.set(dark, tokens);
-  return tokens;
 }
 
 /** Components that colour text with the primary colour: the readable shade of it instead. */
@@ -183,7 +179,7 @@ function textComponents(themeColor: string, dark: boolean): ThemeConfig['compone
   const asText = accessibleShade(themeColor, dark ? DARK_BG : LIGHT_BG);
   return {
     Tabs: { itemSelectedColor: asText, itemActiveColor: asText, itemHoverColor: asText },
-    Tag: presetTagTokens(dark),
+    Tag: PRECOMPUTED_PRESET_TAGS[dark ? 'dark' : 'light'],
   };
 }
 
@@ -207,12 +203,21 @@ export function themeConfig(colorPrimary: string, dark: boolean, size: Size, lar
   };
 }
 
+/** Set by the outermost ThemeProvider: one inside it adds nothing. */
+const Themed = createContext(false);
+
 /**
  * Theme colour, dark mode, 大字模式 and size from the settings as antd tokens: no stylesheet download, so a theme
  * change works on an intranet. Wrap the app in it (it brings the zh_CN locale and antd's App context for
- * message / modal); the layout wraps itself too, so the shell is themed either way.
+ * message / modal); the layout wraps itself too, so the shell is themed either way. Inside another
+ * ThemeProvider it renders its children alone: a second ConfigProvider would work out the same design token
+ * again, and a second App context would hold its own messages.
  */
 export function ThemeProvider({ children }: { children: ReactNode }) {
+  return useContext(Themed) ? children : <OuterThemeProvider>{children}</OuterThemeProvider>;
+}
+
+function OuterThemeProvider({ children }: { children: ReactNode }) {
   const colorPrimary = useSettingsStore((s) => s.theme);
   const dark = useSettingsStore((s) => s.dark);
   const largeText = useSettingsStore((s) => s.largeText);
@@ -222,8 +227,10 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     [colorPrimary, dark, size, largeText],
   );
   return (
-    <ConfigProvider locale={zhCN} theme={config}>
-      <AntApp>{children}</AntApp>
-    </ConfigProvider>
+    <Themed value={true}>
+      <ConfigProvider locale={zhCN} theme={config}>
+        <AntApp>{children}</AntApp>
+      </ConfigProvider>
+    </Themed>
   );
 }

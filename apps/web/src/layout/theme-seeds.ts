@@ -43,3 +43,37 @@ export const PRECOMPUTED_SEEDS: Readonly<Record<string, string>> = {
   'colorPrimary:#f5222d:true:#ffffff:4.5:false': '#f5222d',
   'colorLink:#f5222d:true:#141414:4.5:false': '#f85b64',
 };
+
+/** The readable shade 7 of each preset colour for tags (ThemeProvider.tsx computePresetTagTokens), light and dark. */
+export const PRECOMPUTED_PRESET_TAGS: Readonly<Record<'light' | 'dark', Readonly<Record<string, string>>>> = {
+  light: {
+    blue7: '#0958d9',
+    cyan7: '#077f83',
+    geekblue7: '#1d39c4',
+    gold7: '#a16705',
+    green7: '#2f850b',
+    lime7: '#598104',
+    magenta7: '#c41d7f',
+    orange7: '#b25a07',
+    pink7: '#c41d7f',
+    purple7: '#531dab',
+    red7: '#cf1322',
+    volcano7: '#d0370d',
+    yellow7: '#887104',
+  },
+  dark: {
+    blue7: '#3c89e8',
+    cyan7: '#33bcb7',
+    geekblue7: '#5c7be2',
+    gold7: '#e8b339',
+    green7: '#6abe39',
+    lime7: '#a9d134',
+    magenta7: '#e0529c',
+    orange7: '#e89a3c',
+    pink7: '#e0529c',
+    purple7: '#996ad2',
+    red7: '#e84749',
+    volcano7: '#e87040',
+    yellow7: '#e8d639',
+  },
+};

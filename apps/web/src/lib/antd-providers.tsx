@@ -1,10 +1,9 @@
-import { DEFAULT_SETTINGS } from '@piibs/shared/constants';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+import { App as AntApp } from 'antd';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { type ReactNode, useEffect } from 'react';
+import { ThemeProvider } from '@/layout/ThemeProvider.tsx';
 import { configureHttp, staticHttpUi } from './http.ts';
 import { antdHttpUi } from './http-ui.ts';
 
@@ -31,14 +30,15 @@ function HttpUiBridge() {
   return null;
 }
 
-/** antd's locale and theme, its App context (modal, message, notification) and react-query. */
+/**
+ * antd's locale and the settings' theme with its App context (modal, message, notification: ThemeProvider, which
+ * the layout inside adds nothing to), and react-query.
+ */
 export function AntdProviders({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: DEFAULT_SETTINGS.theme } }}>
-      <AntApp>
-        <HttpUiBridge />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
-    </ConfigProvider>
+    <ThemeProvider>
+      <HttpUiBridge />
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </ThemeProvider>
   );
 }
