@@ -4,10 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { getToken } from './lib/auth-storage.ts';
-import { EARLY_URLS, requestEarly } from './lib/early-requests.ts';
+import { firstLoadUrls, requestEarly } from './lib/early-requests.ts';
 
 // What the first navigation will ask, asked now, beside the shell's code.
-requestEarly(getToken() ? Object.values(EARLY_URLS) : [EARLY_URLS.init]);
+requestEarly(firstLoadUrls(window.location, getToken() !== null));
 
 const router = createAppRouter();
 

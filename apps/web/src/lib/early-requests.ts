@@ -1,4 +1,5 @@
 import { authorization, getToken } from './auth-storage.ts';
+import { HOME_PATH } from './paths.ts';
 import { ApiError, apiErrorOf, requestInline } from './request-inline.ts';
 
 /** Asked on a signed-in page load: whether the system is set up, the user, their role summary, their menus. */
@@ -8,6 +9,24 @@ export const EARLY_URLS = Object.freeze({
   role: 'api/auth/getUserRole',
   menus: 'api/menus/build',
 });
+
+/** The dashboard's figures for its default range (features/dashboard/api.ts takes them). */
+export const EARLY_DASHBOARD_URL = 'api/dashboard';
+
+/**
+ * What a page load asks at once: signed out, the init check; signed in, the guard's four answers, and the
+ * dashboard's figures when the tab opens on the dashboard with its default range (no from / to in the address),
+ * the last request of the first screen otherwise, sent only once the dashboard's code has run.
+ */
+export function firstLoadUrls(
+  { pathname, search }: Pick<Location, 'pathname' | 'search'>,
+  signedIn: boolean,
+): string[] {
+  if (!signedIn) return [EARLY_URLS.init];
+  const params = new URLSearchParams(search);
+  const dashboard = pathname === HOME_PATH && !params.has('from') && !params.has('to');
+  return [...Object.values(EARLY_URLS), ...(dashboard ? [EARLY_DASHBOARD_URL] : [])];
+}
 
 type Early = { token: string | null; answer: Promise<unknown> };
 

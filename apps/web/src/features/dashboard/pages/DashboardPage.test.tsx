@@ -6,8 +6,9 @@ import type { MenuRoute } from '@piibs/shared/menu';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { EARLY_DASHBOARD_URL, requestEarly } from '@/lib/early-requests.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
 import DashboardPage from './DashboardPage.tsx';
@@ -188,6 +189,39 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
       'href',
       '/piibs/task/list',
     );
+  });
+
+  it('a tab opened on the dashboard shows the figures asked with its first requests, without asking again', async () => {
+    signInAs(['admin']);
+    api = mockApi({
+      'GET api/dashboard': () => ({ data: staffAnswer(addDays(today, -29), today) }),
+    });
+    const early = staffAnswer(addDays(today, -29), today);
+    vi.stubGlobal('fetch', async () => Response.json(early));
+    try {
+      requestEarly([EARLY_DASHBOARD_URL]);
+      renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+      expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
+      expect(dashboardCalls()).toEqual([]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('a failed early request is asked again through the client', async () => {
+    signInAs(['admin']);
+    api = mockApi({
+      'GET api/dashboard': () => ({ data: staffAnswer(addDays(today, -29), today) }),
+    });
+    vi.stubGlobal('fetch', async () => Response.json({ message: '服务器繁忙' }, { status: 503 }));
+    try {
+      requestEarly([EARLY_DASHBOARD_URL]);
+      renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+      expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
+      expect(dashboardCalls()).toHaveLength(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('the range shortcuts go into the URL and the query', async () => {
