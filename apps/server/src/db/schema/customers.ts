@@ -61,7 +61,8 @@ export const customers = pgTable(
   (t) => [
     uniqueIndex('customer_uscc').on(t.uscc),
     uniqueIndex('customer_ca_fingerprint').on(t.caFingerprint).where(sql`${t.caFingerprint} is not null`),
-    index('customer_owner').on(t.ownerId),
+    /** An agent's clients, newest first (the list's order): the page is read from the index, not filtered out of all. */
+    index('customer_owner').on(t.ownerId, t.id),
     /** Keyword search ("contains" on name, credit code, contact): a trigram index of search_key (pg_trgm). */
     index('customer_search_trgm').using('gin', sql`${t.searchKey} gin_trgm_ops`),
     index('customer_created_by').on(t.createdBy),
