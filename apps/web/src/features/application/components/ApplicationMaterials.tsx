@@ -4,33 +4,11 @@
 // those types first. Used on the wizard's last step, on the view page while the underwriter asks for
 // documents, and read-only on the review page.
 import type { ApplicationDetail } from '@piibs/shared/application';
-import {
-  MATERIAL_DOC_DICT,
-  type MaterialNeeds,
-  missingDocTypes,
-  neededDocTypes,
-} from '@piibs/shared/material';
+import { type MaterialNeeds, neededDocTypes } from '@piibs/shared/material';
 import type { MaterialStage } from '@piibs/shared/product';
-import { useQuery } from '@tanstack/react-query';
 import { Alert } from 'antd';
-import { materialsQuery } from '@/components/materials/api.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
-import { dictLabel, useDictState } from '@/lib/dict.tsx';
-
-/**
- * The labels of the types the application still lacks to pass a stage (营业执照、施工合同) — of all it needs, or
- * of `needs` — once its materials are loaded (`loaded` false before: the server decides then).
- */
-export function useMissingMaterials(app: ApplicationDetail | undefined) {
-  const files = useQuery({ ...materialsQuery('application', app?.id ?? 0), enabled: !!app });
-  const docTypes = useDictState(app ? MATERIAL_DOC_DICT : undefined).options;
-  const present = [...(app?.customerDocTypes ?? []), ...(files.data?.content ?? []).map((m) => m.docType)];
-  return {
-    loaded: !!app && files.isSuccess,
-    missing: (stage: MaterialStage, needs: MaterialNeeds | undefined = app): string[] =>
-      needs ? missingDocTypes(needs, stage, present).map((code) => dictLabel(docTypes, code) || code) : [],
-  };
-}
+import { useMissingMaterials } from './missing-materials.ts';
 
 /**
  * Who reads the notice: the applicant before submitting ('submit'), the applicant while the underwriter asks

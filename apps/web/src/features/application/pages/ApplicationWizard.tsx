@@ -13,7 +13,7 @@ import { problemText } from '@piibs/shared/problem';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin, Steps } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
@@ -32,7 +32,6 @@ import {
   saveInsuredList,
   submitApplication,
 } from '../api.ts';
-import { ApplicationMaterials, useMissingMaterials } from '../components/ApplicationMaterials.tsx';
 import {
   ApplicationCards,
   ApplicationPremium,
@@ -40,9 +39,9 @@ import {
 } from '../components/ApplicationSummary.tsx';
 import { CoinsuranceSection, sharesProblem } from '../components/CoinsuranceSection.tsx';
 import { InsuranceSection } from '../components/InsuranceSection.tsx';
+import { useMissingMaterials } from '../components/missing-materials.ts';
 import {
   NAMED_TEXTS,
-  NamedInsuredSection,
   type NamedRow,
   personsOf,
   refusalMessages,
@@ -50,10 +49,9 @@ import {
   rowsChanged,
   rowsOf,
   serverRowProblems,
-} from '../components/NamedInsuredSection.tsx';
+} from '../components/named-insured-rows.ts';
 import { PolicySection } from '../components/PolicySection.tsx';
 import { ProjectSection } from '../components/ProjectSection.tsx';
-import { SuccessStep } from '../components/SuccessStep.tsx';
 import {
   FLOWS,
   type FlowName,
@@ -65,6 +63,18 @@ import {
   stepsOf,
 } from '../flows.ts';
 import { draftFieldsOf, REQUEST_FIELD_NAMES, sharesOf, valuesOf, type WizardValues } from '../values.ts';
+
+// Sections of later steps come with those steps: the first step loads neither the list's table nor the
+// materials' uploads.
+const NamedInsuredSection = lazy(() =>
+  import('../components/NamedInsuredSection.tsx').then((m) => ({ default: m.NamedInsuredSection })),
+);
+const ApplicationMaterials = lazy(() =>
+  import('../components/ApplicationMaterials.tsx').then((m) => ({ default: m.ApplicationMaterials })),
+);
+const SuccessStep = lazy(() =>
+  import('../components/SuccessStep.tsx').then((m) => ({ default: m.SuccessStep })),
+);
 
 /**
  * Input typed on a step and not yet saved (Back after a refused save, a failed call): restored when the step is
@@ -141,7 +151,9 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
           />
         </Card>
         {isSuccess && app ? (
-          <SuccessStep app={app} flow={flow} />
+          <Suspense fallback={<Spin />}>
+            <SuccessStep app={app} flow={flow} />
+          </Suspense>
         ) : app && !editable ? (
           <>
             <Alert
@@ -454,17 +466,19 @@ function StepForm({
         </Card>
         {showsNamed ? (
           <Card variant="borderless">
-            <NamedInsuredSection
-              rows={namedRows}
-              onRows={(rows) => {
-                setTypedRows(rows);
-                if (error) setError(null);
-              }}
-              showAll={namedShowAll}
-              serverProblems={namedServer}
-              onImport={importNamed}
-              disabled={busy !== null}
-            />
+            <Suspense fallback={<Spin />}>
+              <NamedInsuredSection
+                rows={namedRows}
+                onRows={(rows) => {
+                  setTypedRows(rows);
+                  if (error) setError(null);
+                }}
+                showAll={namedShowAll}
+                serverProblems={namedServer}
+                onImport={importNamed}
+                disabled={busy !== null}
+              />
+            </Suspense>
           </Card>
         ) : null}
         {kinds.includes('coinsurance') && app ? (
@@ -488,7 +502,9 @@ function StepForm({
               <ApplicationPremium app={app} coinsurers={!kinds.includes('coinsurance')} />
             </Card>
             <Card variant="borderless" title="影像资料">
-              <ApplicationMaterials app={app} reader="submit" />
+              <Suspense fallback={<Spin />}>
+                <ApplicationMaterials app={app} reader="submit" />
+              </Suspense>
             </Card>
           </>
         ) : null}
