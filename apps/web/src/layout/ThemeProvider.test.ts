@@ -1,5 +1,7 @@
 import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
+import { render } from '@testing-library/react';
 import { theme } from 'antd';
+import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { contrast } from './contrast.ts';
 import {
@@ -9,6 +11,7 @@ import {
   SIZE_TOKENS,
   seedKey,
   seedRequests,
+  ThemeProvider,
   themeConfig,
 } from './ThemeProvider.tsx';
 import { PRECOMPUTED_PRESET_TAGS, PRECOMPUTED_SEEDS } from './theme-seeds.ts';
@@ -122,5 +125,17 @@ describe('theme, size and dark mode as antd tokens', () => {
       expect(config.components?.Menu?.itemHeight).toBe(48);
     }
     expect(themeConfig('#1890ff', false, 'small').components?.Menu?.itemHeight).toBeUndefined();
+  });
+
+  it('a ThemeProvider inside another adds nothing: one App context, one design token for the page', () => {
+    const { container } = render(
+      createElement(
+        ThemeProvider,
+        null,
+        createElement(ThemeProvider, null, createElement('p', null, '内容')),
+      ),
+    );
+    expect(container.querySelectorAll('.ant-app')).toHaveLength(1);
+    expect(container).toHaveTextContent('内容');
   });
 });
