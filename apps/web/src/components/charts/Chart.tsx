@@ -3,6 +3,7 @@
 // keys (or the pointer) pick an item — a category, a slice, a stage — whose figures a tooltip shows and a
 // polite live region reads out.
 import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import {
   arcPath,
   cartesianLayout,
@@ -43,8 +44,8 @@ const NEAR_VIEWPORT = '50% 0px';
 /**
  * The box's size to draw at, or null while the chart waits: a chart is drawn once its box comes near the
  * viewport (a chart below the fold costs a page's first load nothing) and is measured by a ResizeObserver,
- * whose answers come after the browser's own layout, so no reading here forces one. Without an
- * IntersectionObserver the chart is drawn at once, DEFAULT_WIDTH wide until the box is measured.
+ * whose answers come after the browser's own layout, so no reading here forces one. Printing draws every chart.
+ * Without an IntersectionObserver the chart is drawn at once, DEFAULT_WIDTH wide until the box is measured.
  */
 function useBoxSize(height: number) {
   const box = useRef<HTMLDivElement>(null);
@@ -77,11 +78,16 @@ function useBoxSize(height: number) {
       { rootMargin: NEAR_VIEWPORT },
     );
     near.observe(element);
+    // A printed page has every chart drawn, scrolled to or not: drawn now, before the browser lays out the print.
+    const print = () =>
+      flushSync(() => setSize((s) => s ?? { width: element.clientWidth || DEFAULT_WIDTH, height }));
+    window.addEventListener('beforeprint', print);
     return () => {
       near.disconnect();
       resize.disconnect();
+      window.removeEventListener('beforeprint', print);
     };
-  }, []);
+  }, [height]);
   return { box, size };
 }
 

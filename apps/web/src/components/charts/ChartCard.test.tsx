@@ -187,6 +187,23 @@ describe('ChartCard', () => {
     expect(barsOf(img)).toHaveLength(4);
   });
 
+  it('printing draws a chart that was never scrolled near', () => {
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    renderCard();
+    const img = screen.getByRole('img', { name: /^审核结论，柱状图：/ });
+    expect(barsOf(img)).toEqual([]);
+    act(() => {
+      window.dispatchEvent(new Event('beforeprint'));
+    });
+    expect(barsOf(img)).toHaveLength(4);
+  });
+
   it('a pointer over a band shows that category', () => {
     renderCard();
     const img = screen.getByRole('img', { name: /审核结论/ });
