@@ -1,5 +1,5 @@
 // 从业人员名单's rows as the wizard keeps them: what it reads from a saved list, checks, sends and makes of a
-// refusal. Apart from the section's table (NamedInsuredSection.tsx), which the wizard loads only on the step
+// refusal. Kept apart from the section's table (NamedInsuredSection.tsx), which the wizard loads only on the step
 // that shows it.
 import { type InsuredList, insuredPersonProblem, NAMED_INSURED_TITLE } from '@piibs/shared/named-insured';
 import axios from 'axios';
