@@ -9,8 +9,8 @@ import { detectDevice, useAppStore } from '@/stores/app.ts';
 export function useDeviceMode(): void {
   const { pathname } = useLocation();
 
-  // After the first paint: the store measured the device before the shell existed (stores/app.ts), so this
-  // reading finds the layout done instead of forcing the whole shell's first layout inside React's commit.
+  // A passive effect, not a layout effect: the store measured the device before the shell existed (stores/app.ts),
+  // so this check is no longer what decides the first render, and changes nothing when nothing moved.
   useEffect(() => {
     const apply = () => {
       const device = detectDevice();

@@ -75,6 +75,14 @@ export function takeEarly<T>(url: string): Promise<T> | undefined {
   return entry && entry.token === getToken() ? (entry.answer as Promise<T>) : undefined;
 }
 
+/**
+ * The early answer for `url` (takeEarly), else `ask()`; an early answer that failed is asked again with `ask`, so
+ * the caller's own client reports the error as it would have.
+ */
+export function earlyOr<T>(url: string, ask: () => Promise<T>): Promise<T> {
+  return takeEarly<T>(url)?.catch(ask) ?? ask();
+}
+
 /** The early answer for `url` (takeEarly), or the same GET asked now, as requestInline answers it. */
 export function earlyOrNow<T>(url: string): Promise<T> {
   return takeEarly<T>(url) ?? requestInline<T>({ url, method: 'get' });

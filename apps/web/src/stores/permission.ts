@@ -1,7 +1,7 @@
 import type { MenuRoute } from '@piibs/shared/menu';
 import { CONTAINER_VIEWS } from '@piibs/shared/views';
 import { create } from 'zustand';
-import { EARLY_URLS, takeEarly } from '@/lib/early-requests.ts';
+import { EARLY_URLS, earlyOr } from '@/lib/early-requests.ts';
 import { request } from '@/lib/http.ts';
 
 /** View names that only group children: the main layout and eladmin's nested-directory view. */
@@ -121,7 +121,7 @@ export const usePermissionStore = create<PermissionState>((set) => ({
   loadMenus() {
     const ask = () => request<MenuRoute[]>({ url: EARLY_URLS.menus, method: 'get' });
     // An early answer that failed is asked again through the error policy, which shows why.
-    pending ??= (takeEarly<MenuRoute[]>(EARLY_URLS.menus)?.catch(ask) ?? ask())
+    pending ??= earlyOr(EARLY_URLS.menus, ask)
       .then((menus) => {
         set({ menus, nodes: normalizeMenus(menus), loaded: true });
         return menus;

@@ -26,26 +26,30 @@ const chart = (theme: ChartTheme, data: readonly Row[]) =>
     ],
   });
 
-let observers: { callback: ResizeObserverCallback; targets: Element[] }[] = [];
+type Watched<C> = { callback: C; targets: Element[] };
+
+/** An observer class that records each instance's callback and the elements it watches into `into`. */
+function recordingObserver<C>(into: Watched<C>[]) {
+  return class {
+    entry: Watched<C>;
+    constructor(callback: C) {
+      this.entry = { callback, targets: [] };
+      into.push(this.entry);
+    }
+    observe(target: Element) {
+      this.entry.targets.push(target);
+    }
+    unobserve() {}
+    disconnect() {
+      this.entry.targets = [];
+    }
+  };
+}
+
+let observers: Watched<ResizeObserverCallback>[] = [];
 beforeEach(() => {
   observers = [];
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      entry: { callback: ResizeObserverCallback; targets: Element[] };
-      constructor(callback: ResizeObserverCallback) {
-        this.entry = { callback, targets: [] };
-        observers.push(this.entry);
-      }
-      observe(target: Element) {
-        this.entry.targets.push(target);
-      }
-      unobserve() {}
-      disconnect() {
-        this.entry.targets = [];
-      }
-    },
-  );
+  vi.stubGlobal('ResizeObserver', recordingObserver(observers));
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -147,23 +151,8 @@ describe('ChartCard', () => {
   });
 
   it('below the fold: the summary is there at once, the shapes when the box nears the viewport, at its width', () => {
-    const near: { callback: IntersectionObserverCallback; targets: Element[] }[] = [];
-    vi.stubGlobal(
-      'IntersectionObserver',
-      class {
-        entry: { callback: IntersectionObserverCallback; targets: Element[] };
-        constructor(callback: IntersectionObserverCallback) {
-          this.entry = { callback, targets: [] };
-          near.push(this.entry);
-        }
-        observe(target: Element) {
-          this.entry.targets.push(target);
-        }
-        disconnect() {
-          this.entry.targets = [];
-        }
-      },
-    );
+    const near: Watched<IntersectionObserverCallback>[] = [];
+    vi.stubGlobal('IntersectionObserver', recordingObserver(near));
     renderCard();
     const img = screen.getByRole('img', { name: /^审核结论，柱状图：/ });
     const box = img.parentElement!;
@@ -188,13 +177,8 @@ describe('ChartCard', () => {
   });
 
   it('printing draws a chart that was never scrolled near', () => {
-    vi.stubGlobal(
-      'IntersectionObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
+    // Never told the box is near.
+    vi.stubGlobal('IntersectionObserver', recordingObserver([]));
     renderCard();
     const img = screen.getByRole('img', { name: /^审核结论，柱状图：/ });
     expect(barsOf(img)).toEqual([]);

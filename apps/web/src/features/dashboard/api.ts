@@ -1,7 +1,7 @@
 // GET /api/dashboard: the sections the caller may see for a range (@piibs/shared/dashboard, types only).
 import type { DashboardAnswer } from '@piibs/shared/dashboard';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { EARLY_DASHBOARD_URL, takeEarly } from '@/lib/early-requests.ts';
+import { EARLY_DASHBOARD_URL, earlyOr } from '@/lib/early-requests.ts';
 import { request } from '@/lib/http.ts';
 import type { DateRange } from './range.ts';
 
@@ -18,10 +18,8 @@ export const dashboardQuery = (range: DateRange | null) =>
           // Shown on the page (with a retry), not as a notice on top of whatever the user does next.
           inlineErrors: true,
         });
-      // A tab opened on the dashboard asked for the default range with its first requests (main.tsx); a failed
-      // early answer is asked again here, so the client reports it as usual.
-      const early = range === null ? takeEarly<DashboardAnswer>(EARLY_DASHBOARD_URL) : undefined;
-      return early?.catch(ask) ?? ask();
+      // A tab opened on the dashboard asked for the default range with its first requests (main.tsx).
+      return range === null ? earlyOr(EARLY_DASHBOARD_URL, ask) : ask();
     },
     // The server caches its figures for 30 s; asking again sooner would only get the same answer.
     staleTime: 30_000,

@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { EARLY_DASHBOARD_URL, requestEarly } from '@/lib/early-requests.ts';
+import { dropEarly, EARLY_DASHBOARD_URL, requestEarly } from '@/lib/early-requests.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
 import DashboardPage from './DashboardPage.tsx';
@@ -143,6 +143,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   api?.restore();
+  dropEarly();
+  vi.unstubAllGlobals();
   usePermissionStore.getState().reset();
   resetKitState();
 });
@@ -198,14 +200,10 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     });
     const early = staffAnswer(addDays(today, -29), today);
     vi.stubGlobal('fetch', async () => Response.json(early));
-    try {
-      requestEarly([EARLY_DASHBOARD_URL]);
-      renderWithProviders(<DashboardPage />, '/piibs/dashboard');
-      expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
-      expect(dashboardCalls()).toEqual([]);
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    requestEarly([EARLY_DASHBOARD_URL]);
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
+    expect(dashboardCalls()).toEqual([]);
   });
 
   it('a failed early request is asked again through the client', async () => {
@@ -214,14 +212,10 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
       'GET api/dashboard': () => ({ data: staffAnswer(addDays(today, -29), today) }),
     });
     vi.stubGlobal('fetch', async () => Response.json({ message: '服务器繁忙' }, { status: 503 }));
-    try {
-      requestEarly([EARLY_DASHBOARD_URL]);
-      renderWithProviders(<DashboardPage />, '/piibs/dashboard');
-      expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
-      expect(dashboardCalls()).toHaveLength(1);
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    requestEarly([EARLY_DASHBOARD_URL]);
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    expect(await screen.findByRole('region', { name: '审核工作' })).toBeInTheDocument();
+    expect(dashboardCalls()).toHaveLength(1);
   });
 
   it('the range shortcuts go into the URL and the query', async () => {
