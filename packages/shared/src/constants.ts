@@ -87,22 +87,39 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
 const TIME_ZONE = 'Asia/Shanghai';
 const WEEKDAYS = '日一二三四五六';
 
-const wallClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-});
+// China has kept UTC+8 all year since its last summer time ended on 1991-09-15, so an instant from 1992 on is
+// read with a fixed offset; only older ones ask Intl, whose formatter for a named zone takes tens of milliseconds
+// to create (made at first need, not while the app's first screen loads).
+const FIXED_OFFSET_FROM = Date.UTC(1992, 0, 1);
+const UTC_PLUS_8 = 8 * 3_600_000;
+let historicalClock: Intl.DateTimeFormat | undefined;
 
 type WallClock = { y: number; m: number; d: number; h: number; i: number; s: number };
 
 function toWallClock(ms: number): WallClock {
+  if (ms >= FIXED_OFFSET_FROM) {
+    const t = new Date(ms + UTC_PLUS_8);
+    return {
+      y: t.getUTCFullYear(),
+      m: t.getUTCMonth() + 1,
+      d: t.getUTCDate(),
+      h: t.getUTCHours(),
+      i: t.getUTCMinutes(),
+      s: t.getUTCSeconds(),
+    };
+  }
+  historicalClock ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: TIME_ZONE,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   const parts: Record<string, number> = {};
-  for (const part of wallClock.formatToParts(ms)) {
+  for (const part of historicalClock.formatToParts(ms)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
   return {
