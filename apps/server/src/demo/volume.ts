@@ -335,7 +335,7 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
                then t.submitted_at + (t.r7 % (48 * 3600)) * interval '1 second' end as decided_at,
           t.by_enterprise and t.ent is not null and not tp.construction as enterprise_made,
           (t.created_at at time zone 'Asia/Shanghai')::date + 1 + (t.r8 % 30)::int as start_date,
-          cu.name as customer_name, cu.uscc, cu.address, cu.contact_name, cu.phone
+          cu.name as customer_name, cu.uscc, cu.address, cu.contact_name, cu.phone, cu.owner_id as applicant_owner
         from t join vol_template tp on tp.idx = t.pick join customer cu on cu.id = t.customer_id
         order by i
       )
@@ -344,7 +344,7 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
         industry_division, headcount, per_person_limit_fen, coverages, factors, guarantee_amount_fen,
         project_name, project_address, project_cost_fen, contractor, high_risk, quote, rate_table_id,
         premium_fen, prevention_ratio, prevention_fee_fen, agent_id, owner_id, status, review_opinion,
-        submitted_at, decided_at, version, created_at, updated_at, search_key)
+        submitted_at, decided_at, version, created_at, updated_at, search_key, applicant_owner_id)
       select
         number,
         product_id,
@@ -376,7 +376,8 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
                     when 'PAYMENT_EXPIRED' then decided_at + interval '24 hours'
                     else decided_at end,
         -- As the row trigger writes it (migration 0023), which may be skipped here: the insured is the applicant.
-        piibs_application_search_key(number, customer_name, customer_name)
+        piibs_application_search_key(number, customer_name, customer_name),
+        applicant_owner -- as the row trigger writes it (migration 0026)
       from (select ordered.*, prefix || '2026' || lpad(nextval('application_number_seq')::text, 6, '0') as number
         from ordered) as ordered`);
     lap(`${n} applications`);

@@ -94,6 +94,13 @@ export const applications = pgTable(
     commissionRate: integer('commission_rate'),
     agentId: userRef('agent_id'),
     ownerId: userRef('owner_id'),
+    /**
+     * The applicant's owner (customer.owner_id: the agent whose client it is), for an agent's data scope: their
+     * clients' applications are one index range of (applicant_owner_id, updated_at, id), not a range per client.
+     * Kept by triggers (migration 0026), on a change of the row's applicant or of the applicant's owner; never
+     * written by the app.
+     */
+    applicantOwnerId: bigint('applicant_owner_id', { mode: 'number' }),
     /** See APPLICATION_STATUSES. */
     status: text('status').notNull().default('DRAFT'),
     /** The underwriter's last opinion (return / decline). */
@@ -123,12 +130,14 @@ export const applications = pgTable(
     /**
      * Data-scoped lists (modules/applications/queries.ts): each branch of the scope's OR (owner, agent, client)
      * reads its newest rows in list order from one of these, then the branches are merged (fetchListPage).
-     * application_customer_updated also INCLUDEs (owner_id, agent_id) (migration 0023, written there: drizzle
-     * has no INCLUDE): a searched scoped list filters the applicants' rows by owner and agent from the index.
+     * application_customer_updated also INCLUDEs (owner_id, agent_id, applicant_owner_id) (migrations 0023 and
+     * 0026, written there: drizzle has no INCLUDE): a searched scoped list filters the applicants' rows by the
+     * scope from the index.
      */
     index('application_customer_updated').on(t.customerId, t.updatedAt, t.id),
     index('application_owner_updated').on(t.ownerId, t.updatedAt, t.id),
     index('application_agent_updated').on(t.agentId, t.updatedAt, t.id),
+    index('application_applicant_owner_updated').on(t.applicantOwnerId, t.updatedAt, t.id),
     /** Keyword search ("contains" on number and insured name): a trigram index of search_key (pg_trgm). */
     index('application_search_trgm').using('gin', sql`${t.searchKey} gin_trgm_ops`),
     index('application_status_created').on(t.status, t.createdAt),

@@ -13,7 +13,8 @@ import type { CustomerViewer } from '../customers/access.ts';
 
 /**
  * The applications a viewer may see, as the branches of an OR (undefined: all). Each branch fits an index that
- * starts with its column and goes on in list order ((owner | agent | customer, updated_at, id), migration 0017),
+ * starts with its column and goes on in list order ((owner | agent | customer | applicant_owner, updated_at, id),
+ * migrations 0017 and 0026),
  * so a list can take each branch's newest rows and merge them (queries.ts) instead of filtering along the date.
  * The applicants' ids are `= any(array(…))`: an index condition, where `in (subquery)` is a filter.
  */
@@ -44,8 +45,9 @@ function scopeOf(db: Pick<Db, 'select'>, v: CustomerViewer): { branches: SQL[]; 
   };
   const branches: SQL[] = [eq(applications.ownerId, v.user.id)];
   if (v.isEnterprise && v.uscc) branches.push(customerIn(eq(customers.uscc, v.uscc)));
+  // An agent's clients are the customers they own, whose applications carry that owner (applicant_owner_id).
   if (v.isAgent)
-    branches.push(eq(applications.agentId, v.user.id), customerIn(eq(customers.ownerId, v.user.id)));
+    branches.push(eq(applications.agentId, v.user.id), eq(applications.applicantOwnerId, v.user.id));
   if (v.staffScope) {
     const inScope = db.select({ id: users.id }).from(users).where(usersInScope(v.staffScope));
     reads.push(sql`${inScope}`);

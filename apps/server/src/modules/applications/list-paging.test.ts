@@ -210,12 +210,12 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
     );
     expect(plans[0]).toMatch(/Index (Only )?Scan Backward using application_owner_updated/);
     expect(plans[1]).toMatch(/Index (Only )?Scan Backward using application_agent_updated/);
-    // The client branch (customer_id = any(the agent's clients)): the embedded PostgreSQL 18 reads its own index;
+    // The client branch (the applicant's owner, migration 0026): the embedded PostgreSQL 18 reads its own index;
     // PostgreSQL 15 (CI's server) prices walking the date index with a filter cheaper on this small set, so there
     // only the first two branches are held to their indexes.
     const version = await db.execute<{ v: string }>(sql`select current_setting('server_version_num') as v`);
     const modern = Number(version.rows[0]!.v) >= 180000;
-    if (modern) expect(plans[2]).toMatch(/application_customer_updated/);
+    if (modern) expect(plans[2]).toMatch(/Index (Only )?Scan Backward using application_applicant_owner_updated/);
     for (const plan of modern ? plans : plans.slice(0, 2)) expect(plan).not.toMatch(/application_updated_id/);
   });
 
@@ -450,8 +450,9 @@ describe('a far page by number, from page anchors', () => {
       writer.release();
     }
 
-    // An agent's scope reads their clients: another agent's customer becoming theirs changes their list with
-    // no application changed. The anchors see it (their digest of the scope's reads).
+    // An agent's scope is their clients': another agent's customer becoming theirs changes their list with no
+    // write to application by the app. Its applications follow their applicant's owner (a trigger, migration
+    // 0026), which the anchors see as a change of application.
     const agent = await viewer('vol_agent_001');
     const aq = { page: 5, size: 3, sort: 'updatedAt,desc' };
     const agentAnchors = new AnchorCache({ stride: 5 });
