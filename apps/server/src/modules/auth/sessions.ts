@@ -30,6 +30,11 @@ export interface RequestUser {
   sessionId: string;
   /** The menus' version read with the session: permission checks for it are answered from memory (plugins/auth.ts). */
   menuVersion?: number;
+  /**
+   * The account's credit code (an enterprise's data scope), read with the session; absent on a user made without a
+   * session (reviewer checks, seeding), whose scope looks it up (customers/access.ts customerViewerOf).
+   */
+  uscc?: string | null;
 }
 
 const keyCache = new Map<string, Uint8Array>();
@@ -131,6 +136,7 @@ function prepareSessionLookup(db: Db) {
       username: users.username,
       nickName: users.nickName,
       channel: users.channel,
+      uscc: users.uscc,
       roles: roleCodesOf(users.id),
       menuVersion: menuVersionValue(),
     })
@@ -192,6 +198,7 @@ export async function resolveSession(db: Db, secret: string, token: string): Pro
     method: row.method === 'ca' ? 'ca' : row.method === 'handoff' ? 'handoff' : 'password',
     sessionId: row.id,
     menuVersion: row.menuVersion,
+    uscc: row.uscc,
   };
 }
 

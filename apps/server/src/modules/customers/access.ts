@@ -38,12 +38,14 @@ export async function customerViewerOf(db: Db, user: RequestUser): Promise<Custo
   const isAdmin = user.roles.includes(ROLE_CODES.admin);
   const staffRoles = user.roles.filter((r) => !NON_STAFF.includes(r));
   const isEnterprise = user.roles.includes(ROLE_CODES.enterprise);
-  const [me] = isEnterprise
-    ? await db.select({ uscc: users.uscc }).from(users).where(eq(users.id, user.id))
-    : [];
+  const uscc = !isEnterprise
+    ? null
+    : user.uscc !== undefined
+      ? user.uscc
+      : ((await db.select({ uscc: users.uscc }).from(users).where(eq(users.id, user.id)))[0]?.uscc ?? null);
   return {
     user,
-    uscc: me?.uscc ?? null,
+    uscc,
     isEnterprise,
     isAgent: user.roles.includes(ROLE_CODES.agent),
     staffScope: isAdmin
