@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../../db/client.ts';
-import { roles, sessions, userRoles, users } from '../../db/schema.ts';
+import { roles, serviceOrgMembers, sessions, userRoles, users } from '../../db/schema.ts';
 import { menuVersionValue } from '../menus/service.ts';
 import { notifyRevoked } from '../notifications/service.ts';
 
@@ -35,6 +35,8 @@ export interface RequestUser {
    * session (reviewer checks, seeding), whose scope looks it up (customers/access.ts customerViewerOf).
    */
   uscc?: string | null;
+  /** The service organisation the account works for (service_org_member), read with the session like uscc. */
+  serviceOrgId?: number | null;
 }
 
 const keyCache = new Map<string, Uint8Array>();
@@ -137,6 +139,9 @@ function prepareSessionLookup(db: Db) {
       nickName: users.nickName,
       channel: users.channel,
       uscc: users.uscc,
+      serviceOrgId: sql<
+        number | null
+      >`(select m.org_id from ${serviceOrgMembers} m where m.user_id = ${users.id})`.mapWith(Number),
       roles: roleCodesOf(users.id),
       menuVersion: menuVersionValue(),
     })
@@ -199,6 +204,7 @@ export async function resolveSession(db: Db, secret: string, token: string): Pro
     sessionId: row.id,
     menuVersion: row.menuVersion,
     uscc: row.uscc,
+    serviceOrgId: row.serviceOrgId,
   };
 }
 

@@ -34,18 +34,20 @@ export function viewerScopeKey(v: CustomerViewer): unknown {
 
 const NON_STAFF: readonly string[] = [ROLE_CODES.enterprise, ROLE_CODES.agent];
 
+/** The account's credit code: as read with the session, else from the account. */
+export async function usccOf(db: Db, user: RequestUser): Promise<string | null> {
+  if (user.uscc !== undefined) return user.uscc;
+  const [me] = await db.select({ uscc: users.uscc }).from(users).where(eq(users.id, user.id));
+  return me?.uscc ?? null;
+}
+
 export async function customerViewerOf(db: Db, user: RequestUser): Promise<CustomerViewer> {
   const isAdmin = user.roles.includes(ROLE_CODES.admin);
   const staffRoles = user.roles.filter((r) => !NON_STAFF.includes(r));
   const isEnterprise = user.roles.includes(ROLE_CODES.enterprise);
-  const uscc = !isEnterprise
-    ? null
-    : user.uscc !== undefined
-      ? user.uscc
-      : ((await db.select({ uscc: users.uscc }).from(users).where(eq(users.id, user.id)))[0]?.uscc ?? null);
   return {
     user,
-    uscc,
+    uscc: isEnterprise ? await usccOf(db, user) : null,
     isEnterprise,
     isAgent: user.roles.includes(ROLE_CODES.agent),
     staffScope: isAdmin

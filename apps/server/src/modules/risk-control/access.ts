@@ -18,13 +18,12 @@ import {
   preventionPlanItems,
   serviceOrders,
   serviceOrgMembers,
-  users,
 } from '../../db/schema.ts';
 import type { Actor } from '../../lib/audit.ts';
 import { dataScopeOf } from '../../lib/data-scope.ts';
 import { forbidden } from '../../lib/errors.ts';
 import type { RequestUser } from '../auth/sessions.ts';
-import type { CustomerViewer } from '../customers/access.ts';
+import { type CustomerViewer, usccOf } from '../customers/access.ts';
 import { policiesVisibleTo } from '../policies/service.ts';
 
 /** The caller of a risk-control call: who, from where, and on which side(s) of the business. */
@@ -52,14 +51,9 @@ export const preventionViewerOf = (db: Db, req: FastifyRequest): Promise<Prevent
 export async function preventionViewerFor(db: Db, user: RequestUser, ip: string): Promise<PreventionViewer> {
   const isAdmin = user.roles.includes(ROLE_CODES.admin);
   const staffRoles = user.roles.filter((r) => !NOT_INSURER.includes(r));
-  const [[member], [me]] = await Promise.all([
-    db
-      .select({ orgId: serviceOrgMembers.orgId })
-      .from(serviceOrgMembers)
-      .where(eq(serviceOrgMembers.userId, user.id)),
-    user.roles.includes(ROLE_CODES.enterprise)
-      ? db.select({ uscc: users.uscc }).from(users).where(eq(users.id, user.id))
-      : Promise.resolve([] as { uscc: string | null }[]),
+  const [orgId, uscc] = await Promise.all([
+    serviceOrgOf(db, user),
+    user.roles.includes(ROLE_CODES.enterprise) ? usccOf(db, user) : null,
   ]);
   const insurer: CustomerViewer | null =
     isAdmin || staffRoles.length
@@ -71,10 +65,20 @@ export async function preventionViewerFor(db: Db, user: RequestUser, ip: string)
           staffScope: isAdmin ? { all: true } : await dataScopeOf(db, { id: user.id, roles: staffRoles }),
         }
       : null;
-  const enterprise: CustomerViewer | null = me?.uscc
-    ? { user, uscc: me.uscc, isEnterprise: true, isAgent: false, staffScope: null }
+  const enterprise: CustomerViewer | null = uscc
+    ? { user, uscc, isEnterprise: true, isAgent: false, staffScope: null }
     : null;
-  return { user, ip, orgId: member?.orgId ?? null, insurer, enterprise };
+  return { user, ip, orgId, insurer, enterprise };
+}
+
+/** The service organisation the user works for: as read with the session, else from the membership. */
+async function serviceOrgOf(db: Db, user: RequestUser): Promise<number | null> {
+  if (user.serviceOrgId !== undefined) return user.serviceOrgId;
+  const [member] = await db
+    .select({ orgId: serviceOrgMembers.orgId })
+    .from(serviceOrgMembers)
+    .where(eq(serviceOrgMembers.userId, user.id));
+  return member?.orgId ?? null;
 }
 
 /** A subquery of the ids of the policies a customer viewer sees, or null for "all". */
