@@ -3,15 +3,25 @@ import path from 'node:path';
 import { usccCheckChar } from '@piibs/shared';
 import { sectionOfDivision } from '@piibs/shared/industry';
 import type { MenuRoute } from '@piibs/shared/menu';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectDownloadName, giveRole, readXlsx, roleWith } from '../../../test/admin.ts';
 import { createUser, tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, customerForm, newUscc, type World } from '../../../test/business.ts';
-import { auditLog, customers, menus, roleMenus, roles, systemSettings } from '../../db/schema.ts';
+import {
+  auditLog,
+  customers,
+  dictDetails,
+  dicts,
+  menus,
+  roleMenus,
+  roles,
+  systemSettings,
+} from '../../db/schema.ts';
 import { demoUser } from '../../demo/user.ts';
 import { CountCache } from '../../lib/keyset.ts';
 import { paginate } from '../../lib/paging.ts';
+import { dictLabels, dictLabelsChanged } from '../dicts/labels.ts';
 import { syncSeedMenus } from '../menus/seed.ts';
 import { bumpMenuVersion } from '../menus/service.ts';
 import { customerViewerOf } from './access.ts';
@@ -423,5 +433,39 @@ describe('the list’s count', () => {
     await db.update(customers).set({ name: '已更名企业' }).where(eq(customers.id, made.id));
     expect(await total({ blurry: '计数缓存' })).toBe(1);
     expect(counts.misses).toBe(4);
+  });
+});
+
+describe('the list’s dictionary labels', () => {
+  it('come from memory: an entry renamed through the administration shows on the next page, one changed in the database within a minute', async () => {
+    const db = w.t.database.db;
+    await create(w.agent, { name: '字典标签测试企业' });
+    const regionShown = async () =>
+      (await w.agent.get(`/api/customers?blurry=${encodeURIComponent('字典标签测试')}`)).json().content[0]
+        .regionName;
+    expect(await regionShown()).toBe('京口区');
+    const [entry] = await db
+      .select({ id: dictDetails.id, sort: dictDetails.sort })
+      .from(dictDetails)
+      .innerJoin(dicts, eq(dicts.id, dictDetails.dictId))
+      .where(and(eq(dictDetails.value, '321102'), like(dicts.name, 'region\\_%')));
+    try {
+      const renamed = await w.admin.post('/api/dictDetail/update', {
+        id: entry!.id,
+        label: '京口区（新）',
+        value: '321102',
+        sort: entry!.sort,
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(await regionShown()).toBe('京口区（新）');
+
+      await db.update(dictDetails).set({ label: '京口' }).where(eq(dictDetails.id, entry!.id));
+      expect(await regionShown()).toBe('京口区（新）');
+      expect((await dictLabels(db, Date.now() + 61_000)).region('321102')).toBe('京口');
+      expect(await regionShown()).toBe('京口');
+    } finally {
+      await db.update(dictDetails).set({ label: '京口区' }).where(eq(dictDetails.id, entry!.id));
+      dictLabelsChanged(db);
+    }
   });
 });

@@ -32,6 +32,7 @@ import { keyedContains, timeRange } from '../../lib/filters.ts';
 import { type CountCache, sequenceVersion } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
+import { dictLabels } from '../dicts/labels.ts';
 import { openReviewTask } from '../tasks/queue.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 import { type CustomerViewer, customersVisibleTo, viewerScopeKey } from './access.ts';
@@ -51,16 +52,14 @@ export interface CustomerActor extends Actor {
 
 const owner = alias(users, 'owner');
 
-const rowColumns = {
+/** A customer row's columns but its dictionary labels, which a list page takes from memory (dicts/labels.ts). */
+const listColumns = {
   id: customers.id,
   uscc: customers.uscc,
   name: customers.name,
   industrySection: customers.industrySection,
-  industrySectionName: dictLabel('industry_section', customers.industrySection),
   industryDivision: customers.industryDivision,
-  industryDivisionName: dictLabel('industry_division', customers.industryDivision),
   region: customers.region,
-  regionName: regionLabel(customers.region),
   address: customers.address,
   legalRepresentative: customers.legalRepresentative,
   contactName: customers.contactName,
@@ -79,6 +78,13 @@ const rowColumns = {
   createdAt: customers.createdAt,
   updatedAt: customers.updatedAt,
 };
+/** One customer's columns, its labels read in the same statement. */
+const rowColumns = {
+  ...listColumns,
+  industrySectionName: dictLabel('industry_section', customers.industrySection),
+  industryDivisionName: dictLabel('industry_division', customers.industryDivision),
+  regionName: regionLabel(customers.region),
+};
 
 const selectRows = (db: Db | Tx) =>
   db.select(rowColumns).from(customers).leftJoin(owner, eq(owner.id, customers.ownerId));
@@ -89,7 +95,7 @@ const CHANGE_SEQUENCE = 'customer_change_seq';
 const selectListRows = (db: Db) =>
   db
     .select({
-      ...rowColumns,
+      ...listColumns,
       dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
     })
     .from(customers)
@@ -156,9 +162,16 @@ export function customerListSpec(
     columns: sortColumns,
     defaultOrder: [sql`${customers.id} desc`],
     fetch: async (q) => {
-      const rows = await pageRows(selectListRows(db), where, q);
+      const [rows, labels] = await Promise.all([pageRows(selectListRows(db), where, q), dictLabels(db)]);
       version = rows[0]?.dataVersion;
-      return rows.map(({ dataVersion: _, ...r }) => toRow(r));
+      return rows.map(({ dataVersion: _, ...r }) =>
+        toRow({
+          ...r,
+          industrySectionName: labels.label('industry_section', r.industrySection),
+          industryDivisionName: labels.label('industry_division', r.industryDivision),
+          regionName: labels.region(r.region),
+        }),
+      );
     },
     count: async () => {
       if (!counts) return countAll();

@@ -20,6 +20,7 @@ import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
+import { dictLabelsChanged } from './labels.ts';
 import {
   createDetail,
   createDict,
@@ -50,6 +51,10 @@ const detailQuery = pageQuery(SORT_FIELDS.dictDetails, { maxSize: DICT_PAGE_SIZE
  */
 export const dictRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = () => app.deps.database.db;
+  // After a write has answered (its transaction is over), list pages read the labels again (./labels.ts).
+  app.addHook('onResponse', async (req) => {
+    if (req.method !== 'GET') dictLabelsChanged(db());
+  });
 
   // ---- entries (paths exact per spec §7) ----
 
