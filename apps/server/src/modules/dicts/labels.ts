@@ -1,8 +1,8 @@
 // Labels of dictionary codes for list pages, kept in memory: looked up per row in SQL (codes.ts dictLabel,
 // regionLabel), three labels over a 20-row page of customers cost more PostgreSQL time than the page itself.
-// A book is loaded once per database and loaded again after a dictionary changes through this instance
-// (dicts/service.ts calls dictLabelsChanged once its transaction has committed) or once it is MAX_AGE_MS old
-// (a change made through another instance or in the database shows within that time).
+// A book is loaded once per database and loaded again after a dictionary write through this instance has
+// answered (dicts/routes.ts calls dictLabelsChanged: its transaction is over) or once it is MAX_AGE_MS old (a
+// change made through another instance or in the database shows within that time).
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { dictDetails, dicts } from '../../db/schema.ts';
