@@ -215,7 +215,8 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
     // only the first two branches are held to their indexes.
     const version = await db.execute<{ v: string }>(sql`select current_setting('server_version_num') as v`);
     const modern = Number(version.rows[0]!.v) >= 180000;
-    if (modern) expect(plans[2]).toMatch(/Index (Only )?Scan Backward using application_applicant_owner_updated/);
+    if (modern)
+      expect(plans[2]).toMatch(/Index (Only )?Scan Backward using application_applicant_owner_updated/);
     for (const plan of modern ? plans : plans.slice(0, 2)) expect(plan).not.toMatch(/application_updated_id/);
   });
 
