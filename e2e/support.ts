@@ -142,6 +142,9 @@ export async function openFromSidebar(page: Page, ...titles: string[]): Promise<
     // A directory is opened unless it already is (the sidebar opens the current page's directory itself).
     if (index === titles.length - 1 || (await item.getAttribute('aria-expanded')) !== 'true')
       await item.click();
+    // Its entries slide open (antd's collapse motion names the moving list): a click on one while it still
+    // moves can land beside it.
+    if (index < titles.length - 1) await expect(page.locator('.ant-motion-collapse')).toHaveCount(0);
   }
 }
 
