@@ -101,13 +101,38 @@ const selectListRows = (db: Db) =>
     .from(customers)
     .leftJoin(owner, eq(owner.id, customers.ownerId));
 
-function toRow(r: RawRow): CustomerRow {
+/** A list row's dictionary labels (read in SQL for one customer, from memory for a list page). */
+type Labels = Pick<CustomerRow, 'industrySectionName' | 'industryDivisionName' | 'regionName'>;
+
+/**
+ * The row as the API answers it. Written field by field: a list page maps 20 rows per request, and spreading
+ * (or rest-destructuring) a 25-column row cost more than the rest of the mapping.
+ */
+function toRow(r: Omit<RawRow, keyof Labels>, labels: Labels): CustomerRow {
   return {
-    ...r,
+    id: r.id,
+    uscc: r.uscc,
+    name: r.name,
+    industrySection: r.industrySection,
+    industrySectionName: labels.industrySectionName,
+    industryDivision: r.industryDivision,
+    industryDivisionName: labels.industryDivisionName,
+    region: r.region,
+    regionName: labels.regionName,
+    address: r.address,
+    legalRepresentative: r.legalRepresentative,
+    contactName: r.contactName,
     phone: maskPhone(r.phone) ?? '',
+    headcount: r.headcount,
+    licenceNo: r.licenceNo,
+    caFingerprint: r.caFingerprint,
+    ownerId: r.ownerId,
+    ownerName: r.ownerName,
     reviewStatus: r.reviewStatus as ReviewStatus,
-    openTaskId: r.openTaskId == null ? null : Number(r.openTaskId),
+    reviewOpinion: r.reviewOpinion,
     reviewedAt: r.reviewedAt?.toISOString() ?? null,
+    openTaskId: r.openTaskId == null ? null : Number(r.openTaskId),
+    version: r.version,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
@@ -164,9 +189,8 @@ export function customerListSpec(
     fetch: async (q) => {
       const [rows, labels] = await Promise.all([pageRows(selectListRows(db), where, q), dictLabels(db)]);
       version = rows[0]?.dataVersion;
-      return rows.map(({ dataVersion: _, ...r }) =>
-        toRow({
-          ...r,
+      return rows.map((r) =>
+        toRow(r, {
           industrySectionName: labels.label('industry_section', r.industrySection),
           industryDivisionName: labels.label('industry_division', r.industryDivision),
           regionName: labels.region(r.region),
@@ -196,14 +220,14 @@ export function customerListSpec(
 export async function getCustomer(db: Db | Tx, viewer: CustomerViewer, id: number): Promise<CustomerRow> {
   const [row] = await selectRows(db).where(and(eq(customers.id, id), customersVisibleTo(db, viewer)));
   if (!row) throw notFound(CUSTOMER_NOT_FOUND);
-  return toRow(row);
+  return toRow(row, row);
 }
 
 /** One customer by code the viewer may see (404 otherwise). */
 export async function getCustomerByUscc(db: Db, viewer: CustomerViewer, uscc: string): Promise<CustomerRow> {
   const [row] = await selectRows(db).where(and(eq(customers.uscc, uscc), customersVisibleTo(db, viewer)));
   if (!row) throw notFound(CUSTOMER_NOT_FOUND);
-  return toRow(row);
+  return toRow(row, row);
 }
 
 export const NO_OWN_ENTERPRISE = '当前账号未关联企业（统一社会信用代码），没有本企业的投保人信息';
@@ -217,14 +241,14 @@ export async function getOwnCustomer(db: Db, viewer: CustomerViewer): Promise<Cu
   if (!viewer.isEnterprise || !viewer.uscc) throw notFound(NO_OWN_ENTERPRISE);
   const [row] = await selectRows(db).where(eq(customers.uscc, viewer.uscc));
   if (!row) throw notFound(OWN_RECORD_MISSING);
-  return toRow(row);
+  return toRow(row, row);
 }
 
 /** A customer by id, without a visibility check (the caller has just changed it). */
 async function loadRow(tx: Tx, id: number): Promise<CustomerRow> {
   const [row] = await selectRows(tx).where(eq(customers.id, id));
   if (!row) throw notFound(CUSTOMER_NOT_FOUND);
-  return toRow(row);
+  return toRow(row, row);
 }
 
 type Customer = typeof customers.$inferSelect;
