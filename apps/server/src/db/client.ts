@@ -19,12 +19,33 @@ export interface Database {
 // BIGINT (int8) and NUMERIC come back as strings by default; money is integer fen well inside 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/** The main pool → the pool its lists' named statements run on (see listPoolOf). */
+const listPools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The pool a list page's named statement runs on (lib/paging.ts, lib/keyset.ts), for a query on `client` (the
+ * main pool; none for a transaction's client, which keeps its own connection). Its sessions plan each prepared
+ * statement once, generically (`plan_cache_mode = force_generic_plan`): a list's statements are index walks
+ * whose plan does not depend on the values, and a keyword search was planned again at every request (0.9 ms of
+ * PostgreSQL time against 0.5 ms to run it), because the generic plan's guess for `like $1` looked dearer to
+ * PostgreSQL than the custom plans it had made. Every other statement keeps the server's default.
+ */
+export const listPoolOf = (client: unknown): pg.Pool | undefined =>
+  typeof client === 'object' && client !== null ? listPools.get(client) : undefined;
+
 export function connect(url: string, max = 20): Database {
   const pool = new pg.Pool({ connectionString: url, max, application_name: 'piibs' });
-  // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  const listPool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: 'piibs-lists',
+    options: '-c plan_cache_mode=force_generic_plan',
+  });
+  listPool.on('error', () => {});
+  listPools.set(pool, listPool);
   const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  return { db, pool, close: async () => void (await Promise.all([pool.end(), listPool.end()])) };
 }
 
 export const migrationsFolder = path.join(import.meta.dirname, 'migrations');

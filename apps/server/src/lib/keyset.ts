@@ -11,7 +11,7 @@
 import { type AnyColumn, asc, desc, type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { z } from 'zod';
-import type { Db } from '../db/client.ts';
+import { type Db, listPoolOf } from '../db/client.ts';
 import { badRequest } from './errors.ts';
 import { SORT_ITEM, sortItems, statementName } from './paging.ts';
 
@@ -153,8 +153,10 @@ export async function runNamed<T>(
   keys: readonly string[],
 ): Promise<T[]> {
   // The pool drizzle was made with (a transaction object has none).
-  const client = (db as { $client?: Pick<pg.Pool, 'query'> }).$client;
-  if (!client) throw new Error('runNamed runs on the database, not in a transaction');
+  const pool = (db as { $client?: Pick<pg.Pool, 'query'> }).$client;
+  if (!pool) throw new Error('runNamed runs on the database, not in a transaction');
+  // The lists' pool: generic plans (db/client.ts listPoolOf).
+  const client = listPoolOf(pool) ?? pool;
   const { sql: text, params } = query;
   const res = await client.query<unknown[]>({
     name: statementName(text),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../../../test/admin.ts';
 import { tokenFor } from '../../../test/auth.ts';
 import { type Client, createWorld, type World } from '../../../test/business.ts';
+import { listPoolOf } from '../../db/client.ts';
 import { applications, customers, products, users } from '../../db/schema.ts';
 import { DEMO_PASSWORD } from '../../demo/base.ts';
 import { demoUser } from '../../demo/user.ts';
@@ -372,10 +373,11 @@ describe('a far page by number, from page anchors', () => {
     const v = await viewer('admin');
     const q = { page: 13, size: 7, sort: 'updatedAt,desc' };
     await listApplications(db, v, q, new CountCache(), anchors);
-    // The page query, as it ran: the one under the anchors' guard.
+    // The page query, as it ran (on the lists' pool): the one under the anchors' guard.
+    const lists = listPoolOf(pool)!;
     const seen: pg.QueryConfig[] = [];
-    const query = pool.query.bind(pool);
-    pool.query = ((config: unknown, ...rest: unknown[]) => {
+    const query = lists.query.bind(lists);
+    lists.query = ((config: unknown, ...rest: unknown[]) => {
       if (typeof config === 'object' && (config as pg.QueryConfig).text.includes('application_change_seq'))
         seen.push(config as pg.QueryConfig);
       return (query as (...a: unknown[]) => unknown)(config, ...rest);
@@ -383,7 +385,7 @@ describe('a far page by number, from page anchors', () => {
     try {
       await listApplications(db, v, q, new CountCache(), anchors);
     } finally {
-      pool.query = query;
+      lists.query = query;
     }
     const ran = seen.find((c) => c.text.includes('last_value') && c.text.includes(' = $'));
     expect(ran, 'the page query under the guard').toBeDefined();
