@@ -44,7 +44,6 @@ import { blurry } from '../../lib/filters.ts';
 import { type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { enterpriseSeesPolicy, ordersVisibleTo, type PreventionViewer } from './access.ts';
-import { personNames } from './persons.ts';
 import { fundSummaryOf } from './plans.ts';
 
 export type Order = typeof serviceOrders.$inferSelect;
@@ -82,6 +81,9 @@ const selectOrders = (db: Db | Tx, v: PreventionViewer) =>
       openComplaint: sql<boolean>`exists (select 1 from service_complaint c
         where c.order_id = "service_order"."id" and c.status = 'OPEN')`,
       enterpriseSees: sql<boolean>`${enterpriseSeesPolicy(db, v, serviceOrders.policyId)}`,
+      // The assigned persons' names, [id, name] pairs, read with the row (not in a statement of their own).
+      personNames: sql<[number, string][]>`(select coalesce(jsonb_agg(jsonb_build_array(p.id, p.name)), '[]')
+        from service_person p where p.id in (select jsonb_array_elements("service_order"."person_ids")::int))`,
     })
     .from(serviceOrders)
     .innerJoin(preventionFunds, eq(preventionFunds.id, serviceOrders.fundId))
@@ -93,8 +95,9 @@ type OrderRaw = Awaited<ReturnType<typeof selectOrders>>[number];
 const rowParty = (v: PreventionViewer, r: { order: Order; enterpriseSees: boolean }): Party =>
   v.orgId != null && r.order.orgId === v.orgId ? 'org' : r.enterpriseSees ? 'enterprise' : 'insurer';
 
-function toOrderRow(v: PreventionViewer, r: OrderRaw, names: Map<number, string>): ServiceOrderRow {
+function toOrderRow(v: PreventionViewer, r: OrderRaw): ServiceOrderRow {
   const o = r.order;
+  const names = new Map(r.personNames);
   const status = o.status as ServiceOrderStatus;
   const party = rowParty(v, r);
   return {
@@ -128,14 +131,6 @@ function toOrderRow(v: PreventionViewer, r: OrderRaw, names: Map<number, string>
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
   };
-}
-
-async function toOrderRows(db: Db | Tx, v: PreventionViewer, raws: OrderRaw[]): Promise<ServiceOrderRow[]> {
-  const names = await personNames(
-    db,
-    raws.flatMap((r) => r.order.personIds as number[]),
-  );
-  return raws.map((r) => toOrderRow(v, r, names));
 }
 
 export interface OrderFilter {
@@ -182,7 +177,7 @@ export function orderListSpec(
   return {
     columns: orderSort,
     defaultOrder: [sql`"service_order"."id" desc`],
-    fetch: async (q) => toOrderRows(db, v, await pageRows(selectOrders(db, v), where, q)),
+    fetch: async (q) => (await pageRows(selectOrders(db, v), where, q)).map((r) => toOrderRow(v, r)),
     count: async () =>
       (
         await db
@@ -280,8 +275,8 @@ export async function getOrder(db: Db | Tx, v: PreventionViewer, ref: string): P
   const [raw] = await selectOrders(db, v).where(and(refCondition(ref), ordersVisibleTo(db, v)));
   if (!raw) throw notFound(ORDER_NOT_FOUND);
   const o = raw.order;
-  const [[row], hazards, complaints, events, { summary }] = await Promise.all([
-    toOrderRows(db, v, [raw]),
+  const row = toOrderRow(v, raw);
+  const [hazards, complaints, events, { summary }] = await Promise.all([
     hazardsOf(db, [o.id]),
     complaintsOf(db, [o.id]),
     eventsOf(db, o.id),
@@ -290,7 +285,7 @@ export async function getOrder(db: Db | Tx, v: PreventionViewer, ref: string): P
   const party = rowParty(v, raw);
   const status = o.status as ServiceOrderStatus;
   return {
-    ...row!,
+    ...row,
     note: o.note,
     address: o.address,
     findings: o.findings,

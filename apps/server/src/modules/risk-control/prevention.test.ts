@@ -399,6 +399,18 @@ describe('service orders', () => {
     expect(o1.events.map((e) => e.action)).toEqual(['dispatch']);
   });
 
+  it('names the assigned persons, in their order, on the organisation\'s list and on the order', async () => {
+    const two = await dispatch(itemId, { personIds: [w.persons.b, w.persons.a] });
+    const persons = [
+      { id: w.persons.b, name: '李培训' },
+      { id: w.persons.a, name: '王安全' },
+    ];
+    const list = (await w.svc.get('/api/prevention/orders?size=100')).json() as { content: Order[] };
+    expect(list.content.find((o) => o.id === two.id)?.persons).toEqual(persons);
+    expect((await orderOf(two.id)).persons).toEqual(persons);
+    expect((await act(w.underwriter, two.id, 'cancel', { reason: '测试派单，撤销' })).statusCode).toBe(200);
+  });
+
   it('checks the persons and the schedule at dispatch', async () => {
     const foreign = await w.underwriter.post(`/api/prevention/plans/${w.seqNo}/orders`, {
       planItemId: itemId,
