@@ -198,6 +198,22 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
     });
   }
 
+  it('a keyword search is planned once per session, not at every page (the lists\' sessions plan generically)', async () => {
+    const pool = (w.t.database.db as unknown as { $client: pg.Pool }).$client;
+    const lists = listPoolOf(pool)!;
+    const mode = async (p: pg.Pool) =>
+      (await p.query<{ m: string }>("select current_setting('plan_cache_mode') as m")).rows[0]!.m;
+    expect([await mode(pool), await mode(lists)]).toEqual(['auto', 'force_generic_plan']);
+    for (const text of ['宏图', '宏图', '有限', '宏图', '科技', '宏图', '宏图'])
+      await page(w.admin, `sort=updatedAt,desc&size=20&page=0&blurry=${encodeURIComponent(text)}`);
+    // Run one after another, the searches took the lists' most recently used session (the pool is LIFO).
+    const { rows } = await lists.query<{ generic: number; custom: number }>(
+      `select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements
+        where statement like '%search_key%'`,
+    );
+    expect(rows).toEqual([{ generic: 7, custom: 0 }]);
+  });
+
   it("each branch of an agent's scope reads its newest rows from its own index, in list order", async () => {
     const db = w.t.database.db;
     const [me] = await db.select().from(users).where(eq(users.username, 'vol_agent_001'));
