@@ -48,6 +48,7 @@ type Order = {
   costFen: number;
   actions: string[];
   party: string;
+  persons: { id: number; name: string }[];
   hazards: { id: number; status: string; level: string }[];
   events: { action: string; fromStatus: string | null; toStatus: string; opinion: string | null }[];
   complaints: { id: number; status: string; deadline: string; complainedOn: string }[];
