@@ -30,7 +30,7 @@ import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { keyedContains, timeRange } from '../../lib/filters.ts';
 import { type CountCache, sequenceVersion } from '../../lib/keyset.ts';
-import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
+import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { dictLabels } from '../dicts/labels.ts';
 import { openReviewTask } from '../tasks/queue.ts';
@@ -92,14 +92,13 @@ type RawRow = Awaited<ReturnType<typeof selectRows>>[number];
 
 const CHANGE_SEQUENCE = 'customer_change_seq';
 /** The list's rows, each with the customers' data version (migration 0024) read in the same statement. */
-const selectListRows = (db: Db) =>
-  db
-    .select({
-      ...listColumns,
-      dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
-    })
-    .from(customers)
-    .leftJoin(owner, eq(owner.id, customers.ownerId));
+const LIST_SOURCE = listSource<Omit<RawRow, keyof Labels> & { dataVersion: string }>(
+  {
+    ...listColumns,
+    dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
+  },
+  (select) => select.from(customers).leftJoin(owner, eq(owner.id, customers.ownerId)),
+);
 
 /** A list row's dictionary labels (read in SQL for one customer, from memory for a list page). */
 type Labels = Pick<CustomerRow, 'industrySectionName' | 'industryDivisionName' | 'regionName'>;
@@ -187,7 +186,7 @@ export function customerListSpec(
     columns: sortColumns,
     defaultOrder: [sql`${customers.id} desc`],
     fetch: async (q) => {
-      const [rows, labels] = await Promise.all([pageRows(selectListRows(db), where, q), dictLabels(db)]);
+      const [rows, labels] = await Promise.all([pageFrom(db, LIST_SOURCE, where, q), dictLabels(db)]);
       version = rows[0]?.dataVersion;
       return rows.map((r) =>
         toRow(r, {

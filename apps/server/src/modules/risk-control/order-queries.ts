@@ -41,7 +41,7 @@ import {
 import { actorNameOf } from '../../lib/audit.ts';
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import { type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
+import { type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { enterpriseSeesPolicy, ordersVisibleTo, type PreventionViewer } from './access.ts';
 import { fundSummaryOf } from './plans.ts';
@@ -64,32 +64,45 @@ export function refCondition(ref: string): SQL {
 
 // ---- reading ----
 
+/** An order's columns with its record, policy and organisation; the caller's part is added per request. */
+const orderColumns = {
+  order: serviceOrders,
+  seqNo: preventionFunds.seqNo,
+  policyNumber: policies.number,
+  policyStartDate: policies.startDate,
+  policyEndDate: policies.endDate,
+  holderName: policies.holderName,
+  holderUscc: policies.holderUscc,
+  orgName: serviceOrgs.name,
+  hazardCount: sql<number>`(select count(*)::int from service_hazard h where h.order_id = "service_order"."id")`,
+  openHazardCount: sql<number>`(select count(*)::int from service_hazard h
+    where h.order_id = "service_order"."id" and h.status = 'OPEN')`,
+  openComplaint: sql<boolean>`exists (select 1 from service_complaint c
+    where c.order_id = "service_order"."id" and c.status = 'OPEN')`,
+  // The assigned persons' names, [id, name] pairs, read with the row (not in a statement of their own).
+  personNames: sql<[number, string][]>`(select coalesce(jsonb_agg(jsonb_build_array(p.id, p.name)), '[]')
+    from service_person p where p.id in (select jsonb_array_elements("service_order"."person_ids")::int))`,
+};
+/** Whether the caller sees the order as its enterprise (depends on the caller: rendered per request). */
+const enterpriseSeesOrder = (db: Db | Tx, v: PreventionViewer) => ({
+  enterpriseSees: sql<boolean>`${enterpriseSeesPolicy(db, v, serviceOrders.policyId)}`,
+});
 const selectOrders = (db: Db | Tx, v: PreventionViewer) =>
   db
-    .select({
-      order: serviceOrders,
-      seqNo: preventionFunds.seqNo,
-      policyNumber: policies.number,
-      policyStartDate: policies.startDate,
-      policyEndDate: policies.endDate,
-      holderName: policies.holderName,
-      holderUscc: policies.holderUscc,
-      orgName: serviceOrgs.name,
-      hazardCount: sql<number>`(select count(*)::int from service_hazard h where h.order_id = "service_order"."id")`,
-      openHazardCount: sql<number>`(select count(*)::int from service_hazard h
-        where h.order_id = "service_order"."id" and h.status = 'OPEN')`,
-      openComplaint: sql<boolean>`exists (select 1 from service_complaint c
-        where c.order_id = "service_order"."id" and c.status = 'OPEN')`,
-      enterpriseSees: sql<boolean>`${enterpriseSeesPolicy(db, v, serviceOrders.policyId)}`,
-      // The assigned persons' names, [id, name] pairs, read with the row (not in a statement of their own).
-      personNames: sql<[number, string][]>`(select coalesce(jsonb_agg(jsonb_build_array(p.id, p.name)), '[]')
-        from service_person p where p.id in (select jsonb_array_elements("service_order"."person_ids")::int))`,
-    })
+    .select({ ...orderColumns, ...enterpriseSeesOrder(db, v) })
     .from(serviceOrders)
     .innerJoin(preventionFunds, eq(preventionFunds.id, serviceOrders.fundId))
     .innerJoin(policies, eq(policies.id, serviceOrders.policyId))
     .innerJoin(serviceOrgs, eq(serviceOrgs.id, serviceOrders.orgId));
 type OrderRaw = Awaited<ReturnType<typeof selectOrders>>[number];
+/** The list's select list and joins, rendered once (lib/paging.ts listSource). */
+const ORDER_LIST = listSource<OrderRaw>(orderColumns, (select) =>
+  select
+    .from(serviceOrders)
+    .innerJoin(preventionFunds, eq(preventionFunds.id, serviceOrders.fundId))
+    .innerJoin(policies, eq(policies.id, serviceOrders.policyId))
+    .innerJoin(serviceOrgs, eq(serviceOrgs.id, serviceOrders.orgId)),
+);
 
 /** The side the caller acts on for an order: its organisation first, then the enterprise, then staff. */
 const rowParty = (v: PreventionViewer, r: { order: Order; enterpriseSees: boolean }): Party =>
@@ -177,7 +190,8 @@ export function orderListSpec(
   return {
     columns: orderSort,
     defaultOrder: [sql`"service_order"."id" desc`],
-    fetch: async (q) => (await pageRows(selectOrders(db, v), where, q)).map((r) => toOrderRow(v, r)),
+    fetch: async (q) =>
+      (await pageFrom(db, ORDER_LIST, where, q, enterpriseSeesOrder(db, v))).map((r) => toOrderRow(v, r)),
     count: async () =>
       (
         await db
