@@ -198,7 +198,7 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
     });
   }
 
-  it('a keyword search is planned once per session, not at every page (the lists\' sessions plan generically)', async () => {
+  it("a keyword search is planned once per session, not at every page (the lists' sessions plan generically)", async () => {
     const pool = (w.t.database.db as unknown as { $client: pg.Pool }).$client;
     const lists = listPoolOf(pool)!;
     const mode = async (p: pg.Pool) =>

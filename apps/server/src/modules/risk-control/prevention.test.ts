@@ -400,7 +400,7 @@ describe('service orders', () => {
     expect(o1.events.map((e) => e.action)).toEqual(['dispatch']);
   });
 
-  it('names the assigned persons, in their order, on the organisation\'s list and on the order', async () => {
+  it("names the assigned persons, in their order, on the organisation's list and on the order", async () => {
     const two = await dispatch(itemId, { personIds: [w.persons.b, w.persons.a] });
     const persons = [
       { id: w.persons.b, name: '李培训' },
