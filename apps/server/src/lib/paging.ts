@@ -8,6 +8,10 @@
 // passes ESTIMATE_OVER rows, so opening the log page never scans millions of rows. Lists of business records
 // that grow large (applications) page by cursor as well and cache their count (keyset.ts). The filters lists
 // share: filters.ts.
+//
+// Reading a page: pageRows takes a drizzle select; a list with a wide select list renders it once (listSource)
+// and pages with pageFrom. Either way the page runs as a statement named after its text, on the lists' pool
+// (db/client.ts listPoolOf) outside a transaction.
 
 import { createHash } from 'node:crypto';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '@piibs/shared/admin';
