@@ -132,43 +132,54 @@ export function statementName(text: string): string {
   return name;
 }
 
+/** A select as drizzle's builder holds it: its text and parameters, what it selects and its rows' type. */
+interface RenderedSelect<R> {
+  toSQL(): { sql: string; params: unknown[] };
+  _: { selectedFields: Record<string, unknown>; result: R[] };
+}
+
 /** A select a list reads its pages from (drizzle's select builder, after `.from()` and any joins). */
 interface PagedSelect<R> {
   where(where: SQL | undefined): {
-    orderBy(...orderBy: SQL[]): { limit(limit: number): { offset(offset: number): Preparable<R> } };
+    orderBy(...orderBy: SQL[]): { limit(limit: number): { offset(offset: number): RenderedSelect<R> } };
   };
 }
-interface Preparable<R> {
-  prepare(name: string): { execute(): Promise<R[]> };
-}
 
-/** Outside a transaction, a list statement runs on the lists' pool (generic plans: db/client.ts listPoolOf). */
-function onListPool<P>(prepared: P): P {
-  const p = prepared as Partial<{ client: unknown }>;
-  if (!p.client) throw new Error('drizzle-orm: a prepared query no longer holds its client');
-  p.client = listPoolOf(p.client) ?? p.client;
-  return prepared;
+/** The columns of `selection` in their order: a key's column or expression, or a table's columns under a key. */
+function orderedFields(selection: Record<string, unknown>): SelectedFieldsOrdered {
+  const out: SelectedFieldsOrdered = [];
+  for (const [key, value] of Object.entries(selection)) {
+    if (is(value, Table))
+      for (const [name, column] of Object.entries(getTableColumns(value)))
+        out.push({ path: [key, name], field: column as SelectedFieldsOrdered[number]['field'] });
+    else if (is(value, Column) || is(value, SQL) || is(value, SQL.Aliased))
+      out.push({ path: [key], field: value as SelectedFieldsOrdered[number]['field'] });
+    else throw new Error(`a list selects columns, expressions and tables: ${key} is none`);
+  }
+  return out;
 }
 
 /**
- * Prepares `query` as a statement named after its text. drizzle wants the name before it builds the text, and
- * building a list's query twice (`toSQL()` for the name, then `prepare`) was a tenth of a list page's time:
- * this builds it once and names the prepared query after its text (drizzle's node-postgres prepared query keeps
- * the text in `queryString` and the name in its two query configs; a change there fails here, loudly).
+ * Runs a rendered list statement, named after its text: each connection parses and plans a list's shape once,
+ * not at every page (planning a list with label subqueries cost PostgreSQL more than running it). Outside a
+ * transaction it runs on the lists' pool (generic plans: db/client.ts listPoolOf). Rows are mapped by drizzle.
  */
-function prepareNamed<R>(query: Preparable<R>): { execute(): Promise<R[]> } {
-  const prepared = query.prepare('');
-  const p = prepared as Partial<{
-    queryString: string;
-    queryConfig: { name?: string };
-    rawQueryConfig: { name?: string };
-  }>;
-  if (typeof p.queryString !== 'string' || !p.queryConfig || !p.rawQueryConfig)
-    throw new Error('drizzle-orm: a prepared query no longer holds queryString and its query configs');
-  const name = statementName(p.queryString);
-  p.queryConfig.name = name;
-  p.rawQueryConfig.name = name;
-  return onListPool(prepared);
+function runList<R>(
+  db: Db | Tx,
+  query: { sql: string; params: unknown[] },
+  fields: SelectedFieldsOrdered,
+): Promise<R[]> {
+  const prepared = db._.session.prepareQuery<{ execute: R[]; all: unknown; values: unknown }>(
+    query,
+    fields,
+    statementName(query.sql),
+    true,
+  );
+  // drizzle's node-postgres prepared query keeps its pool in `client`; a change there fails here, loudly.
+  const p = prepared as unknown as { client?: unknown };
+  if (!p.client) throw new Error('drizzle-orm: a prepared query no longer holds its client');
+  p.client = listPoolOf(p.client) ?? p.client;
+  return prepared.execute();
 }
 
 const EXTRA_COLUMNS = '/*extra columns*/';
@@ -180,28 +191,14 @@ const dialect = new PgDialect();
  * of the page's CPU time in Node.
  */
 export interface ListSource<R> {
-  /** `select <columns>, ` (ends in the separator for the extra columns). */
-  readonly head: string;
+  /** `select <columns>` (extra columns follow it). */
+  readonly columns: string;
   /** ` from … joins`. */
-  readonly tail: string;
+  readonly from: string;
   /** The columns in the order of the select list, with the path of each in a row (drizzle's mapping). */
   readonly fields: SelectedFieldsOrdered;
   /** The row type (never set). */
   readonly row?: R;
-}
-
-/** The columns of `selection` in their order: a key's column or expression, or a table's columns under a key. */
-function orderedFields(selection: Record<string, unknown>): SelectedFieldsOrdered {
-  const out: SelectedFieldsOrdered = [];
-  for (const [key, value] of Object.entries(selection)) {
-    if (is(value, Table))
-      for (const [name, column] of Object.entries(getTableColumns(value)))
-        out.push({ path: [key, name], field: column as SelectedFieldsOrdered[number]['field'] });
-    else if (is(value, Column) || is(value, SQL))
-      out.push({ path: [key], field: value as SelectedFieldsOrdered[number]['field'] });
-    else throw new Error(`a list source selects columns, expressions and tables: ${key} is none`);
-  }
-  return out;
 }
 
 /**
@@ -218,16 +215,15 @@ export function listSource<R>(
   const at = text.indexOf(EXTRA_COLUMNS);
   if (params.length || at < 0) throw new Error('a list source renders once, without parameters');
   return {
-    head: text.slice(0, at),
-    tail: text.slice(at + EXTRA_COLUMNS.length),
+    columns: text.slice(0, at).replace(/,\s*$/, ''),
+    from: text.slice(at + EXTRA_COLUMNS.length),
     fields: orderedFields(selection),
   };
 }
 
 /**
- * One page of a list source's rows under `where`, in the order and window asked for, as a statement named after
- * its text (on the lists' pool outside a transaction). `extra` adds columns that depend on the caller (rendered
- * at every request, after the source's).
+ * One page of a list source's rows under `where`, in the order and window asked for (runList). `extra` adds
+ * columns that depend on the caller (rendered at every request, after the source's).
  */
 export function pageFrom<R>(
   db: Db | Tx,
@@ -239,50 +235,35 @@ export function pageFrom<R>(
   const extras = Object.values(extra);
   const query = dialect.sqlToQuery(
     sql.join([
-      sql.raw(extras.length ? source.head : source.head.replace(/,\s*$/, '')),
-      ...(extras.length ? [sql.join(extras, sql`, `)] : []),
-      sql.raw(source.tail),
+      sql.raw(source.columns),
+      extras.length ? sql`, ${sql.join(extras, sql`, `)}` : sql``,
+      sql.raw(source.from),
       where ? sql` where ${where}` : sql``,
       sql` order by ${sql.join(q.orderBy, sql`, `)} limit ${q.limit} offset ${q.offset}`,
     ]),
   );
-  const fields = extras.length ? [...source.fields, ...orderedFields(extra)] : source.fields;
-  const prepared = db._.session.prepareQuery<{ execute: R[]; all: unknown; values: unknown }>(
-    query,
-    fields,
-    statementName(query.sql),
-    true,
-  );
-  return onListPool(prepared).execute();
+  return runList(db, query, extras.length ? [...source.fields, ...orderedFields(extra)] : source.fields);
 }
 
-/**
- * One page of a list's rows: `query` under the list's filter, in the order and window asked for. It runs as a
- * statement named after its text, so each connection parses and plans a list's shape once, not at every page:
- * planning a list with label subqueries cost PostgreSQL more than running it.
- */
+/** One page of a list's rows: `query` (a drizzle select) under the list's filter, in the order and window asked for (runList). */
 export function pageRows<R>(
+  db: Db | Tx,
   query: PagedSelect<R>,
   where: SQL | undefined,
   q: { limit: number; offset: number; orderBy: SQL[] },
 ): Promise<R[]> {
-  return prepareNamed(
-    query
-      .where(where)
-      .orderBy(...q.orderBy)
-      .limit(q.limit)
-      .offset(q.offset),
-  ).execute();
+  const page = query
+    .where(where)
+    .orderBy(...q.orderBy)
+    .limit(q.limit)
+    .offset(q.offset);
+  return runList(db, page.toSQL(), orderedFields(page._.selectedFields));
 }
 
-/** The number of rows of `table` matching `where` (a list's exact count). */
-export async function countRows(
-  db: Pick<Db, 'select'>,
-  table: PgTable,
-  where: SQL | undefined,
-): Promise<number> {
-  // Named after its text, as pageRows: a full page asks for its count every time.
-  return (await prepareNamed(db.select({ n: count() }).from(table).where(where)).execute())[0]?.n ?? 0;
+/** The number of rows of `table` matching `where` (a list's exact count; runList, as a full page asks it every time). */
+export async function countRows(db: Db | Tx, table: PgTable, where: SQL | undefined): Promise<number> {
+  const query = db.select({ n: count() }).from(table).where(where);
+  return (await runList<{ n: number }>(db, query.toSQL(), orderedFields(query._.selectedFields)))[0]?.n ?? 0;
 }
 
 /** Runs a paged list: one query for the rows, and a count only when the page is full. */

@@ -63,7 +63,7 @@ export function dictListSpec(db: Db, f: DictFilter): ListSpec<(typeof SORT_FIELD
   return {
     columns: dictSort,
     defaultOrder: [asc(dicts.id)],
-    fetch: async (q) => (await pageRows(db.select(dictColumns).from(dicts), where, q)).map(toDictRow),
+    fetch: async (q) => (await pageRows(db, db.select(dictColumns).from(dicts), where, q)).map(toDictRow),
     count: () => countRows(db, dicts, where),
   };
 }

@@ -47,7 +47,7 @@ export function jobListSpec(db: Db, f: JobFilter): ListSpec<(typeof SORT_FIELDS.
   return {
     columns: sortColumns,
     defaultOrder: [asc(jobs.sort), asc(jobs.id)],
-    fetch: async (q) => (await pageRows(db.select().from(jobs), where, q)).map(toRow),
+    fetch: async (q) => (await pageRows(db, db.select().from(jobs), where, q)).map(toRow),
     count: () => countRows(db, jobs, where),
   };
 }

@@ -159,7 +159,7 @@ export function policyListSpec(
   return {
     columns: sortColumns,
     defaultOrder: [sql`${policies.id} desc`],
-    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map((r) => toRow(r, today)),
+    fetch: async (q) => (await pageRows(db, selectRows(db), where, q)).map((r) => toRow(r, today)),
     count: () => countRows(db, policies, where),
   };
 }

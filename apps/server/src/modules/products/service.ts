@@ -117,7 +117,7 @@ export function productListSpec(db: Db, f: ProductFilter): ListSpec<SortField, P
   return {
     columns: sortColumns,
     defaultOrder: [asc(products.id)],
-    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
+    fetch: async (q) => (await pageRows(db, selectRows(db), where, q)).map(toRow),
     count: () => countRows(db, products, where),
   };
 }

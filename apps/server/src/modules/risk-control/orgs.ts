@@ -208,7 +208,7 @@ export function orgListSpec(
   return {
     columns: orgSort,
     defaultOrder: [sql`${serviceOrgs.id} desc`],
-    fetch: async (q) => toOrgRows(db, await pageRows(db.select(orgColumns).from(serviceOrgs), where, q)),
+    fetch: async (q) => toOrgRows(db, await pageRows(db, db.select(orgColumns).from(serviceOrgs), where, q)),
     count: () => countRows(db, serviceOrgs, where),
   };
 }

@@ -97,7 +97,7 @@ export function personListSpec(
         .select(personColumns)
         .from(servicePersons)
         .innerJoin(serviceOrgs, eq(serviceOrgs.id, servicePersons.orgId));
-      return (await pageRows(query, where, q)).map((r) => toPersonRow(r, today));
+      return (await pageRows(db, query, where, q)).map((r) => toPersonRow(r, today));
     },
     count: () => countRows(db, servicePersons, where),
   };

@@ -71,7 +71,7 @@ export function roleListSpec(db: Db, f: RoleFilter): ListSpec<(typeof SORT_FIELD
   return {
     columns: sortColumns,
     defaultOrder: [asc(roles.level), asc(roles.id)],
-    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
+    fetch: async (q) => (await pageRows(db, selectRows(db), where, q)).map(toRow),
     count: () => countRows(db, roles, where),
   };
 }

@@ -163,7 +163,8 @@ export function taskListSpec(db: Db, reviewer: Reviewer, f: TaskFilter): ListSpe
   return {
     columns: sortColumns,
     defaultOrder: [sql`${reviewTasks.createdAt} asc`, sql`${reviewTasks.id} asc`],
-    fetch: async (q) => (await pageRows(db.select(taskColumns).from(reviewTasks), where, q)).map(toTaskRow),
+    fetch: async (q) =>
+      (await pageRows(db, db.select(taskColumns).from(reviewTasks), where, q)).map(toTaskRow),
     count: () => countRows(db, reviewTasks, where),
   };
 }

@@ -144,7 +144,7 @@ export async function userListSpec(
   return {
     columns: sortColumns,
     defaultOrder: [sql`${users.id} desc`],
-    fetch: async (q) => (await pageRows(selectRows(db), where, q)).map(toRow),
+    fetch: async (q) => (await pageRows(db, selectRows(db), where, q)).map(toRow),
     count: () => countRows(db, users, where),
   };
 }
