@@ -21,6 +21,7 @@ import {
   serviceOrgs,
   sessions,
 } from '../../db/schema.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import {
   type AppDetail,
   approvedCustomer,
@@ -30,7 +31,6 @@ import {
   pendingPayment,
   startPay,
 } from '../payments/test-fixtures.ts';
-import { TtlCache } from './cache.ts';
 
 let w: PayWorld;
 let manager: Client;

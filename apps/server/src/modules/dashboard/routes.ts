@@ -12,10 +12,10 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { fieldError } from '../../lib/errors.ts';
 import { errorBody } from '../../lib/schemas.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import { hasPermission } from '../../plugins/auth.ts';
 import type { RequestUser } from '../auth/sessions.ts';
 import { customerViewerOf } from '../customers/access.ts';
-import { TtlCache } from './cache.ts';
 import {
   businessFigures,
   managementFigures,

@@ -6,6 +6,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { dictDetails, dicts } from '../../db/schema.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 
 const MAX_AGE_MS = 60_000;
 
@@ -17,18 +18,16 @@ export interface DictLabelBook {
   region(value: string | null): string | null;
 }
 
-const books = new WeakMap<Db, { loadedAt: number; book: Promise<DictLabelBook> }>();
+const books = new WeakMap<Db, TtlCache<DictLabelBook>>();
 
 /** The book of `db`'s dictionaries: from memory while fresh, else loaded (once for concurrent callers). */
 export function dictLabels(db: Db, now = Date.now()): Promise<DictLabelBook> {
-  const held = books.get(db);
-  if (held && now - held.loadedAt < MAX_AGE_MS) return held.book;
-  const book = loadBook(db);
-  books.set(db, { loadedAt: now, book });
-  book.catch(() => {
-    if (books.get(db)?.book === book) books.delete(db);
-  });
-  return book;
+  let cache = books.get(db);
+  if (!cache) {
+    cache = new TtlCache<DictLabelBook>(MAX_AGE_MS, 1);
+    books.set(db, cache);
+  }
+  return cache.get('book', () => loadBook(db), now);
 }
 
 /** Forgets `db`'s book: the next list reads the dictionaries again. */
