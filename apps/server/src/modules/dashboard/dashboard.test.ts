@@ -21,7 +21,6 @@ import {
   serviceOrgs,
   sessions,
 } from '../../db/schema.ts';
-import { TtlCache } from '../../lib/ttl-cache.ts';
 import {
   type AppDetail,
   approvedCustomer,
@@ -576,18 +575,5 @@ describe('caching', () => {
     expect(second.system!.signInTotals).toEqual(first.system!.signInTotals);
     const fresh = await dashboard(w.admin, `?from=${addDays(today, -11)}&to=${addDays(today, -4)}`);
     expect(fresh.system!.signInTotals.failure).toBe(first.system!.signInTotals.failure + 1);
-  });
-
-  it('entries expire, failures are not kept, and the oldest entry goes first when full', async () => {
-    const cache = new TtlCache<number>(1000, 2);
-    let n = 0;
-    const next = async () => ++n;
-    expect(await cache.get('a', next, 0)).toBe(1);
-    expect(await cache.get('a', next, 999)).toBe(1);
-    expect(await cache.get('a', next, 1000)).toBe(2);
-    await expect(cache.get('b', () => Promise.reject(new Error('x')), 0)).rejects.toThrow('x');
-    expect(await cache.get('b', next, 1)).toBe(3);
-    await cache.get('c', next, 1);
-    expect(await cache.get('a', next, 1)).toBe(5);
   });
 });
