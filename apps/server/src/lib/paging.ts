@@ -145,8 +145,14 @@ interface PagedSelect<R> {
   };
 }
 
-/** The columns of `selection` in their order: a key's column or expression, or a table's columns under a key. */
+const fieldOrders = new WeakMap<object, SelectedFieldsOrdered>();
+/**
+ * The columns of `selection` in their order: a key's column or expression, or a table's columns under a key.
+ * Kept per selection object (a list's selection is a constant its builders share).
+ */
 function orderedFields(selection: Record<string, unknown>): SelectedFieldsOrdered {
+  const known = fieldOrders.get(selection);
+  if (known) return known;
   const out: SelectedFieldsOrdered = [];
   for (const [key, value] of Object.entries(selection)) {
     if (is(value, Table))
@@ -156,6 +162,7 @@ function orderedFields(selection: Record<string, unknown>): SelectedFieldsOrdere
       out.push({ path: [key], field: value as SelectedFieldsOrdered[number]['field'] });
     else throw new Error(`a list selects columns, expressions and tables: ${key} is none`);
   }
+  fieldOrders.set(selection, out);
   return out;
 }
 
