@@ -116,9 +116,13 @@ export const routes: RouteObject[] = [
                 id: LAYOUT_ID,
                 path: '*',
                 lazy: async () => {
-                  // The first page's code comes beside the shell's (shell-routes.ts), not after it.
-                  void import('./shell-routes.ts').then((m) => m.preloadFirstPage(window.location.pathname));
-                  return { Component: (await import('@/layout/Layout.tsx')).default };
+                  // The first page's code comes beside the shell's (shell-routes.ts), not after it, and the
+                  // shell waits for it when the page is known now: shell and page then render in one pass.
+                  const [layout] = await Promise.all([
+                    import('@/layout/Layout.tsx'),
+                    import('./shell-routes.ts').then((m) => m.preloadFirstPage(window.location.pathname)),
+                  ]);
+                  return { Component: layout.default };
                 },
               },
             ],

@@ -1,5 +1,5 @@
 import type { MenuRoute } from '@piibs/shared/menu';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { flattenMenus, normalizeMenus, usePermissionStore } from '@/stores/permission.ts';
 import {
@@ -9,7 +9,7 @@ import {
   STATIC_MENUS,
   toRoutePath,
 } from './shell-routes.ts';
-import { VIEW_PAGES } from './view-registry.ts';
+import { resetViewLoads, VIEW_PAGES } from './view-registry.ts';
 
 const menus: MenuRoute[] = [
   {
@@ -100,6 +100,7 @@ describe('menu routes', () => {
 
 describe("the first page's code loads beside the shell's", () => {
   const loaded = () => Promise.resolve({ default: () => <p /> });
+  beforeEach(() => resetViewLoads());
   afterEach(() => {
     vi.restoreAllMocks();
     usePermissionStore.getState().reset();
@@ -118,5 +119,25 @@ describe("the first page's code loads beside the shell's", () => {
     expect(sale).not.toHaveBeenCalled();
     usePermissionStore.getState().setMenus(menus);
     expect(sale).toHaveBeenCalledTimes(1);
+  });
+
+  it("resolves once a known page's code is there; a menu page that waits for the menus does not hold it", async () => {
+    let arrive = () => {};
+    vi.spyOn(VIEW_PAGES, 'Dashboard').mockImplementation(
+      () =>
+        new Promise((resolve) => {
+          arrive = () => resolve({ default: () => <p /> });
+        }),
+    );
+    let done = false;
+    const dashboard = preloadFirstPage(HOME_PATH).then(() => {
+      done = true;
+    });
+    await Promise.resolve();
+    expect(done).toBe(false);
+    arrive();
+    await dashboard;
+    expect(done).toBe(true);
+    await expect(preloadFirstPage('/piibs/policy/marge/updateSale')).resolves.toBeUndefined();
   });
 });

@@ -68,21 +68,22 @@ export function toRoutePath(path: string, base: string): string | undefined {
 /**
  * Starts loading the code of the page a tab opens with as soon as it is known (one of the layout's own pages at
  * once, a menu page when the menus arrive) instead of once the shell around it has rendered: on a first load
- * the page's code then comes beside the shell's, not after it.
+ * the page's code then comes beside the shell's, not after it. Resolves once the code of a page known now is
+ * there (or failed); a menu page still waiting for the menus does not hold it up.
  */
-export function preloadFirstPage(pathname: string): void {
-  const preload = () => {
-    const node = matchShellRoute(
-      flattenMenus([...STATIC_NODES, ...usePermissionStore.getState().nodes]),
-      pathname,
-    )?.node;
-    if (node && !redirectTarget(node)) preloadView(node.view);
-    return node !== undefined;
-  };
-  if (preload() || usePermissionStore.getState().loaded) return;
-  const stop = usePermissionStore.subscribe((s) => {
-    if (!s.loaded) return;
-    stop();
-    preload();
-  });
+export function preloadFirstPage(pathname: string): Promise<void> {
+  const known = () =>
+    matchShellRoute(flattenMenus([...STATIC_NODES, ...usePermissionStore.getState().nodes]), pathname)?.node;
+  const preload = (node: MenuNode) => (redirectTarget(node) ? Promise.resolve() : preloadView(node.view));
+  const node = known();
+  if (node) return preload(node);
+  if (!usePermissionStore.getState().loaded) {
+    const stop = usePermissionStore.subscribe((s) => {
+      if (!s.loaded) return;
+      stop();
+      const later = known();
+      if (later) void preload(later);
+    });
+  }
+  return Promise.resolve();
 }

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ViewRoute } from './menu-routes.tsx';
-import { normalizeViewName, resolveView, VIEW_PAGES } from './view-registry.ts';
+import { normalizeViewName, preloadView, resetViewLoads, resolveView, VIEW_PAGES } from './view-registry.ts';
 
 describe('the view table', () => {
   it('every view name resolves to a page', () => {
@@ -63,5 +63,17 @@ describe('unknown view name error page', () => {
       </MemoryRouter>,
     );
     expect(await screen.findByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
+  });
+
+  it('renders a page whose code is already loaded in the same pass, without its loading fallback', async () => {
+    resetViewLoads();
+    await preloadView('Dashboard');
+    render(
+      <MemoryRouter>
+        <ViewRoute name="Dashboard" />
+      </MemoryRouter>,
+    );
+    // Not findByText: a promise would answer only after a microtask, and the fallback would show first.
+    expect(screen.getByText('欢迎使用财产保险互联网出单系统')).toBeInTheDocument();
   });
 });

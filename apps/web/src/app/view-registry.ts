@@ -122,10 +122,53 @@ function isViewName(name: string): name is ViewName {
   return Object.hasOwn(VIEW_PAGES, name);
 }
 
-/** Starts loading a view's page code (no-op for unknown names): its later `resolveView` then finds it loaded. */
-export function preloadView(name: string): void {
+/** Each page's code: one load per page (a failed load is forgotten, so a later render asks again). */
+const loads = new Map<ViewName, { promise: Promise<PageModule>; module?: PageModule }>();
+
+function load(name: ViewName) {
+  let entry = loads.get(name);
+  if (!entry) {
+    const loading: { promise: Promise<PageModule>; module?: PageModule } = { promise: VIEW_PAGES[name]() };
+    loading.promise.then(
+      (module) => {
+        loading.module = module;
+      },
+      () => loads.delete(name),
+    );
+    loads.set(name, loading);
+    entry = loading;
+  }
+  return entry;
+}
+
+/**
+ * A page module already loaded, as a thenable that answers at once: React's lazy then renders the page in the
+ * same pass as the shell around it. A promise answers only after a microtask, so the page would show its fallback
+ * first and appear up to 300 ms later (React's Suspense reveal throttle), on every first load.
+ */
+function loaded(module: PageModule): PromiseLike<PageModule> {
+  return {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is the point (see above); React's lazy takes one.
+    then<T1 = PageModule, T2 = never>(
+      onFulfilled?: ((value: PageModule) => T1 | PromiseLike<T1>) | null,
+    ): PromiseLike<T1 | T2> {
+      // Called now, not after a microtask: that is what lets React render the page in the same pass.
+      return Promise.resolve(onFulfilled ? onFulfilled(module) : (module as T1));
+    },
+  };
+}
+
+/**
+ * Starts loading a view's page code (unknown names resolve at once): its later `resolveView` then finds it
+ * loaded. Resolves when the code is there or has failed (the page's own render reports the failure).
+ */
+export function preloadView(name: string): Promise<void> {
   const normalized = normalizeViewName(name);
-  if (isViewName(normalized)) void VIEW_PAGES[normalized]().catch(() => {});
+  if (!isViewName(normalized)) return Promise.resolve();
+  return load(normalized).promise.then(
+    () => {},
+    () => {},
+  );
 }
 
 // One lazy component per page name: a new one on every render would remount the page each time.
@@ -137,8 +180,19 @@ export function resolveView(name: string): LazyExoticComponent<ComponentType> | 
   if (!isViewName(normalized)) return null;
   let view = resolved.get(normalized);
   if (!view) {
-    view = lazy(VIEW_PAGES[normalized]);
+    const page = () => {
+      const { promise, module } = load(normalized);
+      return module ? loaded(module) : promise;
+    };
+    // React's lazy only calls `then` on what the loader answers (its type asks for a whole Promise).
+    view = lazy(page as () => Promise<PageModule>);
     resolved.set(normalized, view);
   }
   return view;
+}
+
+/** Forgets which pages' code was loaded and their lazy components; for tests that watch a page load. */
+export function resetViewLoads(): void {
+  loads.clear();
+  resolved.clear();
 }
