@@ -165,6 +165,7 @@ function Shell() {
         reduced={reduced}
         showLogo={sidebarLogo}
         uniqueOpened={uniqueOpened}
+        offscreen={mobile && !opened}
       />
       <div className="shell-main">
         <header className={fixedHeader ? 'shell-header shell-header-fixed' : 'shell-header'}>

@@ -3,6 +3,7 @@ import { SIDEBAR_STATUS_KEY, SITE_TITLE } from '@piibs/shared/constants';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { initialShell, useAppStore } from '@/stores/app.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { renderShell, resetShellStores, setBodyWidth, signIn } from './test-helpers.tsx';
 
@@ -129,5 +130,31 @@ describe('hamburger and sidebarStatus', () => {
     await userEvent.click(screen.getByRole('button', { name: '展开侧边栏' }));
     expect(screen.getByTestId('shell')).toHaveClass('shell-opened');
     expect(localStorage.getItem(SIDEBAR_STATUS_KEY)).toBe('1');
+  });
+});
+
+describe('on a phone', () => {
+  it('the closed sidebar is out of reach (inert) and makes its menu only when first opened, then keeps it', async () => {
+    setBodyWidth(600);
+    // As a phone's page starts: the store measured the device when it was made.
+    useAppStore.setState(initialShell());
+    renderShell('/piibs/dashboard');
+    const aside = screen.getByRole('complementary', { name: '侧边栏' });
+    expect(aside).toHaveAttribute('inert');
+    expect(sidebar().queryByText('系统管理')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: '展开侧边栏' }));
+    expect(aside).not.toHaveAttribute('inert');
+    expect(sidebar().getByText('系统管理')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: '关闭侧边栏' }));
+    expect(aside).toHaveAttribute('inert');
+    // Kept while it slides away.
+    expect(sidebar().getByText('系统管理')).toBeInTheDocument();
+  });
+
+  it('on a desktop the sidebar is never inert', () => {
+    renderShell('/piibs/dashboard');
+    expect(screen.getByRole('complementary', { name: '侧边栏' })).not.toHaveAttribute('inert');
   });
 });

@@ -71,9 +71,19 @@ interface SidebarProps {
   reduced: boolean;
   showLogo: boolean;
   uniqueOpened: boolean;
+  /** A phone's closed sidebar, slid off the screen. */
+  offscreen?: boolean;
 }
 
-export function Sidebar({ nodes, active, collapsed, reduced, showLogo, uniqueOpened }: SidebarProps) {
+export function Sidebar({
+  nodes,
+  active,
+  collapsed,
+  reduced,
+  showLogo,
+  uniqueOpened,
+  offscreen = false,
+}: SidebarProps) {
   const navigate = useNavigate();
   const items = useMemo(() => buildMenuItems(nodes, reduced), [nodes, reduced]);
   const parentsByKey = useMemo(() => {
@@ -107,20 +117,28 @@ export function Sidebar({ nodes, active, collapsed, reduced, showLogo, uniqueOpe
     else navigate(key);
   };
 
+  // Off the screen, the sidebar is inert: its entries are out of the tab order and the accessibility tree. Its menu
+  // is made when the sidebar first shows (then kept, so it slides away whole): on a phone's first load the shell
+  // renders no menu and generates none of its styles.
+  const [shown, setShown] = useState(!offscreen);
+  if (!offscreen && !shown) setShown(true);
+
   const selected = active ? [active.path, ...ancestorKeys(active)] : [];
   return (
-    <aside className="shell-sidebar" aria-label="侧边栏">
+    <aside className="shell-sidebar" aria-label="侧边栏" inert={offscreen}>
       {showLogo && <Logo collapsed={collapsed} linkable={!reduced} />}
-      <Menu
-        mode="inline"
-        theme="dark"
-        items={items}
-        inlineCollapsed={collapsed}
-        selectedKeys={selected}
-        // While collapsed antd shows directories as pop-ups and manages them itself.
-        {...(collapsed ? {} : { openKeys, onOpenChange })}
-        onClick={onClick}
-      />
+      {shown && (
+        <Menu
+          mode="inline"
+          theme="dark"
+          items={items}
+          inlineCollapsed={collapsed}
+          selectedKeys={selected}
+          // While collapsed antd shows directories as pop-ups and manages them itself.
+          {...(collapsed ? {} : { openKeys, onOpenChange })}
+          onClick={onClick}
+        />
+      )}
     </aside>
   );
 }
