@@ -1,5 +1,6 @@
-// `npm run seed:volume [-- <applications>]`: the volume data set (default 100,000 applications, see
-// apps/server/src/demo/volume.ts) on top of the demo data, reproducibly, in one transaction. Idempotent.
+// `npm run seed:volume [-- <applications>]`: the volume data set (default 100,000 applications, a quarter of
+// them issued as policies, see apps/server/src/demo/volume.ts) on top of the demo data, reproducibly, in one
+// transaction. Idempotent.
 //
 // Database: DATABASE_URL when set (the server may keep running), otherwise the embedded PostgreSQL under
 // DATA_DIR (default ./data), started here the way the server starts it — so stop the server on that DATA_DIR
@@ -51,11 +52,17 @@ try {
     // again once the volume is there: the demo's start-up work grows with it).
     if (!(await volumeSeeded(database.db)))
       await onStart({ config: { ...config, demo: true }, database, log: say });
-    const result = await seedVolume(database.db, { applications: count, log: say });
+    const result = await seedVolume(database.db, {
+      applications: count,
+      merchantId: config.business.merchantId,
+      log: say,
+    });
     say(
       result.created
-        ? `seed-volume: done, ${result.applications} applications in ${(result.ms / 1000).toFixed(1)} s`
-        : `seed-volume: already there (${result.applications} applications); nothing to do`,
+        ? `seed-volume: done, ${result.applications} applications, ${result.policies} policies in ${(result.ms / 1000).toFixed(1)} s`
+        : result.policies === null
+          ? `seed-volume: already there (${result.applications} applications), made before the set issued policies: its policy lists are empty; seed a new DATA_DIR to measure them`
+          : `seed-volume: already there (${result.applications} applications, ${result.policies} policies); nothing to do`,
     );
   } finally {
     await database.close();

@@ -8,7 +8,8 @@
 // the organisation) and the prevention fee, draws a
 // random verification code, renders the e-policy PDF sealed and signed by the insurer (issueSignedDocument, which
 // records the file in issued_document) and stores it with its SHA-256, and moves the application PAID → ISSUED
-// with its event and audit trail.
+// with its event and audit trail. A policy written without its e-policy (the volume data set, demo/volume.ts)
+// has it drawn the same way on its first download (storedPolicyDocument).
 //
 // It runs right after payment; a failure is handed to the pg-boss job 'policy-issue' (retried with back-off)
 // and, in any case, the sweep job 'policy-issue-sweep' (every minute and on start) picks up every paid
@@ -27,7 +28,7 @@ import {
 import type { QuoteResult } from '@piibs/shared/product';
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { BusinessContext } from '../../app-types.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import {
   applicationEvents,
   applicationInsuredPersons,
@@ -43,7 +44,7 @@ import { writeAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { copyInsuredListToPolicy, policyInsuredRows } from '../applications/insured-persons.ts';
 import { applicationCoinsurersOf } from '../applications/queries.ts';
-import { issueSignedDocument } from '../documents/issue.ts';
+import { type IssuedDocument, issueSignedDocument } from '../documents/issue.ts';
 import { insurerName } from '../init/service.ts';
 import { notifyPolicyIssued } from '../notifications/events.ts';
 import { getProduct, numberPrefix } from '../products/service.ts';
@@ -73,7 +74,7 @@ export interface IssueResult {
 }
 
 /** Crockford's base-32 alphabet: no I, L, O, U. */
-const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** A random verification code of 16 characters (80 bits). */
 export function newVerificationCode(): string {
@@ -145,6 +146,37 @@ const maskedPerson = (p: { name: string; idNumber: string }) => ({
   idNumberMasked: maskIdNumber(p.idNumber),
 });
 
+/** Draws, signs and records (issued_document) the e-policy of an issued policy from its row as it stands. */
+async function drawFromRow(
+  tx: Tx,
+  ctx: Pick<BusinessContext, 'config'>,
+  p: typeof policies.$inferSelect,
+): Promise<IssuedDocument> {
+  const [a] = await tx
+    .select({ number: applications.number })
+    .from(applications)
+    .where(eq(applications.id, p.applicationId));
+  const [product] = await tx.select().from(products).where(eq(products.id, p.productId));
+  const coinsurers = await tx
+    .select()
+    .from(policyCoinsurers)
+    .where(eq(policyCoinsurers.policyId, p.id))
+    .orderBy(asc(policyCoinsurers.sort));
+  const data = pdfData(
+    ctx,
+    { ...p, coverages: p.coverages as PolicyCoverage[] },
+    {
+      insurerName: await insurerName(tx),
+      applicationNumber: a?.number ?? '',
+      productName: product?.name ?? '',
+      clauseVersion: product?.clauseVersion ?? null,
+      coinsurers: coinsurers.map(policyCoinsurerOf),
+      insuredPersons: (await policyInsuredRows(tx, p.id)).map(maskedPerson),
+    },
+  );
+  return issueSignedDocument(tx, ctx, policyDocument(p.id, data));
+}
+
 /**
  * Draws an issued policy's e-policy again from its row, signs it and stores it as the policy's e-policy with its
  * new SHA-256: for the demo's clock (demo/clock.ts), which moves a policy's period and issue time after it was
@@ -155,34 +187,45 @@ export async function redrawPolicyDocument(ctx: BusinessContext, policyId: numbe
   await ctx.db.transaction(async (tx) => {
     const [p] = await tx.select().from(policies).where(eq(policies.id, policyId)).for('update');
     if (!p) throw new Error(`policy ${policyId} not found`);
-    const [a] = await tx
-      .select({ number: applications.number })
-      .from(applications)
-      .where(eq(applications.id, p.applicationId));
-    const [product] = await tx.select().from(products).where(eq(products.id, p.productId));
-    const coinsurers = await tx
-      .select()
-      .from(policyCoinsurers)
-      .where(eq(policyCoinsurers.policyId, p.id))
-      .orderBy(asc(policyCoinsurers.sort));
-    const data = pdfData(
-      ctx,
-      { ...p, coverages: p.coverages as PolicyCoverage[] },
-      {
-        insurerName: await insurerName(tx),
-        applicationNumber: a?.number ?? '',
-        productName: product?.name ?? '',
-        clauseVersion: product?.clauseVersion ?? null,
-        coinsurers: coinsurers.map(policyCoinsurerOf),
-        insuredPersons: (await policyInsuredRows(tx, p.id)).map(maskedPerson),
-      },
-    );
-    const doc = await issueSignedDocument(tx, ctx, policyDocument(p.id, data));
+    const doc = await drawFromRow(tx, ctx, p);
     await tx.update(policies).set({ pdfSha256: doc.sha256, pdfSize: doc.size }).where(eq(policies.id, p.id));
     await tx
       .update(policyDocuments)
       .set({ content: doc.content, sha256: doc.sha256 })
       .where(eq(policyDocuments.policyId, p.id));
+  });
+}
+
+/**
+ * A policy's stored e-policy, drawn first when it has none. Issuing stores it, so only the policies of the volume
+ * data set (demo/volume.ts) come here: they are written in bulk, and drawing and signing a PDF for each of tens
+ * of thousands would take that seed from seconds to hours. It is drawn from the policy's row as issuing draws
+ * it, signed and stored the same way (issued_document, policy_document, the hash and size on the row), once:
+ * under the policy's lock a concurrent download waits and answers the file the first one stored.
+ */
+export async function storedPolicyDocument(
+  ctx: Pick<BusinessContext, 'db' | 'config'>,
+  policyId: number,
+): Promise<{ content: Buffer; sha256: string } | null> {
+  const stored = (db: Db | Tx) =>
+    db
+      .select({ content: policyDocuments.content, sha256: policyDocuments.sha256 })
+      .from(policyDocuments)
+      .where(eq(policyDocuments.policyId, policyId));
+  const [doc] = await stored(ctx.db);
+  if (doc) return doc;
+  return ctx.db.transaction(async (tx) => {
+    const [p] = await tx.select().from(policies).where(eq(policies.id, policyId)).for('update');
+    if (!p) return null;
+    const [drawn] = await stored(tx);
+    if (drawn) return drawn;
+    const made = await drawFromRow(tx, ctx, p);
+    await tx
+      .update(policies)
+      .set({ pdfSha256: made.sha256, pdfSize: made.size })
+      .where(eq(policies.id, p.id));
+    await tx.insert(policyDocuments).values({ policyId: p.id, content: made.content, sha256: made.sha256 });
+    return { content: made.content, sha256: made.sha256 };
   });
 }
 

@@ -239,6 +239,50 @@ describe('the e-policy is signed by the insurer', () => {
   });
 });
 
+describe('an e-policy never stored (a policy written in bulk: demo/volume.ts)', () => {
+  it('is drawn from the policy, signed and stored on its first download, once, however many ask at a time', async () => {
+    const a = await pendingPayment(w, w.ent, w.entCustomerId);
+    const start = await startPay(w.ent, a.id);
+    expect((await cashier(w, start.cashierUrl, 'pay')).statusCode).toBe(303);
+    const { policyId: id } = (await w.ent.get(`/api/payments/${start.payId}`)).json();
+    const db = w.t.database.db;
+    // The row as the volume set writes it: no file, no hash.
+    await db.delete(policyDocuments).where(eq(policyDocuments.policyId, id));
+    await db.delete(issuedDocuments).where(eq(issuedDocuments.policyId, id));
+    await db.update(policies).set({ pdfSha256: '', pdfSize: 0 }).where(eq(policies.id, id));
+    expect(((await w.ent.get(`/api/policies/${id}`)).json() as Detail).document).toMatchObject({
+      sha256: '',
+      sizeBytes: 0,
+    });
+    // Someone who may not see it learns nothing, and draws nothing.
+    expect((await w.ent2.get(`/api/policies/${id}/pdf`)).statusCode).toBe(404);
+    expect(await db.select().from(issuedDocuments).where(eq(issuedDocuments.policyId, id))).toEqual([]);
+
+    const [x, y] = await Promise.all([
+      w.ent.get(`/api/policies/${id}/pdf`),
+      w.ent.get(`/api/policies/${id}/pdf`),
+    ]);
+    expect([x.statusCode, y.statusCode]).toEqual([200, 200]);
+    const bytes = x.rawPayload;
+    expect(y.rawPayload.equals(bytes)).toBe(true);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    expect(x.headers['x-content-sha256']).toBe(sha);
+    expect(pdfsig(bytes).map((s) => s.validation)).toEqual(['Signature is Valid.']);
+    const p = (await w.ent.get(`/api/policies/${id}`)).json() as Detail;
+    expect(p.document).toMatchObject({ sha256: sha, sizeBytes: bytes.length });
+    const flat = await pdfText(bytes);
+    expect(flat).toContain(p.number);
+    expect(flat).toContain(p.verificationCode);
+    expect(flat).toContain('镇江润扬测试科技有限公司');
+    // Recorded once, as issuing records it; later downloads answer the stored file.
+    const issued = await db.select().from(issuedDocuments).where(eq(issuedDocuments.policyId, id));
+    expect(issued.map((d) => [d.kind, d.number, d.sha256])).toEqual([['POLICY', p.number, sha]]);
+    const stored = await db.select().from(policyDocuments).where(eq(policyDocuments.policyId, id));
+    expect(stored.map((d) => d.sha256)).toEqual([sha]);
+    expect((await w.ent.get(`/api/policies/${id}/pdf`)).rawPayload.equals(bytes)).toBe(true);
+  });
+});
+
 describe('the covers (保险责任) on the policy and its e-policy', () => {
   /** A policy with the optional third-party property cover (每次事故 50万, 累计 100万, 免赔额 1,000 yuan). */
   let covered: Detail;

@@ -15,7 +15,9 @@ import { adminErrors, errorBody } from '../../lib/schemas.ts';
 import { attachmentHeader, sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from '../customers/access.ts';
+import { businessContext } from '../payments/context.ts';
 import { policyChangeRoutes } from './change-routes.ts';
+import { storedPolicyDocument } from './issue.ts';
 import { getPolicy, POLICY_EXPORT_COLUMNS, policyListSpec, policyPdf, verifyPolicy } from './service.ts';
 
 const listQuery = pageQuery(POLICY_SORT_FIELDS).extend({
@@ -131,7 +133,10 @@ export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: pdfResponse, ...adminErrors },
       },
     },
-    async (req, reply) =>
-      sendPdf(reply, await policyPdf(db(), await customerViewerOf(db(), req.user), req.params.id)),
+    async (req, reply) => {
+      const viewer = await customerViewerOf(db(), req.user);
+      const stored = (id: number) => storedPolicyDocument(businessContext(app), id);
+      return sendPdf(reply, await policyPdf(db(), viewer, req.params.id, stored));
+    },
   );
 };

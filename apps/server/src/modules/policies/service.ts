@@ -31,7 +31,6 @@ import {
   payments,
   policies,
   policyCoinsurers,
-  policyDocuments,
   products,
   users,
 } from '../../db/schema.ts';
@@ -277,15 +276,19 @@ export async function getPolicy(db: Db, viewer: CustomerViewer, id: number): Pro
   };
 }
 
-/** The e-policy of a policy the viewer may see (404 otherwise). */
+/**
+ * The e-policy of a policy the viewer may see (404 otherwise): `stored` answers the policy's stored file, drawn
+ * first when it has none (issue.ts storedPolicyDocument; given by the route, as issue.ts reaches this module).
+ */
 export async function policyPdf(
   db: Db,
   viewer: CustomerViewer,
   id: number,
+  stored: (policyId: number) => Promise<{ content: Buffer; sha256: string } | null>,
 ): Promise<{ number: string; content: Buffer; sha256: string }> {
   const row = await visibleRow(db, viewer, id);
-  const [doc] = await db.select().from(policyDocuments).where(eq(policyDocuments.policyId, id));
-  if (!doc) throw notFound('电子保单尚未生成');
+  const doc = await stored(id);
+  if (!doc) throw notFound(POLICY_NOT_FOUND);
   return { number: row.number, content: doc.content, sha256: doc.sha256 };
 }
 
