@@ -52,7 +52,7 @@ import { blurry } from '../../lib/filters.ts';
 import type { ListSpec, SortColumns } from '../../lib/paging.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { dictLabel } from '../dicts/codes.ts';
-import { policiesVisibleTo } from '../policies/service.ts';
+import { policiesListedFor, policiesVisibleTo } from '../policies/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
 type Supplement = typeof salesSupplements.$inferSelect;
@@ -159,7 +159,7 @@ const sortColumns: SortColumns<SortField> = {
 export function salesListSpec(db: Db, viewer: CustomerViewer, f: SalesFilter): ListSpec<SortField, SalesRow> {
   const today = shanghaiToday();
   const where = and(
-    policiesVisibleTo(db, viewer),
+    policiesListedFor(db, viewer),
     f.status === 'NONE'
       ? isNull(salesSupplements.id)
       : f.status === 'DONE'
