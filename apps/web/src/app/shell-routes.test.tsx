@@ -102,6 +102,8 @@ describe("the first page's code loads beside the shell's", () => {
   const loaded = () => Promise.resolve({ default: () => <p /> });
   beforeEach(() => resetViewLoads());
   afterEach(() => {
+    // The stand-in pages loaded here must not be what a later file's pages render.
+    resetViewLoads();
     vi.restoreAllMocks();
     usePermissionStore.getState().reset();
   });

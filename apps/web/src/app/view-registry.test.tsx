@@ -57,6 +57,7 @@ describe('unknown view name error page', () => {
   });
 
   it('loads a known view lazily', async () => {
+    resetViewLoads();
     render(
       <MemoryRouter>
         <ViewRoute name="Dashboard" />
