@@ -221,6 +221,15 @@ describe('the policy lists and pages on the volume set (HTTP, as the bench reads
     const got = await page(agent);
     expect(got.totalElements).toBe(want.n);
     expect(got.content.map((r) => r.id)).toEqual(want.ids);
+    // Page 2 continues it, read branch by branch as page 1 (owner, agent, clients).
+    const { ids } = await one<{ ids: number[] }>(
+      t,
+      sql`select (array_agg(p.id::int order by p.id desc))[21:40] as ids
+        from policy p join application a on a.id = p.application_id join customer c on c.id = a.customer_id
+        join app_user u on u.username = ${VOLUME_ACCOUNTS.agent} where u.id in (a.owner_id, a.agent_id, c.owner_id)`,
+    );
+    const second = await get(agent, '/api/policies?size=20&page=1');
+    expect((second.json() as { content: Row[] }).content.map((r) => r.id)).toEqual(ids);
   });
 
   it("an enterprise's page 1: the policies of its own enterprise only", async () => {
@@ -299,5 +308,39 @@ describe('the policy lists and pages on the volume set (HTTP, as the bench reads
     expect((await get(agent, `/api/policies/${row.id}/pdf`)).rawPayload.equals(pdf.rawPayload)).toBe(true);
     const verified = await t.app.inject({ method: 'GET', url: `/api/policies/verify/${p.verificationCode}` });
     expect(verified.json()).toMatchObject({ valid: true, policyNumber: p.number, premiumFen: a.premium });
+  });
+
+  it("a client handed to another agent takes its policies along: the new agent's list has them, the old one's not", async () => {
+    const other = 'vol_agent_002';
+    // A client of the first agent with a policy entered by someone else (the enterprise itself), so the client's
+    // owner is the only way the agents see it.
+    const moved = await one<{ customer: number; policy: number } | undefined>(
+      t,
+      sql`select c.id::int as customer, p.id::int as policy from policy p join application a on a.id = p.application_id
+        join customer c on c.id = a.customer_id join app_user u on u.username = ${VOLUME_ACCOUNTS.agent}
+        where c.owner_id = u.id and a.owner_id <> u.id and a.agent_id is distinct from u.id limit 1`,
+    );
+    expect(moved).toBeDefined();
+    const ids = async (token: string) => {
+      const res = await get(token, `/api/policies?customerId=${moved!.customer}&size=50&page=0`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { content: Row[] }).content.map((r) => r.id);
+    };
+    const second = await tokenFor(t, other, DEMO_PASSWORD);
+    expect(await ids(agent)).toContain(moved!.policy);
+    expect(await ids(second)).not.toContain(moved!.policy);
+
+    await t.database.db.execute(
+      sql`update customer set owner_id = (select id from app_user where username = ${other}) where id = ${moved!.customer}`,
+    );
+    expect(await ids(agent)).not.toContain(moved!.policy);
+    expect(await ids(second)).toContain(moved!.policy);
+    for (const [username, token] of [
+      [VOLUME_ACCOUNTS.agent, agent],
+      [other, second],
+    ] as const) {
+      const want = await expected(username, sql`u.id in (a.owner_id, a.agent_id, c.owner_id)`);
+      expect((await page(token)).totalElements, username).toBe(want.n);
+    }
   });
 });

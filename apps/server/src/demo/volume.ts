@@ -526,7 +526,7 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
       insert into policy (number, application_id, product_id, customer_id, payment_id, holder_name, holder_uscc,
         insured_name, insured_uscc, insured_address, start_date, end_date, premium_fen, prevention_ratio,
         prevention_fee_fen, coverages, headcount, project_name, special_terms, status, verification_code,
-        pdf_sha256, pdf_size, issued_at, created_at, updated_at)
+        pdf_sha256, pdf_size, issued_at, created_at, updated_at, owner_id, agent_id, applicant_owner_id)
       select policy_prefix || to_char(issued_at at time zone 'Asia/Shanghai', 'YYYY')
           || lpad(nextval('policy_number_seq')::text, 8, '0'),
         application_id, product_id, customer_id, payment_id, holder_name, holder_uscc, insured_name, insured_uscc,
@@ -539,13 +539,16 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
           -- the pass runs at 5 past the hour
           when 'IN_FORCE' then greatest(issued_at, start_date::timestamp at time zone 'Asia/Shanghai'
             + interval '5 minutes')
-          else (end_date + 1)::timestamp at time zone 'Asia/Shanghai' + interval '5 minutes' end
+          else (end_date + 1)::timestamp at time zone 'Asia/Shanghai' + interval '5 minutes' end,
+        -- As the row trigger copies them (migration 0027), which may be skipped here.
+        owner_id, agent_id, applicant_owner_id
       from (
         select a.id as application_id, a.product_id, a.customer_id, m.id as payment_id, cu.name as holder_name,
           cu.uscc as holder_uscc, coalesce(a.insured_name, cu.name) as insured_name, a.insured_uscc,
           a.insured_address, a.start_date, a.end_date, coalesce(a.premium_fen, 0) as premium_fen,
           a.prevention_ratio, coalesce(a.prevention_fee_fen, 0) as prevention_fee_fen, tp.covers, a.headcount,
-          a.project_name, a.special_terms, tp.policy_prefix, a.updated_at as issued_at,
+          a.project_name, a.special_terms, tp.policy_prefix, a.updated_at as issued_at, a.owner_id, a.agent_id,
+          a.applicant_owner_id,
           case when a.start_date > ${today}::date then 'ISSUED' when a.end_date < ${today}::date then 'EXPIRED'
                else 'IN_FORCE' end as status,
           decode(md5('piibs-volume:code:' || a.number), 'hex') as code_bytes

@@ -433,6 +433,14 @@ export const policies = pgTable(
     pdfSha256: text('pdf_sha256').notNull(),
     pdfSize: integer('pdf_size').notNull(),
     issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Who may see it, as its application says (applicationScopeBranches: owner, agent, the applicant's owner):
+     * copied by triggers (migration 0027), never written by the app, so a list reads its scope from the policy's
+     * own indexes instead of through every application of the viewer.
+     */
+    ownerId: bigint('owner_id', { mode: 'number' }),
+    agentId: bigint('agent_id', { mode: 'number' }),
+    applicantOwnerId: bigint('applicant_owner_id', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -440,7 +448,10 @@ export const policies = pgTable(
     uniqueIndex('policy_number').on(t.number),
     uniqueIndex('policy_application').on(t.applicationId),
     uniqueIndex('policy_verification_code').on(t.verificationCode),
-    index('policy_customer').on(t.customerId),
+    index('policy_customer').on(t.customerId, t.id),
+    index('policy_owner').on(t.ownerId, t.id),
+    index('policy_agent').on(t.agentId, t.id),
+    index('policy_applicant_owner').on(t.applicantOwnerId, t.id),
     index('policy_issued').on(t.issuedAt),
     check('policy_status', sql`${t.status} in ('ISSUED', 'IN_FORCE', 'EXPIRED', 'CANCELLED')`),
     check(

@@ -6,8 +6,9 @@
 //   staff (other roles)             by data scope: applications owned by users in scope.
 // Changing an application (draft, co-insurers, submit, cancel) is for its owner (or its agent) only: 403.
 import { eq, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { applications, customers, reviewTasks, users } from '../../db/schema.ts';
+import { applications, customers, policies, reviewTasks, users } from '../../db/schema.ts';
 import { usersInScope } from '../../lib/data-scope.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 
@@ -35,23 +36,38 @@ export function applicationScopeReads(db: Pick<Db, 'select'>, v: CustomerViewer)
   );
 }
 
-function scopeOf(db: Pick<Db, 'select'>, v: CustomerViewer): { branches: SQL[]; reads: SQL[] } | undefined {
+/**
+ * The applications a viewer may see, as the branches of an OR on the policies' copies of their scope columns (the
+ * policy's owner, agent and applicant's owner are its application's: migration 0027), undefined: all. Each
+ * branch fits an index that starts with its column and goes on with the policy's id.
+ */
+export function policyScopeBranches(db: Pick<Db, 'select'>, v: CustomerViewer): SQL[] | undefined {
+  return scopeOf(db, v, policies)?.branches;
+}
+
+/** The columns a scope reads: the application's, or the copies on its policy. */
+type ScopeColumns = Record<'ownerId' | 'agentId' | 'applicantOwnerId' | 'customerId', AnyPgColumn>;
+
+function scopeOf(
+  db: Pick<Db, 'select'>,
+  v: CustomerViewer,
+  c: ScopeColumns = applications,
+): { branches: SQL[]; reads: SQL[] } | undefined {
   if (v.staffScope?.all) return undefined;
   const reads: SQL[] = [];
   const customerIn = (where: SQL) => {
     const ids = db.select({ id: customers.id }).from(customers).where(where);
     reads.push(sql`${ids}`);
-    return sql`${applications.customerId} = any(array(${ids}))`;
+    return sql`${c.customerId} = any(array(${ids}))`;
   };
-  const branches: SQL[] = [eq(applications.ownerId, v.user.id)];
+  const branches: SQL[] = [eq(c.ownerId, v.user.id)];
   if (v.isEnterprise && v.uscc) branches.push(customerIn(eq(customers.uscc, v.uscc)));
   // An agent's clients are the customers they own, whose applications carry that owner (applicant_owner_id).
-  if (v.isAgent)
-    branches.push(eq(applications.agentId, v.user.id), eq(applications.applicantOwnerId, v.user.id));
+  if (v.isAgent) branches.push(eq(c.agentId, v.user.id), eq(c.applicantOwnerId, v.user.id));
   if (v.staffScope) {
     const inScope = db.select({ id: users.id }).from(users).where(usersInScope(v.staffScope));
     reads.push(sql`${inScope}`);
-    branches.push(sql`${applications.ownerId} = any(array(${inScope}))`);
+    branches.push(sql`${c.ownerId} = any(array(${inScope}))`);
   }
   return { branches, reads };
 }

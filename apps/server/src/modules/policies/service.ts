@@ -21,7 +21,7 @@ import {
   verifyPath,
 } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
-import { and, asc, eq, gte, inArray, lt, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   applications,
@@ -38,7 +38,7 @@ import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { countRows, type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
-import { applicationScopeBranches, applicationsVisibleTo } from '../applications/access.ts';
+import { applicationsVisibleTo, policyScopeBranches } from '../applications/access.ts';
 import { applicationEventsOf } from '../applications/queries.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 import { insurerName } from '../init/service.ts';
@@ -58,19 +58,14 @@ export function policiesVisibleTo(db: Db, viewer: CustomerViewer): SQL | undefin
 }
 
 /**
- * policiesVisibleTo shaped for a list and its count: the viewer's applications are read first, one index per
- * scope branch (applicationScopeBranches), and the policies found by them (policy_application). As one OR the
- * planner scanned every application (or walked every policy newest first, checking each one's application): an
- * agent's policy count took 38 ms on the volume data, 2 ms so.
+ * policiesVisibleTo shaped for a list and its count: the scope read from the policy's own copies of its
+ * application's scope columns (policyScopeBranches), one index per branch. Through the application the planner
+ * walked every policy newest first checking each one's application, or read every application of the viewer: an
+ * agent's policy page ran at 40 req/s on the volume data at 50 connections.
  */
 export function policiesListedFor(db: Db, viewer: CustomerViewer): SQL | undefined {
-  const branches = applicationScopeBranches(db, viewer);
-  if (!branches) return undefined;
-  const ids = sql.join(
-    branches.map((b) => sql`select ${applications.id} from ${applications} where ${b}`),
-    sql` union all `,
-  );
-  return sql`${policies.applicationId} = any(array(${ids}))`;
+  const branches = policyScopeBranches(db, viewer);
+  return branches && or(...branches);
 }
 
 const rowColumns = {
@@ -159,14 +154,31 @@ const sortColumns: SortColumns<SortField> = {
 };
 
 /** GET /api/policies: the policies the viewer may see, filtered; newest first. */
+const NEWEST_FIRST = sql`${policies.id} desc`;
+
+/**
+ * A page newest first under a scope of several branches (an agent's owner, agent and clients): each branch's first
+ * offset + limit policies along its own index ((owner | agent | applicant_owner | customer, id)), merged, then the
+ * page's ids. As one OR PostgreSQL's generic plan walks every policy newest first, filtering (an enterprise's 29
+ * policies among 25,000: 16 ms a page).
+ */
+function mergedPage(branches: SQL[], filters: SQL | undefined, q: { limit: number; offset: number }): SQL {
+  const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
+  const parts = branches.map(
+    (branch) => sql`(select ${policies.id} from ${policies} where ${and(branch, filters)}
+      order by ${NEWEST_FIRST} limit ${each})`,
+  );
+  return sql`${policies.id} in (select "id" from (${sql.join(parts, sql` union `)}) as merged
+    order by "id" desc limit ${sql.raw(String(Math.trunc(q.limit)))} offset ${q.offset})`;
+}
+
 export function policyListSpec(
   db: Db,
   viewer: CustomerViewer,
   f: PolicyFilter,
 ): ListSpec<SortField, PolicyRow> {
   const today = shanghaiToday();
-  const where = and(
-    policiesListedFor(db, viewer),
+  const filters = and(
     statusCondition(f.status, today),
     f.productId ? eq(policies.productId, f.productId) : undefined,
     f.customerId ? eq(policies.customerId, f.customerId) : undefined,
@@ -174,10 +186,19 @@ export function policyListSpec(
     f.startTime ? gte(policies.issuedAt, f.startTime) : undefined,
     f.endTime ? lte(policies.issuedAt, f.endTime) : undefined,
   );
+  const branches = policyScopeBranches(db, viewer);
+  const where = and(branches && or(...branches), filters);
   return {
     columns: sortColumns,
-    defaultOrder: [sql`${policies.id} desc`],
-    fetch: async (q) => (await pageRows(db, selectRows(db), where, q)).map((r) => toRow(r, today)),
+    defaultOrder: [NEWEST_FIRST],
+    fetch: async (q) => {
+      const merge =
+        branches && branches.length > 1 && q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
+      const rows = merge
+        ? await pageRows(db, selectRows(db), mergedPage(branches, filters, q), { ...q, offset: 0 })
+        : await pageRows(db, selectRows(db), where, q);
+      return rows.map((r) => toRow(r, today));
+    },
     count: () => countRows(db, policies, where),
   };
 }
