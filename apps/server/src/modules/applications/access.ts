@@ -37,9 +37,9 @@ export function applicationScopeReads(db: Pick<Db, 'select'>, v: CustomerViewer)
 }
 
 /**
- * The applications a viewer may see, as the branches of an OR on the policies' copies of their scope columns (the
- * policy's owner, agent and applicant's owner are its application's: migration 0027), undefined: all. Each
- * branch fits an index that starts with its column and goes on with the policy's id.
+ * The policies a viewer may see (those of the applications they may see), as the branches of an OR on the policy's
+ * copies of its application's scope columns (owner, agent, applicant's owner: migration 0027; the customer is the
+ * application's), undefined: all. Each branch fits an index that starts with its column and ends in the policy's id.
  */
 export function policyScopeBranches(db: Pick<Db, 'select'>, v: CustomerViewer): SQL[] | undefined {
   return scopeOf(db, v, policies)?.branches;
