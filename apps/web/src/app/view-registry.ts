@@ -122,22 +122,23 @@ function isViewName(name: string): name is ViewName {
   return Object.hasOwn(VIEW_PAGES, name);
 }
 
-/** Each page's code: one load per page (a failed load is forgotten, so a later render asks again). */
-const loads = new Map<ViewName, { promise: Promise<PageModule>; module?: PageModule }>();
+/** A page's code being loaded, and the module once it is there. */
+type Load = { promise: Promise<PageModule>; module?: PageModule };
 
-function load(name: ViewName) {
-  let entry = loads.get(name);
-  if (!entry) {
-    const loading: { promise: Promise<PageModule>; module?: PageModule } = { promise: VIEW_PAGES[name]() };
-    loading.promise.then(
-      (module) => {
-        loading.module = module;
-      },
-      () => loads.delete(name),
-    );
-    loads.set(name, loading);
-    entry = loading;
-  }
+/** Each page's code: one load per page (a failed load is forgotten, so a later render asks again). */
+const loads = new Map<ViewName, Load>();
+
+function load(name: ViewName): Load {
+  const known = loads.get(name);
+  if (known) return known;
+  const entry: Load = { promise: VIEW_PAGES[name]() };
+  entry.promise.then(
+    (module) => {
+      entry.module = module;
+    },
+    () => loads.delete(name),
+  );
+  loads.set(name, entry);
   return entry;
 }
 
