@@ -52,6 +52,7 @@ import { useReducedShell } from './session-adapter.ts';
 import { TagsView } from './TagsView.tsx';
 import { SIDEBAR_BG, ThemeProvider } from './ThemeProvider.tsx';
 import { useDeviceMode } from './use-device-mode.ts';
+import { useOpenedOnce } from './use-opened-once.ts';
 
 const SettingsDrawer = lazy(() => import('./Settings.tsx'));
 
@@ -59,9 +60,7 @@ const SIDEBAR_COLLAPSED_WIDTH_PX = 54;
 
 /** The drawer's code loads on first open and then stays, so it can animate closed. */
 function SettingsHost() {
-  const open = useSettingsStore((s) => s.drawerOpen);
-  const [used, setUsed] = useState(open);
-  if (open && !used) setUsed(true);
+  const used = useOpenedOnce(useSettingsStore((s) => s.drawerOpen));
   if (!used) return null;
   return (
     <Suspense fallback={null}>

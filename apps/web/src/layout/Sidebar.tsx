@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { MenuIcon } from '@/lib/icons.tsx';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { isContainer, isExternal, isNavigable, type MenuNode } from '@/stores/permission.ts';
+import { useOpenedOnce } from './use-opened-once.ts';
 
 type MenuItem = NonNullable<MenuProps['items']>[number];
 
@@ -120,8 +121,7 @@ export function Sidebar({
   // Off the screen, the sidebar is inert: its entries are out of the tab order and the accessibility tree. Its menu
   // is made when the sidebar first shows (then kept, so it slides away whole): on a phone's first load the shell
   // renders no menu and generates none of its styles.
-  const [shown, setShown] = useState(!offscreen);
-  if (!offscreen && !shown) setShown(true);
+  const shown = useOpenedOnce(!offscreen);
 
   const selected = active ? [active.path, ...ancestorKeys(active)] : [];
   return (
