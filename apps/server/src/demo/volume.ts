@@ -35,6 +35,7 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import type { RequestUser } from '../modules/auth/sessions.ts';
 import type { CustomerViewer } from '../modules/customers/access.ts';
 import { isInitialized } from '../modules/init/service.ts';
+import { DEFAULT_MERCHANT_ID } from '../modules/payments/settings.ts';
 import { CODE_ALPHABET } from '../modules/policies/issue.ts';
 import { quoteProduct } from '../modules/products/quote.ts';
 import { getProduct, numberPrefix } from '../modules/products/service.ts';
@@ -187,7 +188,7 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
   const nCustomers = opts.customers ?? 5_000;
   const nAgents = opts.agents ?? 60;
   const nEnterprises = Math.min(opts.enterprises ?? 300, nCustomers);
-  const merchantId = opts.merchantId ?? 'PIIBS';
+  const merchantId = opts.merchantId ?? DEFAULT_MERCHANT_ID;
   const log = opts.log ?? (() => {});
   const started = Date.now();
   const existing = await volumeSeeded(db);

@@ -27,6 +27,9 @@ export interface BusinessSettings {
   publicUrl: string;
 }
 
+/** The merchant id the gateway knows us by when PIIBS_MERCHANT_ID is not set. */
+export const DEFAULT_MERCHANT_ID = 'PIIBS';
+
 export function businessSettingsFrom(
   env: NodeJS.ProcessEnv,
   listen: { host: string; port: number },
@@ -37,7 +40,7 @@ export function businessSettingsFrom(
   const key = env.PIIBS_SANDBOX_PAY_KEY || undefined;
   if (key !== undefined && key.length < 32)
     throw new ConfigError('PIIBS_SANDBOX_PAY_KEY must be at least 32 characters long.');
-  const merchantId = env.PIIBS_MERCHANT_ID || 'PIIBS';
+  const merchantId = env.PIIBS_MERCHANT_ID || DEFAULT_MERCHANT_ID;
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(merchantId))
     throw new ConfigError('PIIBS_MERCHANT_ID must be 1-32 letters, digits, "-" or "_".');
   const notifyRatePerMinute = Number(env.PIIBS_NOTIFY_RATE ?? 300);
