@@ -579,9 +579,11 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
       )
     ).rows;
     lap(`${policies} policies`);
-    // The statement triggers may not have run: advance the applications' and customers' data versions (cached
-    // list counts).
-    await tx.execute(sql`select nextval('application_change_seq'), nextval('customer_change_seq')`);
+    // The statement triggers may not have run: advance the applications', customers' and policies' data versions
+    // (cached list counts).
+    await tx.execute(
+      sql`select nextval('application_change_seq'), nextval('customer_change_seq'), nextval('policy_data_version_seq')`,
+    );
     await tx.insert(systemSettings).values({
       key: VOLUME_KEY,
       value: {

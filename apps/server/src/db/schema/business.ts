@@ -32,6 +32,11 @@ export const paymentOrderNumberSeq = pgSequence('payment_order_number_seq', { st
  * delete of application, so cached list counts know they are stale (lib/paging.ts CountCache).
  */
 export const applicationChangeSeq = pgSequence('application_change_seq', { startWith: 1 });
+/**
+ * The policies' data version: a statement trigger (migration 0028) advances it on every insert, update or delete
+ * of policy, so the policy list's cached counts know they are stale (lib/keyset.ts CountCache).
+ */
+export const policyDataVersionSeq = pgSequence('policy_data_version_seq', { startWith: 1 });
 
 /**
  * Applications: each wizard step saves the draft; submit re-rates on the active rate table and stores the quote

@@ -9,7 +9,11 @@ import { readXlsx } from '../../../test/admin.ts';
 import { pdfText } from '../../../test/pdf.ts';
 import { pdfsig } from '../../../test/pdfsig.ts';
 import { applications, auditLog, issuedDocuments, policies, policyDocuments } from '../../db/schema.ts';
+import { demoUser } from '../../demo/user.ts';
 import { jobHandlers } from '../../jobs/boss.ts';
+import { CountCache } from '../../lib/keyset.ts';
+import { paginate } from '../../lib/paging.ts';
+import { customerViewerOf } from '../customers/access.ts';
 import { createBusinessContext } from '../payments/context.ts';
 import {
   cashier,
@@ -22,6 +26,7 @@ import {
 } from '../payments/test-fixtures.ts';
 import { settlePolicyStatuses } from './expiry.ts';
 import { issuanceFaults, redrawPolicyDocument } from './issue.ts';
+import { type PolicyFilter, policyListSpec } from './service.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
 let w: PayWorld;
@@ -507,5 +512,36 @@ describe('stored status follows the period (the policy-expire job)', () => {
       status: 'EXPIRED',
       statusLabel: '已到期',
     });
+  });
+});
+
+describe('the policy list’s count', () => {
+  it('is cached per filter and data scope, and any change of a policy makes it stale', async () => {
+    const db = w.t.database.db;
+    const viewer = await customerViewerOf(db, (await demoUser(db, 'admin'))!);
+    const counts = new CountCache();
+    const total = async (f: PolicyFilter = {}) =>
+      (await paginate({ page: 0, size: 1 }, policyListSpec(db, viewer, f, counts))).totalElements;
+    const before = await total();
+    expect(before).toBeGreaterThan(1);
+    expect(await total()).toBe(before);
+    expect([counts.misses, counts.hits]).toEqual([1, 1]);
+
+    const rename = (id: number, holderName: string) =>
+      db.update(policies).set({ holderName }).where(eq(policies.id, id));
+    await rename(policyId, '计数缓存保单甲');
+    expect(await total({ blurry: '计数缓存保单' })).toBe(1);
+    expect(await total({ blurry: '计数缓存保单' })).toBe(1);
+    expect([counts.misses, counts.hits]).toEqual([2, 2]);
+
+    // A policy issued (payment → policy) is counted at once.
+    const a = await pendingPayment(w, w.ent, w.entCustomerId);
+    const start = await startPay(w.ent, a.id);
+    expect((await cashier(w, start.cashierUrl, 'pay')).statusCode).toBe(303);
+    expect(await total()).toBe(before + 1);
+    // Another statement on policy (a holder renamed) moves it into the keyword's rows at once.
+    await rename((await w.ent.get(`/api/payments/${start.payId}`)).json().policyId, '计数缓存保单乙');
+    expect(await total({ blurry: '计数缓存保单' })).toBe(2);
+    expect(counts.misses).toBe(4);
   });
 });

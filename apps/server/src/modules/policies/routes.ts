@@ -10,6 +10,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CountCache } from '../../lib/keyset.ts';
 import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
 import { adminErrors, errorBody } from '../../lib/schemas.ts';
 import { attachmentHeader, sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
@@ -56,6 +57,8 @@ export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = () => app.deps.database.db;
   const canList = requirePermission(app, 'application:list');
   await app.register(policyChangeRoutes);
+  /** The policy list's counts, per filter, data scope and day, until a policy changes. */
+  const counts = new CountCache();
 
   app.get(
     '/policies',
@@ -69,7 +72,7 @@ export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      paginate(req.query, policyListSpec(db(), await customerViewerOf(db(), req.user), req.query)),
+      paginate(req.query, policyListSpec(db(), await customerViewerOf(db(), req.user), req.query, counts)),
   );
 
   app.get(
