@@ -1,10 +1,16 @@
 // Sales supplements (补录): the sales information of an issued policy and its salesperson change history.
 
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgSequence, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { policies } from './business.ts';
 import { createdAt, id, updatedAt } from './columns.ts';
 import { userRef } from './system.ts';
+
+/**
+ * The supplements' data version: a statement trigger (migration 0029) advances it on every insert, update or
+ * delete of sales_supplement, so the sales list's cached counts (with the policies' version) know they are stale.
+ */
+export const salesSupplementVersionSeq = pgSequence('sales_supplement_version_seq', { startWith: 1 });
 
 /**
  * The sales information added to an issued policy (one per policy): salesperson, agent, commission rate

@@ -47,7 +47,7 @@ import { getProduct } from '../products/service.ts';
 
 /**
  * The condition limiting policies to those whose application the viewer may see (undefined: all). Shaped for one
- * policy (a row by id: its application is checked, one probe); a list takes policiesListedFor.
+ * policy (a row by id: its application is checked, one probe); a list takes the policy's own scope columns (policyScopeBranches).
  */
 export function policiesVisibleTo(db: Db, viewer: CustomerViewer): SQL | undefined {
   const visible = applicationsVisibleTo(db, viewer);
@@ -56,17 +56,6 @@ export function policiesVisibleTo(db: Db, viewer: CustomerViewer): SQL | undefin
     policies.applicationId,
     db.select({ id: applications.id }).from(applications).where(visible),
   );
-}
-
-/**
- * policiesVisibleTo shaped for a list and its count: the scope read from the policy's own copies of its
- * application's scope columns (policyScopeBranches), one index per branch. Through the application the planner
- * walked every policy newest first checking each one's application, or read every application of the viewer: an
- * agent's policy page ran at 40 req/s on the volume data at 50 connections.
- */
-export function policiesListedFor(db: Db, viewer: CustomerViewer): SQL | undefined {
-  const branches = policyScopeBranches(db, viewer);
-  return branches && or(...branches);
 }
 
 const rowColumns = {
@@ -184,7 +173,7 @@ const sortColumns: SortColumns<SortField> = {
 };
 
 /** GET /api/policies: the policies the viewer may see, filtered; newest first. */
-const NEWEST_FIRST = sql`${policies.id} desc`;
+export const NEWEST_FIRST = sql`${policies.id} desc`;
 
 /**
  * A page newest first under a scope of several branches (an agent's owner, agent and clients): each branch's first
@@ -192,7 +181,11 @@ const NEWEST_FIRST = sql`${policies.id} desc`;
  * page's ids. As one OR PostgreSQL's generic plan walks every policy newest first, filtering (an enterprise's 29
  * policies among 25,000: 16 ms a page).
  */
-function mergedPage(branches: SQL[], filters: SQL | undefined, q: { limit: number; offset: number }): SQL {
+export function mergedPage(
+  branches: SQL[],
+  filters: SQL | undefined,
+  q: { limit: number; offset: number },
+): SQL {
   const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
   const parts = branches.map(
     (branch) => sql`(select ${policies.id} from ${policies} where ${and(branch, filters)}

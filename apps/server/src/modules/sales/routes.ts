@@ -13,6 +13,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { CountCache } from '../../lib/keyset.ts';
 import { pageQuery, paginate } from '../../lib/paging.ts';
 import { adminErrors } from '../../lib/schemas.ts';
 import { requirePermission } from '../../plugins/auth.ts';
@@ -60,6 +61,8 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
   const canEdit = requirePermission(app, 'sales:edit');
   const canRenew = requirePermission(app, 'application:add');
   const canRead = requirePermission(app, 'application:list');
+  /** The sales list's counts, per filter and data scope, until a policy or a supplement changes. */
+  const counts = new CountCache();
 
   app.get(
     '/sales',
@@ -73,7 +76,7 @@ export const salesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) =>
-      paginate(req.query, salesListSpec(db(), await customerViewerOf(db(), req.user), req.query)),
+      paginate(req.query, salesListSpec(db(), await customerViewerOf(db(), req.user), req.query, counts)),
   );
 
   app.get(

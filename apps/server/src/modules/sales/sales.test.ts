@@ -9,8 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../../../test/auth.ts';
 import type { Client } from '../../../test/business.ts';
 import { auditLog, products, salespersonChanges } from '../../db/schema.ts';
+import { demoUser } from '../../demo/user.ts';
+import { CountCache } from '../../lib/keyset.ts';
+import { paginate } from '../../lib/paging.ts';
+import { customerViewerOf } from '../customers/access.ts';
 import { approvedCustomer, createPayWorld, type PayWorld } from '../payments/test-fixtures.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
+import { type SalesFilter, salesListSpec } from './service.ts';
 import { issuedPolicy } from './test-fixtures.ts';
 
 let w: PayWorld;
@@ -302,5 +307,27 @@ describe('updateSale: changing the salesperson', () => {
       reason: '原销售人员离职，业务移交',
     });
     expect(audit!.actorId).toBe(w.ids.agent);
+  });
+});
+
+describe('the supplement list’s count', () => {
+  it('is cached per filter and data scope; a new policy or a supplement saved makes it stale at once', async () => {
+    const db = w.t.database.db;
+    const viewer = await customerViewerOf(db, (await demoUser(db, 'admin'))!);
+    const counts = new CountCache();
+    const total = async (f: SalesFilter) =>
+      (await paginate({ page: 0, size: 1 }, salesListSpec(db, viewer, f, counts))).totalElements;
+    const all = await total({});
+    const open = await total({ status: 'NONE' });
+    expect(await total({ status: 'NONE' })).toBe(open);
+    expect([counts.misses, counts.hits]).toEqual([2, 1]);
+
+    const policyId = await issuedPolicy(w, w.ent, w.entCustomerId);
+    expect(await total({})).toBe(all + 1);
+    expect(await total({ status: 'NONE' })).toBe(open + 1);
+    // A supplement saved (a statement on sales_supplement only) takes the policy out of 未补录 at once.
+    expect((await put.underwriter(`/api/policies/${policyId}/sales`, form())).statusCode).toBe(200);
+    expect(await total({ status: 'NONE' })).toBe(open);
+    expect(counts.misses).toBe(5);
   });
 });

@@ -29,7 +29,7 @@ import {
   type salespersonChangeForm,
   type supplementForm,
 } from '@piibs/shared/sales';
-import { and, count, desc, eq, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
@@ -49,10 +49,12 @@ import { type Actor, actorNameOf, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { ListSpec, SortColumns } from '../../lib/paging.ts';
-import type { CustomerViewer } from '../customers/access.ts';
+import type { CountCache } from '../../lib/keyset.ts';
+import { type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
+import { policyScopeBranches } from '../applications/access.ts';
+import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
 import { dictLabel } from '../dicts/codes.ts';
-import { policiesListedFor, policiesVisibleTo } from '../policies/service.ts';
+import { mergedPage, NEWEST_FIRST, policiesVisibleTo } from '../policies/service.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
 
 type Supplement = typeof salesSupplements.$inferSelect;
@@ -63,6 +65,13 @@ export interface SalesActor extends Actor {
 }
 
 // ---- the list ----
+
+const CHANGE_SEQUENCES = ['policy_data_version_seq', 'sales_supplement_version_seq'];
+/** The data version of the sales list: the policies' and the supplements' (migrations 0028, 0029), in one value. */
+const dataVersion = sql<string>`${sql.join(
+  CHANGE_SEQUENCES.map((s) => sql`(select last_value from ${sql.identifier(s)})::text`),
+  sql` || '.' || `,
+)}`;
 
 const listColumns = {
   policyId: policies.id,
@@ -88,6 +97,7 @@ const listColumns = {
   wageAccountNo: salesSupplements.wageAccountNo,
   supplementedAt: salesSupplements.updatedAt,
   version: salesSupplements.version,
+  dataVersion,
 };
 
 const selectList = (db: Db) =>
@@ -155,18 +165,30 @@ const sortColumns: SortColumns<SortField> = {
   supplementedAt: salesSupplements.updatedAt,
 };
 
-/** GET /api/sales: the issued policies the viewer may see with their supplement status; newest first. */
-export function salesListSpec(db: Db, viewer: CustomerViewer, f: SalesFilter): ListSpec<SortField, SalesRow> {
+/**
+ * GET /api/sales: the issued policies the viewer may see with their supplement status; newest first. With
+ * `counts`, the count is cached per filter and data scope until a policy or a supplement changes (or 30 s pass).
+ */
+export function salesListSpec(
+  db: Db,
+  viewer: CustomerViewer,
+  f: SalesFilter,
+  counts?: CountCache,
+): ListSpec<SortField, SalesRow> {
   const today = shanghaiToday();
-  const where = and(
-    policiesListedFor(db, viewer),
+  // What a policy alone decides, and what its supplement does.
+  const onPolicy = and(
+    f.productId ? eq(policies.productId, f.productId) : undefined,
+    f.startTime ? gte(policies.issuedAt, f.startTime) : undefined,
+    f.endTime ? lte(policies.issuedAt, f.endTime) : undefined,
+  );
+  const onSupplement = and(
     f.status === 'NONE'
       ? isNull(salesSupplements.id)
       : f.status === 'DONE'
         ? isNotNull(salesSupplements.id)
         : undefined,
     f.variant ? eq(salesSupplements.variant, f.variant) : undefined,
-    f.productId ? eq(policies.productId, f.productId) : undefined,
     f.businessSource ? eq(salesSupplements.businessSource, f.businessSource) : undefined,
     blurry(
       f.blurry,
@@ -177,28 +199,55 @@ export function salesListSpec(db: Db, viewer: CustomerViewer, f: SalesFilter): L
       salesSupplements.salespersonName,
       salesSupplements.salespersonNo,
     ),
-    f.startTime ? gte(policies.issuedAt, f.startTime) : undefined,
-    f.endTime ? lte(policies.issuedAt, f.endTime) : undefined,
   );
+  const branches = policyScopeBranches(db, viewer);
+  const where = and(branches && or(...branches), onPolicy, onSupplement);
+  let version: string | undefined;
+  const countAll = async () =>
+    (
+      await db
+        .select({ n: count() })
+        .from(policies)
+        .leftJoin(salesSupplements, eq(salesSupplements.policyId, policies.id))
+        .where(where)
+    )[0]?.n ?? 0;
   return {
     columns: sortColumns,
-    defaultOrder: [sql`${policies.id} desc`],
-    fetch: async ({ limit, offset, orderBy }) =>
-      (
-        await selectList(db)
-          .where(where)
-          .orderBy(...orderBy)
-          .limit(limit)
-          .offset(offset)
-      ).map((r) => toListRow(r, today)),
-    count: async () =>
-      (
-        await db
-          .select({ n: count() })
-          .from(policies)
-          .leftJoin(salesSupplements, eq(salesSupplements.policyId, policies.id))
-          .where(where)
-      )[0]?.n ?? 0,
+    defaultOrder: [NEWEST_FIRST],
+    fetch: async (q) => {
+      // Newest first under a scope of several branches, filtered on the policy alone: each branch's first rows
+      // along its own index, merged (as the policy list). An OR of the branches walked every policy newest first.
+      const merge =
+        branches &&
+        branches.length > 1 &&
+        !onSupplement &&
+        q.orderBy.length === 1 &&
+        q.orderBy[0] === NEWEST_FIRST;
+      const rows = merge
+        ? await pageRows(db, selectList(db), mergedPage(branches, onPolicy, q), { ...q, offset: 0 })
+        : await pageRows(db, selectList(db), where, q);
+      version = rows[0]?.dataVersion;
+      return rows.map((r) => toListRow(r, today));
+    },
+    count: async () => {
+      if (!counts) return countAll();
+      const { status, variant, productId, businessSource, blurry, startTime, endTime } = f;
+      const key = JSON.stringify([
+        viewerScopeKey(viewer),
+        status,
+        variant,
+        productId,
+        businessSource,
+        blurry,
+        startTime,
+        endTime,
+      ]);
+      return counts.get(
+        key,
+        version ?? (await db.execute<{ v: string }>(sql`select ${dataVersion} as v`)).rows[0]!.v,
+        countAll,
+      );
+    },
   };
 }
 
