@@ -47,7 +47,8 @@ import { getProduct } from '../products/service.ts';
 
 /**
  * The condition limiting policies to those whose application the viewer may see (undefined: all). Shaped for one
- * policy (a row by id: its application is checked, one probe); a list takes the policy's own scope columns (policyScopeBranches).
+ * policy (a row by id: its application is checked, one probe); a list reads the policy's own copies of the scope
+ * columns (policyScopeBranches).
  */
 export function policiesVisibleTo(db: Db, viewer: CustomerViewer): SQL | undefined {
   const visible = applicationsVisibleTo(db, viewer);
