@@ -25,8 +25,42 @@ export async function deptSubtree(db: Pick<Db, 'execute'>, rootIds: number[]): P
   return res.rows.map((r) => Number(r.id));
 }
 
-export async function dataScopeOf(db: Db, user: Pick<RequestUser, 'id' | 'roles'>): Promise<DataScope> {
+/** A caller as a data scope reads them: with the department and the scopes' version when read with the session. */
+type ScopeCaller = Pick<RequestUser, 'id' | 'roles' | 'deptId' | 'scopeVersion'>;
+
+/** Scopes computed at one version of the departments and roles, per database (one per app instance). */
+const computed = new WeakMap<Db, { version: string; scopes: Map<string, DataScope> }>();
+/** Callers remembered at one version at most (then forgotten together). */
+const SCOPES_MAX = 10_000;
+/** How many scopes were computed (read from the database), for the tests. */
+export const scopeReads = { count: 0 };
+
+/**
+ * The caller's effective data scope. Read with the session (`deptId`, `scopeVersion`), it is computed once per
+ * caller, roles and department at the version of the departments and roles (migration 0030: every change of
+ * department, role or role_dept advances it), so a list does not read the roles and departments again at every
+ * request; a change takes effect at the next request, on every instance.
+ */
+export async function dataScopeOf(db: Db, user: ScopeCaller): Promise<DataScope> {
   if (user.roles.includes('admin')) return { all: true };
+  const { scopeVersion, deptId } = user;
+  if (scopeVersion === undefined || deptId === undefined) return computeScope(db, user);
+  let at = computed.get(db);
+  if (!at || at.version !== scopeVersion) {
+    at = { version: scopeVersion, scopes: new Map() };
+    computed.set(db, at);
+  }
+  const key = `${user.id}|${deptId}|${user.roles.join(',')}`;
+  const known = at.scopes.get(key);
+  if (known) return known;
+  const scope = await computeScope(db, user);
+  if (at.scopes.size >= SCOPES_MAX) at.scopes.clear();
+  at.scopes.set(key, scope);
+  return scope;
+}
+
+async function computeScope(db: Db, user: Pick<RequestUser, 'id' | 'roles'>): Promise<DataScope> {
+  scopeReads.count += 1;
   const own =
     user.roles.length === 0
       ? []

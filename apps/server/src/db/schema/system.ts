@@ -8,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -22,6 +23,12 @@ export const systemSettings = pgTable('system_setting', {
   value: jsonb('value').notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The data scopes' version: statement triggers (migration 0030) advance it on every change of department, role or
+ * role_dept, so a caller's data scope computed at one version is reused until then (lib/data-scope.ts).
+ */
+export const dataScopeVersionSeq = pgSequence('data_scope_version_seq', { startWith: 1 });
 
 export const departments = pgTable(
   'department',

@@ -37,6 +37,12 @@ export interface RequestUser {
   uscc?: string | null;
   /** The service organisation the account works for (service_org_member), read with the session like uscc. */
   serviceOrgId?: number | null;
+  /**
+   * The account's department and the data scopes' version (migration 0030), read with the session: a staff
+   * caller's data scope computed at that version is answered from memory (lib/data-scope.ts dataScopeOf).
+   */
+  deptId?: number | null;
+  scopeVersion?: string;
 }
 
 const keyCache = new Map<string, Uint8Array>();
@@ -144,6 +150,8 @@ function prepareSessionLookup(db: Db) {
       >`(select m.org_id from ${serviceOrgMembers} m where m.user_id = ${users.id})`.mapWith(Number),
       roles: roleCodesOf(users.id),
       menuVersion: menuVersionValue(),
+      deptId: users.deptId,
+      scopeVersion: sql<string>`(select last_value from data_scope_version_seq)::text`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -205,6 +213,8 @@ export async function resolveSession(db: Db, secret: string, token: string): Pro
     menuVersion: row.menuVersion,
     uscc: row.uscc,
     serviceOrgId: row.serviceOrgId,
+    deptId: row.deptId,
+    scopeVersion: row.scopeVersion,
   };
 }
 

@@ -53,7 +53,7 @@ export async function customerViewerOf(db: Db, user: RequestUser): Promise<Custo
     staffScope: isAdmin
       ? { all: true }
       : staffRoles.length
-        ? await dataScopeOf(db, { id: user.id, roles: staffRoles })
+        ? await dataScopeOf(db, { ...user, roles: staffRoles })
         : null,
   };
 }

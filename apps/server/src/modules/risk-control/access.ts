@@ -62,7 +62,7 @@ export async function preventionViewerFor(db: Db, user: RequestUser, ip: string)
           uscc: null,
           isEnterprise: false,
           isAgent: false,
-          staffScope: isAdmin ? { all: true } : await dataScopeOf(db, { id: user.id, roles: staffRoles }),
+          staffScope: isAdmin ? { all: true } : await dataScopeOf(db, { ...user, roles: staffRoles }),
         }
       : null;
   const enterprise: CustomerViewer | null = uscc

@@ -22,6 +22,7 @@ import {
 } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { auditLog, roles, users } from '../../db/schema.ts';
+import { scopeReads } from '../../lib/data-scope.ts';
 
 let t: TestContext;
 let admin: ReturnType<typeof client>;
@@ -554,5 +555,37 @@ describe('GET /api/users/download', () => {
 
   it('refuses a bad sort field like the list', async () => {
     expect((await admin.get('/api/users/download?sort=nope,asc')).statusCode).toBe(400);
+  });
+});
+
+describe('a data scope remembered at one version of the departments and roles', () => {
+  it('is read once, and a department added below, the scope of the role or a move of the user shows at the next request', async () => {
+    const role = await roleWith(t, 'scopecached', ['user:list'], { level: 3, dataScope: 'department' });
+    const id = await createUser(t, { username: 'scopemgr' });
+    await setDept(t, id, dept.a1!);
+    await giveRole(t, id, role);
+    const mgr = client(t, await tokenFor(t, 'scopemgr'));
+    const names = async () =>
+      ((await mgr.get('/api/users?size=100')).json().content as Row[]).map((u) => u.username).sort();
+    const reads = scopeReads.count;
+    const first = await names();
+    expect(first).toEqual(expect.arrayContaining(['scopemgr', 'ua11']));
+    expect(first).not.toContain('ua1');
+    expect(await names()).toEqual(first);
+    expect(scopeReads.count - reads).toBe(1);
+
+    // A department added below its own (a statement on department) is in its scope at once.
+    const below = await addDept(t, '京口营业部', dept.a1!);
+    const newcomer = await createUser(t, { username: 'ua111' });
+    await setDept(t, newcomer, below);
+    expect(await names()).toEqual([...first, 'ua111'].sort());
+    // Moved to another department (read with the session), it sees that one.
+    await setDept(t, id, dept.b!);
+    const moved = await names();
+    expect(moved).toEqual(expect.arrayContaining(['scopemgr', 'ub1', 'ub2']));
+    expect(moved).not.toContain('ua11');
+    // The role's scope narrowed (a statement on role): only its own.
+    await t.database.db.update(roles).set({ dataScope: 'self' }).where(eq(roles.id, role));
+    expect(await names()).toEqual(['scopemgr']);
   });
 });
