@@ -9,7 +9,8 @@ import type { Db } from '../db/client.ts';
 import { roleDepts, roles, users } from '../db/schema.ts';
 import type { RequestUser } from '../modules/auth/sessions.ts';
 
-export type DataScope = { all: true } | { all: false; deptIds: number[]; selfId: number };
+/** A caller's scope: all, or departments and their own records. Read-only: one is shared by the requests of a version. */
+export type DataScope = { all: true } | { all: false; deptIds: readonly number[]; selfId: number };
 
 /** The departments and every department below them (ids), by a recursive query. */
 export async function deptSubtree(db: Pick<Db, 'execute'>, rootIds: number[]): Promise<number[]> {
