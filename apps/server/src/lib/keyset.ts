@@ -171,11 +171,17 @@ export async function runNamed<T>(
   });
 }
 
-/** A data version: the last value of a sequence a statement trigger advances on every change of a table. */
+/**
+ * A data version, as text: how far a statement trigger advanced `sequence` on the changes of a table. 0 until its
+ * first change: a new sequence's last_value is 1 both before and after its first nextval (is_called tells them
+ * apart), so last_value alone missed the first change after a migration.
+ */
+export const dataVersionOf = (sequence: string): SQL<string> =>
+  sql<string>`(select case when is_called then last_value else 0 end from ${sql.identifier(sequence)})::text`;
+
+/** A data version read on its own (dataVersionOf). */
 export async function sequenceVersion(db: Pick<Db, 'execute'>, sequence: string): Promise<string> {
-  const res = await db.execute<{ v: string | number }>(
-    sql`select last_value as v from ${sql.identifier(sequence)}`,
-  );
+  const res = await db.execute<{ v: string }>(sql`select ${dataVersionOf(sequence)} as v`);
   return String(res.rows[0]?.v ?? 0);
 }
 

@@ -22,6 +22,7 @@
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { dataVersionOf } from './keyset.ts';
 
 /** The sort key (as keyset.ts writes it) and id of a row. */
 export interface Anchor {
@@ -143,7 +144,7 @@ export async function readAnchors(
     inputs?: SQL | undefined;
   },
 ): Promise<AnchorSet | null> {
-  const version = sql`(select last_value from ${sql.identifier(q.sequence)})::text`;
+  const version = dataVersionOf(q.sequence);
   const before = (await db.execute<{ v: string }>(sql`select ${version} as v`)).rows[0]?.v;
   if (before === undefined || (await writerInFlight(db, q.table))) return null;
   const order = sql.join(q.orderBy, sql`, `);
@@ -176,6 +177,6 @@ export async function readAnchors(
 
 /** The guard a page read from an anchor set runs under: the same version and the same reads elsewhere. */
 export function anchorGuard(sequence: string, set: AnchorSet, inputs: SQL | undefined): SQL {
-  return sql`((select last_value from ${sql.identifier(sequence)}) = ${set.version}::bigint
+  return sql`(${dataVersionOf(sequence)} = ${set.version}
     and ${inputsDigest(inputs)} = ${set.inputs})`;
 }

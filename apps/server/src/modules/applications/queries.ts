@@ -51,6 +51,7 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { keyedContains } from '../../lib/filters.ts';
 import {
   type CountCache,
+  dataVersionOf,
   decodeCursor,
   encodeCursor,
   type KeysetField,
@@ -152,7 +153,7 @@ type ListRaw = Omit<Pick<RawRow, keyof typeof listColumns>, 'submittedAt' | 'cre
 const listSelection = (cursorKey: SQL<string>) => ({
   ...listColumns,
   cursorKey,
-  dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
+  dataVersion: dataVersionOf(CHANGE_SEQUENCE),
 });
 const LIST_KEYS = Object.keys(listSelection(sql``));
 type ListRowWithKey = ListRaw & { cursorKey: string; dataVersion: string };

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Db } from '../../db/client.ts';
 import { roles, serviceOrgMembers, sessions, userRoles, users } from '../../db/schema.ts';
+import { dataVersionOf } from '../../lib/keyset.ts';
 import { menuVersionValue } from '../menus/service.ts';
 import { notifyRevoked } from '../notifications/service.ts';
 
@@ -151,7 +152,7 @@ function prepareSessionLookup(db: Db) {
       roles: roleCodesOf(users.id),
       menuVersion: menuVersionValue(),
       deptId: users.deptId,
-      scopeVersion: sql<string>`(select last_value from data_scope_version_seq)::text`,
+      scopeVersion: dataVersionOf('data_scope_version_seq'),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -29,7 +29,7 @@ import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { keyedContains, timeRange } from '../../lib/filters.ts';
-import { type CountCache, sequenceVersion } from '../../lib/keyset.ts';
+import { type CountCache, dataVersionOf, sequenceVersion } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { dictLabels } from '../dicts/labels.ts';
@@ -95,7 +95,7 @@ const CHANGE_SEQUENCE = 'customer_change_seq';
 const LIST_SOURCE = listSource<Omit<RawRow, keyof Labels> & { dataVersion: string }>(
   {
     ...listColumns,
-    dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
+    dataVersion: dataVersionOf(CHANGE_SEQUENCE),
   },
   (select) => select.from(customers).leftJoin(owner, eq(owner.id, customers.ownerId)),
 );

@@ -36,7 +36,7 @@ import {
 } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import { type CountCache, sequenceVersion } from '../../lib/keyset.ts';
+import { type CountCache, dataVersionOf, sequenceVersion } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { applicationsVisibleTo, policyScopeBranches } from '../applications/access.ts';
@@ -92,7 +92,7 @@ const CHANGE_SEQUENCE = 'policy_data_version_seq';
 const LIST_SOURCE = listSource<RawRow & { dataVersion: string }>(
   {
     ...rowColumns,
-    dataVersion: sql<string>`(select last_value from ${sql.identifier(CHANGE_SEQUENCE)})::text`,
+    dataVersion: dataVersionOf(CHANGE_SEQUENCE),
   },
   (select) =>
     select

@@ -49,7 +49,7 @@ import { type Actor, actorNameOf, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import type { CountCache } from '../../lib/keyset.ts';
+import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { policyScopeBranches } from '../applications/access.ts';
 import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
@@ -68,10 +68,7 @@ export interface SalesActor extends Actor {
 
 const CHANGE_SEQUENCES = ['policy_data_version_seq', 'sales_supplement_version_seq'];
 /** The data version of the sales list: the policies' and the supplements' (migrations 0028, 0029), in one value. */
-const dataVersion = sql<string>`${sql.join(
-  CHANGE_SEQUENCES.map((s) => sql`(select last_value from ${sql.identifier(s)})::text`),
-  sql` || '.' || `,
-)}`;
+const dataVersion = sql<string>`${sql.join(CHANGE_SEQUENCES.map(dataVersionOf), sql` || '.' || `)}`;
 
 const listColumns = {
   policyId: policies.id,
