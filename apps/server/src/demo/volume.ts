@@ -580,9 +580,10 @@ export async function seedVolume(db: Db, opts: VolumeOptions = {}): Promise<Volu
     ).rows;
     lap(`${policies} policies`);
     // The statement triggers may not have run: advance the applications', customers' and policies' data versions
-    // (cached list counts).
+    // (cached list counts) and the data scopes' (the branch departments).
     await tx.execute(
-      sql`select nextval('application_change_seq'), nextval('customer_change_seq'), nextval('policy_data_version_seq')`,
+      sql`select nextval('application_change_seq'), nextval('customer_change_seq'), nextval('policy_data_version_seq'),
+        nextval('data_scope_version_seq')`,
     );
     await tx.insert(systemSettings).values({
       key: VOLUME_KEY,
