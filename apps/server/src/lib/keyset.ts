@@ -174,14 +174,20 @@ export async function runNamed<T>(
 /**
  * A data version, as text: how far a statement trigger advanced `sequence` on the changes of a table. 0 until its
  * first change: a new sequence's last_value is 1 both before and after its first nextval (is_called tells them
- * apart), so last_value alone missed the first change after a migration.
+ * apart), so last_value alone missed the first change after a migration. Of several sequences (a list over two
+ * tables), their versions joined by dots.
  */
-export const dataVersionOf = (sequence: string): SQL<string> =>
-  sql<string>`(select case when is_called then last_value else 0 end from ${sql.identifier(sequence)})::text`;
+export const dataVersionOf = (...sequences: string[]): SQL<string> =>
+  sql<string>`${sql.join(
+    sequences.map(
+      (s) => sql`(select case when is_called then last_value else 0 end from ${sql.identifier(s)})::text`,
+    ),
+    sql` || '.' || `,
+  )}`;
 
 /** A data version read on its own (dataVersionOf). */
-export async function sequenceVersion(db: Pick<Db, 'execute'>, sequence: string): Promise<string> {
-  const res = await db.execute<{ v: string }>(sql`select ${dataVersionOf(sequence)} as v`);
+export async function sequenceVersion(db: Pick<Db, 'execute'>, ...sequences: string[]): Promise<string> {
+  const res = await db.execute<{ v: string }>(sql`select ${dataVersionOf(...sequences)} as v`);
   return String(res.rows[0]?.v ?? 0);
 }
 

@@ -49,7 +49,7 @@ import { type Actor, actorNameOf, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
+import { type CountCache, dataVersionOf, sequenceVersion } from '../../lib/keyset.ts';
 import { type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { policyScopeBranches } from '../applications/access.ts';
 import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
@@ -66,9 +66,8 @@ export interface SalesActor extends Actor {
 
 // ---- the list ----
 
+/** The sales list's data versions: the policies' and the supplements' (migrations 0028, 0029). */
 const CHANGE_SEQUENCES = ['policy_data_version_seq', 'sales_supplement_version_seq'];
-/** The data version of the sales list: the policies' and the supplements' (migrations 0028, 0029), in one value. */
-const dataVersion = sql<string>`${sql.join(CHANGE_SEQUENCES.map(dataVersionOf), sql` || '.' || `)}`;
 
 const listColumns = {
   policyId: policies.id,
@@ -94,7 +93,7 @@ const listColumns = {
   wageAccountNo: salesSupplements.wageAccountNo,
   supplementedAt: salesSupplements.updatedAt,
   version: salesSupplements.version,
-  dataVersion,
+  dataVersion: dataVersionOf(...CHANGE_SEQUENCES),
 };
 
 const selectList = (db: Db) =>
@@ -239,11 +238,7 @@ export function salesListSpec(
         startTime,
         endTime,
       ]);
-      return counts.get(
-        key,
-        version ?? (await db.execute<{ v: string }>(sql`select ${dataVersion} as v`)).rows[0]!.v,
-        countAll,
-      );
+      return counts.get(key, version ?? (await sequenceVersion(db, ...CHANGE_SEQUENCES)), countAll);
     },
   };
 }
