@@ -229,6 +229,20 @@ export class CountCache {
     return this.load(key, version, count);
   }
 
+  /**
+   * A list's count for one caller and filter set: cached under `key` (the caller's data scope and the filters), at
+   * the data version the page's rows were read with, or read now from `sequences` when the page read none (empty).
+   */
+  async ofList(
+    db: Pick<Db, 'execute'>,
+    key: readonly unknown[],
+    version: string | undefined,
+    sequences: readonly string[],
+    count: () => Promise<number>,
+  ): Promise<number> {
+    return this.get(JSON.stringify(key), version ?? (await sequenceVersion(db, ...sequences)), count);
+  }
+
   private load(key: string, version: string, count: () => Promise<number>): Promise<number> {
     const flight = `${version}\0${key}`;
     let running = this.running.get(flight);

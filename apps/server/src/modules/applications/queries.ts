@@ -58,7 +58,6 @@ import {
   type KeysetOrder,
   keysetOrder,
   runNamed,
-  sequenceVersion,
 } from '../../lib/keyset.ts';
 import { type AnchorCache, anchorFor, anchorGuard, anchorKey, readAnchors } from '../../lib/page-anchors.ts';
 import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
@@ -552,18 +551,9 @@ export function applicationListSpec(
 }
 
 /** What listFilter depends on: the viewer's visibility (applicationsVisibleTo) and the filters. */
-function countKey(v: CustomerViewer, f: ApplicationFilter): string {
+function countKey(v: CustomerViewer, f: ApplicationFilter): unknown[] {
   const { status, productId, customerId, channel, blurry, startTime, endTime } = f;
-  return JSON.stringify([
-    viewerScopeKey(v),
-    status,
-    productId,
-    customerId,
-    channel,
-    blurry,
-    startTime,
-    endTime,
-  ]);
+  return [viewerScopeKey(v), status, productId, customerId, channel, blurry, startTime, endTime];
 }
 
 export interface ApplicationListQuery extends ApplicationFilter, PageParams {
@@ -670,9 +660,11 @@ export async function listApplications(
   const short = !back && rows.length < q.size && (rows.length > 0 || start === 0);
   let totalElements = start + rows.length;
   if (!short) {
-    totalElements = await counts.get(
+    totalElements = await counts.ofList(
+      db,
       countKey(viewer, q),
-      rows[0]?.dataVersion ?? (await sequenceVersion(db, CHANGE_SEQUENCE)),
+      rows[0]?.dataVersion,
+      [CHANGE_SEQUENCE],
       async () => (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0,
     );
   }

@@ -29,7 +29,7 @@ import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { keyedContains, timeRange } from '../../lib/filters.ts';
-import { type CountCache, dataVersionOf, sequenceVersion } from '../../lib/keyset.ts';
+import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { dictLabels } from '../dicts/labels.ts';
@@ -199,7 +199,7 @@ export function customerListSpec(
     count: async () => {
       if (!counts) return countAll();
       const { blurry, uscc, reviewStatus, region, industrySection, ownerId, startTime, endTime } = f;
-      const key = JSON.stringify([
+      const key = [
         viewerScopeKey(viewer),
         blurry,
         uscc,
@@ -209,8 +209,8 @@ export function customerListSpec(
         ownerId,
         startTime,
         endTime,
-      ]);
-      return counts.get(key, version ?? (await sequenceVersion(db, CHANGE_SEQUENCE)), countAll);
+      ];
+      return counts.ofList(db, key, version, [CHANGE_SEQUENCE], countAll);
     },
   };
 }

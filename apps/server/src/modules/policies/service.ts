@@ -36,7 +36,7 @@ import {
 } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import { type CountCache, dataVersionOf, sequenceVersion } from '../../lib/keyset.ts';
+import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { applicationsVisibleTo, policyScopeBranches } from '../applications/access.ts';
@@ -179,14 +179,17 @@ export const NEWEST_FIRST = sql`${policies.id} desc`;
 /**
  * A page newest first under a scope of several branches (an agent's owner, agent and clients): each branch's first
  * offset + limit policies along its own index ((owner | agent | applicant_owner | customer, id)), merged, then the
- * page's ids. As one OR PostgreSQL's generic plan walks every policy newest first, filtering (an enterprise's 29
- * policies among 25,000: 16 ms a page).
+ * page's ids (read them at offset 0). As one OR PostgreSQL's generic plan walks every policy newest first,
+ * filtering (an enterprise's 29 policies among 25,000: 16 ms a page). Undefined where it does not apply: a scope
+ * of one branch (or none), or another order.
  */
 export function mergedPage(
-  branches: SQL[],
+  branches: SQL[] | undefined,
   filters: SQL | undefined,
-  q: { limit: number; offset: number },
-): SQL {
+  q: { limit: number; offset: number; orderBy: readonly SQL[] },
+): SQL | undefined {
+  if (!branches || branches.length < 2 || q.orderBy.length !== 1 || q.orderBy[0] !== NEWEST_FIRST)
+    return undefined;
   const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
   const parts = branches.map(
     (branch) => sql`(select ${policies.id} from ${policies} where ${and(branch, filters)}
@@ -219,10 +222,9 @@ export function policyListSpec(
     columns: sortColumns,
     defaultOrder: [NEWEST_FIRST],
     fetch: async (q) => {
-      const merge =
-        branches && branches.length > 1 && q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
-      const rows = merge
-        ? await pageFrom(db, LIST_SOURCE, mergedPage(branches, filters, q), { ...q, offset: 0 })
+      const merged = mergedPage(branches, filters, q);
+      const rows = merged
+        ? await pageFrom(db, LIST_SOURCE, merged, { ...q, offset: 0 })
         : await pageFrom(db, LIST_SOURCE, where, q);
       version = rows[0]?.dataVersion;
       return rows.map((r) => toRow(r, today));
@@ -231,17 +233,8 @@ export function policyListSpec(
       if (!counts) return countAll();
       const { status, productId, customerId, blurry, startTime, endTime } = f;
       // The status of a policy follows the date (policyStatusOn): a day's counts are that day's.
-      const key = JSON.stringify([
-        viewerScopeKey(viewer),
-        today,
-        status,
-        productId,
-        customerId,
-        blurry,
-        startTime,
-        endTime,
-      ]);
-      return counts.get(key, version ?? (await sequenceVersion(db, CHANGE_SEQUENCE)), countAll);
+      const key = [viewerScopeKey(viewer), today, status, productId, customerId, blurry, startTime, endTime];
+      return counts.ofList(db, key, version, [CHANGE_SEQUENCE], countAll);
     },
   };
 }

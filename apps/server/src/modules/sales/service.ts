@@ -49,7 +49,7 @@ import { type Actor, actorNameOf, diff, entityAudit } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { badRequest, conflict, fieldError, notFound, problemError } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
-import { type CountCache, dataVersionOf, sequenceVersion } from '../../lib/keyset.ts';
+import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { type ListSpec, pageRows, type SortColumns } from '../../lib/paging.ts';
 import { policyScopeBranches } from '../applications/access.ts';
 import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
@@ -213,14 +213,9 @@ export function salesListSpec(
     fetch: async (q) => {
       // Newest first under a scope of several branches, filtered on the policy alone: each branch's first rows
       // along its own index, merged (as the policy list). An OR of the branches walked every policy newest first.
-      const merge =
-        branches &&
-        branches.length > 1 &&
-        !onSupplement &&
-        q.orderBy.length === 1 &&
-        q.orderBy[0] === NEWEST_FIRST;
-      const rows = merge
-        ? await pageRows(db, selectList(db), mergedPage(branches, onPolicy, q), { ...q, offset: 0 })
+      const merged = onSupplement ? undefined : mergedPage(branches, onPolicy, q);
+      const rows = merged
+        ? await pageRows(db, selectList(db), merged, { ...q, offset: 0 })
         : await pageRows(db, selectList(db), where, q);
       version = rows[0]?.dataVersion;
       return rows.map((r) => toListRow(r, today));
@@ -228,7 +223,7 @@ export function salesListSpec(
     count: async () => {
       if (!counts) return countAll();
       const { status, variant, productId, businessSource, blurry, startTime, endTime } = f;
-      const key = JSON.stringify([
+      const key = [
         viewerScopeKey(viewer),
         status,
         variant,
@@ -237,8 +232,8 @@ export function salesListSpec(
         blurry,
         startTime,
         endTime,
-      ]);
-      return counts.get(key, version ?? (await sequenceVersion(db, ...CHANGE_SEQUENCES)), countAll);
+      ];
+      return counts.ofList(db, key, version, CHANGE_SEQUENCES, countAll);
     },
   };
 }
