@@ -14,6 +14,8 @@ let server: ChildProcess;
 let dataDir: string;
 
 test.beforeAll(async () => {
+  // A new PostgreSQL cluster made and migrated: over 30 s on a 2-core machine busy with the other journeys.
+  test.setTimeout(120_000);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'piibs-e2e-init-'));
   chmodSync(dataDir, 0o755); // as root, the postgres user can reach it, so the cluster stays inside and goes with it
   server = spawn(path.join(root, 'node_modules/.bin/node'), ['apps/server/src/main.ts'], {
