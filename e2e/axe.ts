@@ -164,16 +164,13 @@ export class ThemeSwitcher {
    *   a page.)
    * - Dark mode recolours everything: checked in full. It is checked in the page's `turn`-th colour, so a sweep of
    *   several pages sees it in every colour.
-   * - With `colours: false`, only the `turn`-th colour, light and then dark: the other colours are checked elsewhere.
    * The page is left in the default theme again, for the next page load.
    */
-  async sweep(where: string, turn: number, { colours: allColours = true } = {}): Promise<string[]> {
+  async sweep(where: string, turn: number): Promise<string[]> {
     const found: string[] = [];
     await this.page.evaluate(`window.__themeBaseline = (${colours})()`);
     const darkColor = PREDEFINED_THEME_COLORS[turn % PREDEFINED_THEME_COLORS.length]!;
-    const colors = allColours
-      ? [...PREDEFINED_THEME_COLORS.filter((c) => c !== darkColor), darkColor]
-      : [darkColor];
+    const colors = [...PREDEFINED_THEME_COLORS.filter((c) => c !== darkColor), darkColor];
     for (const color of colors) {
       if (color === DEFAULT_THEME_COLOR && color !== darkColor) continue;
       await this.choose({ color, dark: false }, true);
