@@ -31,6 +31,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { TarHeader } from 'modern-tar';
 import { packTar, unpackTar } from 'modern-tar/fs';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
@@ -236,11 +237,36 @@ export async function createBackup(opts: BackupOptions): Promise<Manifest> {
   }
 }
 
+/**
+ * The entries a backup holds: files and directories under relative names. Anything else (a link, a name that is
+ * empty, absolute or has a `.`/`..` part) is refused: modern-tar, given a file entry whose name is the extraction
+ * directory itself, prepares that directory's parents up to `/`, whose preparation awaits itself: the unpacking waits
+ * forever instead of failing (the garbage a damaged deflate stream decompresses to held such names).
+ */
+function backupEntry(header: TarHeader): TarHeader {
+  const parts = header.name.replace(/\/$/, '').split('/');
+  if (
+    (header.type !== 'file' && header.type !== 'directory') ||
+    parts.some((p) => p === '' || p === '.' || p === '..')
+  )
+    throw new Error(`unexpected entry ${JSON.stringify(header.name)} (${header.type ?? 'file'})`);
+  return header;
+}
+
 /** Unpacks a backup into `dir` and checks every table and file against the manifest's hashes. */
 async function unpackChecked(file: string, dir: string): Promise<Manifest> {
   if (!(await stat(file).catch(() => null))) throw new BackupError(`No backup file at ${file}.`);
   try {
-    await pipeline(createReadStream(file), createGunzip(), unpackTar(dir));
+    // The whole gzip stream first (its CRC and length come last): a damaged archive is refused before any entry is
+    // unpacked, so the unpacking never reads the garbage a damaged stream decompresses to (the file is read twice).
+    await pipeline(createReadStream(file), createGunzip(), async (chunks: AsyncIterable<Buffer>) => {
+      for await (const _ of chunks);
+    });
+    await pipeline(
+      createReadStream(file),
+      createGunzip(),
+      unpackTar(dir, { strict: true, map: backupEntry }),
+    );
   } catch (err) {
     throw new BackupError(`${file} is not a PIIBS backup or is damaged (${(err as Error).message}).`);
   }

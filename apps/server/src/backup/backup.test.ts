@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { databaseUrl, dropDatabase, onServer } from '../../test/databases.ts';
@@ -104,6 +105,72 @@ describe('backup and restore', () => {
     const client = new pg.Client({ connectionString: target });
     await client.connect();
     const tables = await client.query(`SELECT 1 FROM pg_tables WHERE schemaname = 'public'`);
+    await client.end();
+    expect(tables.rowCount).toBe(0);
+  });
+
+  it('refuses a backup damaged anywhere (gzip header, compressed data, checksum, a tar entry) at once, changing nothing', async () => {
+    const file = path.join(tmp, 'three.tar.gz');
+    await createBackup({ databaseUrl: sourceUrl(), dataDir: w.t.config.dataDir, out: file });
+    const whole = readFileSync(file);
+    const flipped = (at: number) => {
+      const bytes = Buffer.from(whole);
+      bytes[at]! ^= 0xff;
+      return bytes;
+    };
+    // What a damaged deflate stream decompressed to on the restores that hung: a tar entry with an empty name
+    // (the unpacking waited forever on it, and the gzip checksum that would have failed comes last). Made here
+    // directly, the same every run: the manifest's header with its name wiped.
+    const tar = gunzipSync(whole);
+    let header = 0;
+    while (tar.subarray(header, header + 14).toString('latin1') !== 'manifest.json\0') header += 512;
+    tar.fill(0, header, header + 100);
+    const wipedEntry = gzipSync(tar);
+    // The same with the tar header's checksum made right again: only the entry's name gives it away.
+    tar.fill(0x20, header + 148, header + 156);
+    const sum = tar.subarray(header, header + 512).reduce((n, b) => n + b, 0);
+    tar.write(`${sum.toString(8).padStart(6, '0')}\0 `, header + 148, 'latin1');
+    const wipedEntrySummed = gzipSync(tar);
+    const wipedEntryBadChecksum = Buffer.from(wipedEntry);
+    wipedEntryBadChecksum[wipedEntry.length - 8]! ^= 0xff;
+    const damaged: [string, Buffer][] = [
+      ['gzip flags', flipped(3)],
+      ['first compressed bytes', flipped(12)],
+      ['a quarter in', flipped(Math.floor(whole.length / 4))],
+      ['the middle', flipped(Math.floor(whole.length / 2))],
+      ['three quarters in', flipped(Math.floor((whole.length * 3) / 4))],
+      ['gzip CRC', flipped(whole.length - 8)],
+      ['gzip length', flipped(whole.length - 1)],
+      ['an entry without a name, gzip CRC wrong', wipedEntryBadChecksum],
+      ['an entry without a name, gzip whole', wipedEntry],
+      ['an entry without a name, gzip and tar checksums whole', wipedEntrySummed],
+    ];
+    const target = await emptyDatabase();
+    for (const [where, bytes] of damaged) {
+      const copy = path.join(tmp, 'damaged-here.tar.gz');
+      writeFileSync(copy, bytes);
+      const dataDir = path.join(tmp, 'd3');
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        restoreBackup({ file: copy, dataDir, databaseUrl: target }).then(
+          () => 'restored',
+          (err: unknown) => err,
+        ),
+        new Promise((resolve) => {
+          timer = setTimeout(() => resolve('still running after 5 s'), 5_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      expect(outcome, where).toBeInstanceOf(BackupError);
+      expect((outcome as Error).message, where).toMatch(/damaged|not a PIIBS backup/);
+      expect(
+        readdirSync(tmp).filter((f) => f.startsWith('.piibs-restore-') || f === 'd3'),
+        where,
+      ).toEqual([]);
+    }
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    const tables = await client.query(`SELECT 1 FROM pg_tables WHERE schemaname IN ('public', 'drizzle')`);
     await client.end();
     expect(tables.rowCount).toBe(0);
   });
