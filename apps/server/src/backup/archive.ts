@@ -464,6 +464,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
   } finally {
     await stopEmbedded?.();
     unlock?.();
-    await rm(scratch, { recursive: true, force: true });
+    // An unpacking that failed part-way may still be writing a file for a moment ("directory not empty").
+    await rm(scratch, { recursive: true, force: true, maxRetries: 5 });
   }
 }
