@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
+import { useUserStore } from '@/stores/user.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { orderDetail, orderRow, page, SEQ } from '../test-data.ts';
 import ServiceList from './ServiceList.tsx';
@@ -119,6 +120,31 @@ describe('我的服务单', { timeout: 40_000 }, () => {
     expect(call.responseType).toBe('blob');
     expect(api.callsTo('GET api/prevention/archive/download')).toHaveLength(0);
     expect(await screen.findByText(`已导出 ${fileName}`)).toBeInTheDocument();
+  });
+
+  it('leaves out the column naming the account’s own organisation or enterprise; the status follows the service item', async () => {
+    const headers = () => [...document.querySelectorAll('thead th')].map((th) => th.textContent?.trim());
+    const cases = [
+      { channel: 'staff', roles: ['underwriter'], shows: ['投保企业', '服务机构'], omits: [] },
+      { channel: 'service', roles: ['service'], shows: ['投保企业'], omits: ['服务机构'] },
+      { channel: 'enterprise', roles: [ROLE_CODES.enterprise], shows: ['服务机构'], omits: ['投保企业'] },
+    ] as const;
+    for (const { channel, roles, shows, omits } of cases) {
+      signInAs([...roles], ['prevention:list']);
+      useUserStore.setState((s) => ({ user: { ...s.user!, channel } }));
+      api = mockApi({ 'GET api/prevention/orders': page([orderRow()]) });
+      const view = renderWithProviders(<ServiceList />, LIST);
+      await rowOf(`${SEQ}-001`);
+      const names = headers();
+      for (const name of shows) expect(names, channel).toContain(name);
+      for (const name of omits) expect(names, channel).not.toContain(name);
+      expect(names.indexOf('状态'), channel).toBe(names.indexOf('服务项目') + 1);
+      // Nor is it offered among the columns a user may show again.
+      await userEvent.setup().click(screen.getByRole('button', { name: '列设置' }));
+      for (const name of omits) expect(screen.queryByRole('checkbox', { name })).toBeNull();
+      view.unmount();
+      api.restore();
+    }
   });
 
   it('sends the planned-date range as whole days and the filters from the URL', async () => {

@@ -156,6 +156,11 @@ function OrdersTab() {
     return [...seen].map(([value, label]) => ({ value, label }));
   }, [rows]);
 
+  // An organisation's account sees its own organisation's orders only, an enterprise its own: the column that would
+  // repeat the account's own name in every row is left out, so the status shows on a laptop's screen.
+  const ownColumn = useUserStore((s) =>
+    s.user?.channel === 'service' ? 'org' : s.user?.channel === 'enterprise' ? 'holder' : null,
+  );
   const columns: CrudColumn<ServiceOrderRow>[] = [
     {
       key: 'number',
@@ -183,16 +188,6 @@ function OrdersTab() {
       render: (_, o) => <Link to={preventionPath(o.seqNo)}>{o.policyNumber}</Link>,
     },
     { key: 'item', title: T.itemType, dataIndex: 'itemLabel' },
-    { key: 'org', title: T.org, dataIndex: 'orgName' },
-    {
-      key: 'persons',
-      title: T.persons,
-      defaultHidden: true,
-      render: (_, o) => o.persons.map((p) => p.name).join('、') || T.none,
-    },
-    { key: 'scheduledDate', title: T.scheduledDate, dataIndex: 'scheduledDate', sortField: 'scheduledDate' },
-    { key: 'serviceDate', title: T.serviceDate, dataIndex: 'serviceDate', render: (v) => v ?? T.none },
-    { key: 'cost', title: T.cost, dataIndex: 'costFen', align: 'right', render: (v: number) => formatFen(v) },
     {
       key: 'status',
       title: T.status,
@@ -205,6 +200,16 @@ function OrdersTab() {
         </>
       ),
     },
+    { key: 'org', title: T.org, dataIndex: 'orgName' },
+    {
+      key: 'persons',
+      title: T.persons,
+      defaultHidden: true,
+      render: (_, o) => o.persons.map((p) => p.name).join('、') || T.none,
+    },
+    { key: 'scheduledDate', title: T.scheduledDate, dataIndex: 'scheduledDate', sortField: 'scheduledDate' },
+    { key: 'serviceDate', title: T.serviceDate, dataIndex: 'serviceDate', render: (v) => v ?? T.none },
+    { key: 'cost', title: T.cost, dataIndex: 'costFen', align: 'right', render: (v: number) => formatFen(v) },
     {
       key: 'hazards',
       title: T.hazards,
@@ -239,7 +244,7 @@ function OrdersTab() {
         id="riskControl.orders"
         resource={ordersResource}
         list={list}
-        columns={columns}
+        columns={ownColumn ? columns.filter((c) => c.key !== ownColumn) : columns}
         query={query}
         selectable={false}
         addHint={false}
