@@ -170,9 +170,9 @@ export class ThemeSwitcher {
     const found: string[] = [];
     await this.page.evaluate(`window.__themeBaseline = (${colours})()`);
     const darkColor = PREDEFINED_THEME_COLORS[turn % PREDEFINED_THEME_COLORS.length]!;
-    const colors = [...PREDEFINED_THEME_COLORS.filter((c) => c !== darkColor), darkColor];
-    for (const color of colors) {
-      if (color === DEFAULT_THEME_COLOR && color !== darkColor) continue;
+    // Each other colour in light mode, ending on the one dark mode is checked in.
+    const others = PREDEFINED_THEME_COLORS.filter((c) => c !== darkColor && c !== DEFAULT_THEME_COLOR);
+    for (const color of [...others, darkColor]) {
       await this.choose({ color, dark: false }, true);
       if (color === DEFAULT_THEME_COLOR) continue;
       // Nothing recoloured (no element of the page takes the theme colour): nothing new to check.

@@ -22,7 +22,7 @@
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { dataVersionOf } from './keyset.ts';
+import { dataVersionOf, sequenceVersion } from './keyset.ts';
 
 /** The sort key (as keyset.ts writes it) and id of a row. */
 export interface Anchor {
@@ -145,8 +145,8 @@ export async function readAnchors(
   },
 ): Promise<AnchorSet | null> {
   const version = dataVersionOf(q.sequence);
-  const before = (await db.execute<{ v: string }>(sql`select ${version} as v`)).rows[0]?.v;
-  if (before === undefined || (await writerInFlight(db, q.table))) return null;
+  const before = await sequenceVersion(db, q.sequence);
+  if (await writerInFlight(db, q.table)) return null;
   const order = sql.join(q.orderBy, sql`, `);
   const table = sql.identifier(q.table);
   const res = await db.execute<{
