@@ -33,7 +33,7 @@
 import './layout.css';
 import { SIDEBAR_WIDTH_PX } from '@piibs/shared/constants';
 import { theme } from 'antd';
-import { type CSSProperties, lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { type CSSProperties, lazy, Suspense, useEffect, useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { useRouteBase, useShellNodes } from '@/app/menu-routes.tsx';
 import { matchShellRoute } from '@/app/shell-routes.ts';
