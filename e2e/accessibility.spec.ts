@@ -5,7 +5,7 @@
 // - the keyboard: a skip link first, a visible focus ring, the tag context menu and the settings drawer operated
 //   by keys, Esc closing them and the focus going back where it was;
 // - reflow: at 320 and 375 px the navbar stays one 50 px line with every control whole, and no page scrolls
-//   sideways (a wide table scrolls inside itself).
+//   sideways (a list is a column of cards).
 import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { seriousViolations, ThemeSwitcher } from './axe.ts';
@@ -215,7 +215,7 @@ for (const width of [320, 375]) {
       }
     });
 
-    test('the dashboard, a list and a form reflow: no sideways scroll of the page; the table scrolls inside itself', async ({
+    test('the dashboard, a list and a form reflow: no sideways scroll of the page; a list is a column of whole cards, axe-clean', async ({
       page,
     }) => {
       await signInQuickly(page, 'admin');
@@ -225,6 +225,17 @@ for (const width of [320, 375]) {
         const overflow = await sidewaysScroll(page);
         expect(overflow, `${path} scrolls sideways by ${overflow} px`).toBeLessThanOrEqual(0);
       }
+      await page.goto('/piibs/system/user');
+      await settled(page);
+      const cards = content(page).getByRole('list', { name: '用户列表' }).getByRole('listitem');
+      await expect(cards.first()).toBeVisible();
+      await expect(content(page).getByRole('table')).toHaveCount(0);
+      for (const card of (await cards.all()).slice(0, 3)) {
+        const box = (await card.boundingBox())!;
+        const title = (await card.locator('.crud-card-title').boundingBox())!;
+        expect(title.x + title.width, 'the card’s heading is whole').toBeLessThanOrEqual(box.x + box.width);
+      }
+      expect(await seriousViolations(page, `/piibs/system/user at ${width} px`)).toEqual([]);
     });
   });
 }

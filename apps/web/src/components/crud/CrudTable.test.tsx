@@ -325,3 +325,88 @@ describe('a kept-alive list (a tab switched away from and back)', () => {
     expect(lastListParams()).toEqual({ page: 0, size: 10 });
   });
 });
+
+describe('on a phone (under 576 px wide)', () => {
+  const PHONE = '(max-width: 575.98px)';
+  beforeEach(() => {
+    const wide = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
+      query === PHONE ? { ...wide(query), matches: true } : wide(query),
+    );
+  });
+
+  function PhonePage() {
+    const list = useListState({ filterKeys: searchKeys(SEARCH) });
+    const withActions: CrudColumn<Thing>[] = [
+      ...columns,
+      { key: 'note', title: '备注', render: () => null },
+      {
+        key: 'actions',
+        title: '操作',
+        alwaysVisible: true,
+        render: (_, row) => <a href="#x">查看{row.name}</a>,
+      },
+    ];
+    return (
+      <>
+        <SearchForm fields={SEARCH} list={list} />
+        <CrudTable<Thing> id="test.phone" resource={things} list={list} columns={withActions} />
+      </>
+    );
+  }
+
+  it('shows each row as a card: headed by its first column, the others as labelled fields, its actions at the foot', async () => {
+    api = mockApi({ 'GET api/things': pageOf });
+    renderWithProviders(<PhonePage />);
+    const list = await screen.findByRole('list', { name: '事物列表' });
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(10);
+    expect(screen.queryByRole('table')).toBeNull();
+    const first = cards[0]!;
+    expect(first.querySelector('.crud-card-title')).toHaveTextContent('甲1');
+    expect(within(first).getByRole('term')).toHaveTextContent('创建时间');
+    expect(within(first).getByRole('definition')).toHaveTextContent('2026-01-01T00:00:00.000Z');
+    // An empty field is left out; the actions are not a field.
+    expect(within(first).queryByText('备注')).toBeNull();
+    expect(within(first).queryByText('操作')).toBeNull();
+    expect(within(first).getByRole('link', { name: '查看甲1' })).toBeInTheDocument();
+    // The search bar puts each label above its field.
+    expect(screen.getByRole('search')).toHaveClass('ant-form-vertical');
+
+    expect(screen.getByText('共 25 条')).toBeInTheDocument();
+    fireEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(lastListParams()).toMatchObject({ page: 1, size: 10 }));
+    expect(await screen.findByText('甲11')).toBeInTheDocument();
+  });
+
+  it('sorts by a select naming the column and the direction, from the first page', async () => {
+    api = mockApi({ 'GET api/things': pageOf });
+    const { search } = renderWithProviders(<PhonePage />, '/piibs/things?page=1');
+    await screen.findByText('甲11');
+    const sort = screen.getByRole('combobox', { name: '排序' });
+    expect(screen.getByTitle('默认排序')).toBeInTheDocument();
+    fireEvent.mouseDown(sort);
+    fireEvent.click(await screen.findByText('按创建时间降序'));
+    await waitFor(() => expect(lastListParams()).toEqual({ page: 0, size: 10, sort: 'createdAt,desc' }));
+    expect(search().get('sort')).toBe('createdAt,desc');
+  });
+
+  it('selects a card by its checkbox, named by the row, or the whole page at once; batch delete takes them', async () => {
+    api = mockApi({ 'GET api/things': pageOf, 'POST api/things/delete': { data: { deleted: 1 } } });
+    renderWithProviders(<PhonePage />);
+    await screen.findByText('甲1');
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择 乙2' }));
+    expect(screen.getByText('已选择 1 项')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    expect(screen.getByText('已选择 10 项')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('checkbox', { name: '全选本页' }));
+    expect(screen.queryByText(/已选择/)).toBeNull();
+
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择 丙3' }));
+    fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(api.callsTo('POST api/things/delete')).toHaveLength(1));
+    expect(JSON.parse(String(api.callsTo('POST api/things/delete')[0]?.data))).toEqual([3]);
+  });
+});

@@ -6,6 +6,7 @@ import {
   Checkbox,
   Empty,
   Flex,
+  Pagination,
   Popover,
   Space,
   Table,
@@ -17,11 +18,14 @@ import {
 import type { SorterResult } from 'antd/es/table/interface';
 import { type Key, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Can, useCan } from '@/lib/permission.tsx';
+import { usePhone } from '@/lib/use-phone.ts';
 import { useDeleteRows, useExport } from './actions.tsx';
 import { useHiddenColumns } from './column-prefs.ts';
 import { type ListState, PAGE_SIZES } from './list-state.ts';
+import { RowCards } from './RowCards.tsx';
 import { type CrudResource, errorMessage, permissionsOfResource, useCrudList } from './resource.ts';
 import { CRUD_TEXTS as T } from './texts.ts';
+import './crud.css';
 
 export type CrudColumn<T> = Omit<TableColumnType<T>, 'key' | 'title'> & {
   key: string;
@@ -227,11 +231,14 @@ export function CrudTable<T extends object>({
   const deleteRows = useDeleteRows(resource, { onDeleted: () => setSelected([]) });
   const exporter = useExport(resource);
 
+  const shownColumns = useMemo(
+    () => columns.filter((column) => column.alwaysVisible || !hidden.includes(column.key)),
+    [columns, hidden],
+  );
   const visibleColumns = useMemo(
     () =>
-      columns
-        .filter((column) => column.alwaysVisible || !hidden.includes(column.key))
-        .map(({ sortField, alwaysVisible: _a, defaultHidden: _d, ...column }): TableColumnType<T> => {
+      shownColumns.map(
+        ({ sortField, alwaysVisible: _a, defaultHidden: _d, ...column }): TableColumnType<T> => {
           if (!sortField) return column;
           return {
             ...column,
@@ -239,8 +246,34 @@ export function CrudTable<T extends object>({
             sortOrder: sortOrderOf(list.sort, sortField),
             sortDirections: ['ascend', 'descend'],
           };
-        }),
-    [columns, hidden, list.sort],
+        },
+      ),
+    [shownColumns, list.sort],
+  );
+  const sortOptions = useMemo(
+    () =>
+      columns.flatMap(({ sortField, title }) =>
+        sortField
+          ? [
+              { value: `${sortField},asc`, label: T.sortAscending(title) },
+              { value: `${sortField},desc`, label: T.sortDescending(title) },
+            ]
+          : [],
+      ),
+    [columns],
+  );
+  // On a phone a plain list is a column of cards; a tree, or a table whose rows open or are clicked, stays a table.
+  const phone = usePhone();
+  const cards = phone && !tree && !tableProps?.expandable && !tableProps?.onRow;
+  const rowKey = (row: T) => resource.rowId(row) as Key;
+  const emptyState = (
+    <EmptyState
+      query={query}
+      noun={resource.noun}
+      filtered={list.filtered}
+      onReset={list.reset}
+      addHint={addHint && mayAdd}
+    />
   );
 
   const onChange: TableProps<T>['onChange'] = (_pagination, _filters, sorter, extra) => {
@@ -304,53 +337,78 @@ export function CrudTable<T extends object>({
           <ColumnSettings columns={columns} hidden={hidden} onToggle={toggle} onReset={resetColumns} />
         </Space>
       </Flex>
-      <Table<T>
-        // A tree mounts again once its rows arrive, so defaultExpandAllRows and the like apply to them.
-        key={tree && page ? 'rows' : 'empty'}
-        size="middle"
-        {...tableProps}
-        rowKey={(row) => resource.rowId(row) as Key}
-        columns={visibleColumns}
-        dataSource={rows}
-        loading={query.isFetching}
-        onChange={onChange}
-        scroll={{ x: 'max-content', ...tableProps?.scroll }}
-        locale={{
-          emptyText: (
-            <EmptyState
-              query={query}
-              noun={resource.noun}
-              filtered={list.filtered}
-              onReset={list.reset}
-              addHint={addHint && mayAdd}
-            />
-          ),
-        }}
-        rowSelection={
-          canSelect
-            ? {
-                ...tableProps?.rowSelection,
-                selectedRowKeys: selectedKeys as Key[],
-                onChange: (_keys, selectedRows) => setSelected(selectedRows.filter(Boolean)),
-                checkStrictly: true,
-              }
-            : undefined
-        }
-        pagination={
-          tree
-            ? false
-            : {
-                current: list.page + 1,
-                pageSize: list.size,
-                total: page?.totalElements ?? 0,
-                showSizeChanger: true,
-                pageSizeOptions: PAGE_SIZES.map(String),
-                showQuickJumper: true,
-                showTotal: (total) => T.total(total),
-                onChange: (current, size) => list.setPage(current - 1, size),
-              }
-        }
-      />
+      {cards ? (
+        <>
+          <RowCards<T>
+            rows={rows}
+            columns={shownColumns}
+            rowKey={rowKey}
+            rowLabel={resource.rowLabel}
+            noun={resource.noun}
+            loading={query.isFetching}
+            empty={emptyState}
+            selection={
+              canSelect
+                ? {
+                    keys: selectedKeys as Key[],
+                    onChange: setSelected,
+                    disabled: (row) => !!tableProps?.rowSelection?.getCheckboxProps?.(row)?.disabled,
+                  }
+                : undefined
+            }
+            sort={{ value: list.sort, options: sortOptions, onChange: list.setSort }}
+          />
+          <Pagination
+            className="crud-cards-pages"
+            size="small"
+            showLessItems
+            showSizeChanger={false}
+            current={list.page + 1}
+            pageSize={list.size}
+            total={page?.totalElements ?? 0}
+            showTotal={(total) => T.total(total)}
+            onChange={(current, size) => list.setPage(current - 1, size)}
+          />
+        </>
+      ) : (
+        <Table<T>
+          // A tree mounts again once its rows arrive, so defaultExpandAllRows and the like apply to them.
+          key={tree && page ? 'rows' : 'empty'}
+          size="middle"
+          {...tableProps}
+          rowKey={rowKey}
+          columns={visibleColumns}
+          dataSource={rows}
+          loading={query.isFetching}
+          onChange={onChange}
+          scroll={{ x: 'max-content', ...tableProps?.scroll }}
+          locale={{ emptyText: emptyState }}
+          rowSelection={
+            canSelect
+              ? {
+                  ...tableProps?.rowSelection,
+                  selectedRowKeys: selectedKeys as Key[],
+                  onChange: (_keys, selectedRows) => setSelected(selectedRows.filter(Boolean)),
+                  checkStrictly: true,
+                }
+              : undefined
+          }
+          pagination={
+            tree
+              ? false
+              : {
+                  current: list.page + 1,
+                  pageSize: list.size,
+                  total: page?.totalElements ?? 0,
+                  showSizeChanger: true,
+                  pageSizeOptions: PAGE_SIZES.map(String),
+                  showQuickJumper: true,
+                  showTotal: (total) => T.total(total),
+                  onChange: (current, size) => list.setPage(current - 1, size),
+                }
+          }
+        />
+      )}
     </div>
   );
 }

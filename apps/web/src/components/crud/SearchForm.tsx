@@ -3,6 +3,7 @@ import { Button, DatePicker, Form, Input, Select, Space, TreeSelect, type TreeSe
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { DictSelect } from '@/lib/dict.tsx';
+import { usePhone } from '@/lib/use-phone.ts';
 import type { Filters, ListState } from './list-state.ts';
 import { CRUD_TEXTS as T } from './texts.ts';
 
@@ -83,9 +84,14 @@ function toFilters(fields: readonly SearchField[], values: FormValues): Record<s
 }
 
 /** Form.Item hands its child `id`, `value` and `onChange`: passed on to the control. */
-type ControlProps = { field: SearchField } & Record<string, unknown>;
+type ControlProps = { field: SearchField; full: boolean } & Record<string, unknown>;
 
-function FieldControl({ field, ...control }: ControlProps) {
+/** A field's width: its own on a wide screen, the whole line on a phone. */
+function widthOf(full: boolean, width: number) {
+  return { width: full ? '100%' : width, maxWidth: '100%' };
+}
+
+function FieldControl({ field, full, ...control }: ControlProps) {
   switch (field.kind) {
     case 'input':
       return (
@@ -93,7 +99,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           {...control}
           allowClear
           placeholder={field.placeholder ?? T.inputPlaceholder(field.label)}
-          style={{ width: field.width ?? 200, maxWidth: '100%' }}
+          style={widthOf(full, field.width ?? 200)}
         />
       );
     case 'select':
@@ -102,7 +108,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           {...control}
           dict={field.dict}
           placeholder={T.selectPlaceholder(field.label)}
-          style={{ width: field.width ?? 160, maxWidth: '100%' }}
+          style={widthOf(full, field.width ?? 160)}
         />
       ) : (
         <Select
@@ -111,7 +117,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           placeholder={T.selectPlaceholder(field.label)}
           options={field.options}
           showSearch={field.searchable ? { optionFilterProp: 'label' } : undefined}
-          style={{ width: field.width ?? 160, maxWidth: '100%' }}
+          style={widthOf(full, field.width ?? 160)}
         />
       );
     case 'dateRange':
@@ -119,7 +125,7 @@ function FieldControl({ field, ...control }: ControlProps) {
         <DatePicker.RangePicker
           {...control}
           placeholder={[T.startTime, T.endTime]}
-          style={{ width: 260, maxWidth: '100%' }}
+          style={widthOf(full, 260)}
         />
       );
     case 'treeSelect':
@@ -133,7 +139,7 @@ function FieldControl({ field, ...control }: ControlProps) {
           placeholder={T.selectPlaceholder(field.label)}
           treeData={field.treeData}
           loading={field.loading}
-          style={{ width: field.width ?? 200, maxWidth: '100%' }}
+          style={widthOf(full, field.width ?? 200)}
         />
       );
   }
@@ -158,6 +164,8 @@ export function SearchForm({
 }) {
   const [form] = Form.useForm<FormValues>();
   const { filters } = list;
+  // On a phone each label sits above its field, which takes the whole line.
+  const phone = usePhone();
   // The fields may be rebuilt on each render (tree data arriving …); only a change of the URL refills them.
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
@@ -189,18 +197,23 @@ export function SearchForm({
     <Form<FormValues>
       form={form}
       name={name}
-      layout="inline"
+      layout={phone ? 'vertical' : 'inline'}
       onFinish={submit}
       className="crud-search"
-      style={{ rowGap: 12, marginBottom: 16 }}
+      style={phone ? { marginBottom: 16 } : { rowGap: 12, marginBottom: 16 }}
       role="search"
     >
       {fields.map((field) => (
-        <Form.Item key={field.name} name={field.name} label={field.label} style={{ marginInlineEnd: 16 }}>
-          <FieldControl field={field} />
+        <Form.Item
+          key={field.name}
+          name={field.name}
+          label={field.label}
+          style={phone ? { marginBottom: 12 } : { marginInlineEnd: 16 }}
+        >
+          <FieldControl field={field} full={phone} />
         </Form.Item>
       ))}
-      <Form.Item style={{ marginInlineEnd: 0 }}>
+      <Form.Item style={phone ? { marginBottom: 0 } : { marginInlineEnd: 0 }}>
         <Space size={8}>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
             {T.search}

@@ -20,6 +20,13 @@ export const CRUD_TEXTS = Object.freeze({
   total: (n: number) => `共 ${n} 条`,
   selected: (n: number) => `已选择 ${n} 项`,
   clearSelection: '取消选择',
+  selectPage: '全选本页',
+  selectRow: (label: string) => `选择 ${label}`,
+  sortBy: '排序',
+  defaultOrder: '默认排序',
+  sortAscending: (column: string) => `按${column}升序`,
+  sortDescending: (column: string) => `按${column}降序`,
+  listOf: (noun: string) => `${noun}列表`,
 
   loadFailed: '加载失败',
   retry: '重试',
