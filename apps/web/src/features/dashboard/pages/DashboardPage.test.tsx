@@ -145,6 +145,7 @@ afterEach(() => {
   api?.restore();
   dropEarly();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   usePermissionStore.getState().reset();
   resetKitState();
 });
@@ -416,6 +417,56 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     expect(chartOf('我的投保单（按状态）')).toHaveAccessibleName(
       '我的投保单（按状态），柱状图：件数：草稿 2，待支付 1',
     );
+  });
+
+  it('最近到期: a table on a wide screen; on a phone one entry per policy with its facts labelled', async () => {
+    signInAs([ROLE_CODES.enterprise]);
+    const soon = {
+      id: 7,
+      number: 'PAZX202600000002',
+      holderName: '镇江示例安全科技有限公司',
+      productName: '安全生产责任保险（工贸行业）',
+      endDate: addDays(today, 12),
+      daysLeft: 12,
+      premiumFen: 1952000,
+    };
+    const answer = {
+      range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
+      generatedAt: new Date().toISOString(),
+      business: {
+        applications: [],
+        applicationsTotal: 0,
+        funnel: [],
+        expiring: [{ withinDays: 30, count: 1, premiumFen: 1952000 }],
+        expiringSoon: [soon],
+      },
+    } satisfies Partial<DashboardAnswer>;
+    api = mockApi({ 'GET api/dashboard': { data: answer } });
+    const wide = renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    const table = await screen.findByRole('table', { name: '最近到期' });
+    expect(within(table).getByRole('row', { name: /PAZX202600000002/ })).toHaveTextContent('12 天');
+    wide.unmount();
+
+    const matchMedia = window.matchMedia;
+    vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
+      query === '(max-width: 575.98px)' ? { ...matchMedia(query), matches: true } : matchMedia(query),
+    );
+    renderWithProviders(<DashboardPage />, '/piibs/dashboard');
+    const list = await screen.findByRole('list', { name: '最近到期' });
+    expect(screen.queryByRole('table', { name: '最近到期' })).toBeNull();
+    const entry = within(list).getByRole('listitem');
+    expect(within(entry).getByText('PAZX202600000002')).toBeInTheDocument();
+    expect(within(entry).getByText('安全生产责任保险（工贸行业）')).toBeInTheDocument();
+    expect(
+      within(entry)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toEqual(['投保人', '保险止期', '剩余天数', '保费（元）']);
+    expect(
+      within(entry)
+        .getAllByRole('definition')
+        .map((d) => d.textContent),
+    ).toEqual(['镇江示例安全科技有限公司', soon.endDate, '12 天', '¥19,520.00']);
   });
 
   it('no applications at all: 暂无投保单，去在线投保', async () => {

@@ -7,6 +7,7 @@ import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
 import { type ChartTheme, cartesianChart, funnelChart } from '@/components/charts/spec.ts';
 import { INSURE_LIST_PATH } from '@/features/application/flows.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
+import { usePhone } from '@/lib/use-phone.ts';
 import { fenAxisLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
 import { PageLink, useWizardPath } from '../links.tsx';
@@ -157,8 +158,48 @@ export function BusinessSection({ data }: { data: Business }) {
   );
 }
 
+/** On a phone, one entry per policy: its number and product, then the holder, end date, days left and premium. */
+function ExpiringSoonList({ rows }: { rows: readonly SoonRow[] }) {
+  const { token } = theme.useToken();
+  const facts = (p: SoonRow): [string, string, string | undefined][] => [
+    [T.holder, p.holderName, undefined],
+    [T.endDate, p.endDate, undefined],
+    [T.daysLeft, T.daysLeftText(p.daysLeft), p.daysLeft <= 30 ? token.colorError : undefined],
+    [T.premium, formatFen(p.premiumFen), undefined],
+  ];
+  return (
+    <>
+      <h3 style={{ margin: '0 0 8px', fontSize: token.fontSize, fontWeight: 500 }}>{T.expiringSoon}</h3>
+      <ul aria-label={T.expiringSoon} style={{ margin: 0, padding: 0, listStyle: 'none' }}>
+        {rows.map((p) => (
+          <li key={p.id} style={{ padding: '8px 0', borderTop: `1px solid ${token.colorBorderSecondary}` }}>
+            <PageLink to={policyViewPath(p.id)}>{p.number}</PageLink>
+            <div style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM }}>{p.productName}</div>
+            <dl
+              style={{
+                display: 'grid',
+                gridTemplateColumns: 'auto minmax(0, 1fr)',
+                gap: '2px 12px',
+                margin: '4px 0 0',
+              }}
+            >
+              {facts(p).map(([term, value, color]) => (
+                <div key={term} style={{ display: 'contents' }}>
+                  <dt style={{ color: token.colorTextSecondary }}>{term}</dt>
+                  <dd style={{ margin: 0, color }}>{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function ExpiringSoon({ rows }: { rows: readonly SoonRow[] }) {
   const { token } = theme.useToken();
+  const phone = usePhone();
   const cell = { padding: '6px 8px', borderBottom: `1px solid ${token.colorBorderSecondary}` } as const;
   return (
     <div
@@ -170,48 +211,54 @@ function ExpiringSoon({ rows }: { rows: readonly SoonRow[] }) {
         overflow: 'auto',
       }}
     >
-      <table aria-label={T.expiringSoon} style={{ width: '100%', borderCollapse: 'collapse' }}>
-        <caption style={{ textAlign: 'left', fontWeight: 500, paddingBottom: 8 }}>{T.expiringSoon}</caption>
-        <thead>
-          <tr>
-            {[T.policyNumber, T.holder, T.endDate, T.daysLeft, T.premium].map((title, i) => (
-              <th
-                key={title}
-                scope="col"
-                style={{ ...cell, textAlign: i >= 3 ? 'right' : 'left', background: token.colorFillAlter }}
-              >
-                {title}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr key={p.id}>
-              <td style={cell}>
-                <PageLink to={policyViewPath(p.id)}>{p.number}</PageLink>
-                <div style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM }}>
-                  {p.productName}
-                </div>
-              </td>
-              <td style={cell}>{p.holderName}</td>
-              <td style={cell}>{p.endDate}</td>
-              <td
-                style={{
-                  ...cell,
-                  textAlign: 'right',
-                  color: p.daysLeft <= 30 ? token.colorError : undefined,
-                }}
-              >
-                {T.daysLeftText(p.daysLeft)}
-              </td>
-              <td style={{ ...cell, textAlign: 'right' }} title={formatFen(p.premiumFen)}>
-                {formatFen(p.premiumFen)}
-              </td>
+      {phone ? (
+        <ExpiringSoonList rows={rows} />
+      ) : (
+        <table aria-label={T.expiringSoon} style={{ width: '100%', borderCollapse: 'collapse' }}>
+          <caption style={{ captionSide: 'top', textAlign: 'left', fontWeight: 500, paddingBottom: 8 }}>
+            {T.expiringSoon}
+          </caption>
+          <thead>
+            <tr>
+              {[T.policyNumber, T.holder, T.endDate, T.daysLeft, T.premium].map((title, i) => (
+                <th
+                  key={title}
+                  scope="col"
+                  style={{ ...cell, textAlign: i >= 3 ? 'right' : 'left', background: token.colorFillAlter }}
+                >
+                  {title}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.id}>
+                <td style={cell}>
+                  <PageLink to={policyViewPath(p.id)}>{p.number}</PageLink>
+                  <div style={{ color: token.colorTextSecondary, fontSize: token.fontSizeSM }}>
+                    {p.productName}
+                  </div>
+                </td>
+                <td style={cell}>{p.holderName}</td>
+                <td style={cell}>{p.endDate}</td>
+                <td
+                  style={{
+                    ...cell,
+                    textAlign: 'right',
+                    color: p.daysLeft <= 30 ? token.colorError : undefined,
+                  }}
+                >
+                  {T.daysLeftText(p.daysLeft)}
+                </td>
+                <td style={{ ...cell, textAlign: 'right' }} title={formatFen(p.premiumFen)}>
+                  {formatFen(p.premiumFen)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </div>
   );
 }
