@@ -76,6 +76,20 @@ const focusRing = (page: Page) =>
   ) as Promise<boolean>;
 
 /** How far the page scrolls sideways (0 when it does not). */
+/** The texts among `selector`'s elements that break over more than one line. */
+const brokenTexts = (page: Page, selector: string) =>
+  page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(sel)]
+        .filter((el) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+        })
+        .map((el) => el.textContent),
+    selector,
+  );
+
 const sidewaysScroll = (page: Page) =>
   page.evaluate(
     'document.documentElement.scrollWidth - document.documentElement.clientWidth',
@@ -236,6 +250,27 @@ for (const width of [320, 375]) {
         expect(title.x + title.width, 'the card’s heading is whole').toBeLessThanOrEqual(box.x + box.width);
       }
       expect(await seriousViolations(page, `/piibs/system/user at ${width} px`)).toEqual([]);
+    });
+
+    test('a policy’s page: card titles whole beside their buttons, table headings and short labels on one line', async ({
+      page,
+    }) => {
+      await signInQuickly(page, 'enterprise', '/piibs/policy/myPolicies');
+      await content(page).locator('.crud-card-title').first().getByRole('button').click();
+      await expect(content(page).getByRole('button', { name: /下载电子保单/ }).first()).toBeVisible();
+      await settled(page);
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll('main .ant-card-head-title')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1)
+          .map((el) => el.textContent),
+      );
+      expect(cut, 'card titles cut off').toEqual([]);
+      expect(await brokenTexts(page, 'main .ant-table-thead th')).toEqual([]);
+      const labels = (await brokenTexts(page, 'main .ant-descriptions-item-label')).filter(
+        (text) => (text ?? '').length <= 4,
+      );
+      expect(labels, 'labels of up to four characters broken').toEqual([]);
+      expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
     });
   });
 }
