@@ -63,8 +63,9 @@ export function MaskedPhone({
   if (full !== null) return <span>{full}</span>;
   if (!mayUnmask) return <span>{phone}</span>;
   return (
-    <Space size={4}>
-      <span>{phone}</span>
+    // A narrow cell puts the link under the number, never the number over three lines.
+    <Space size={4} wrap>
+      <span style={{ whiteSpace: 'nowrap' }}>{phone}</span>
       <UnmaskButton customerId={customerId} onRevealed={setFull} compact={compact} />
     </Space>
   );
