@@ -75,21 +75,27 @@ const focusRing = (page: Page) =>
     `(() => { const s = getComputedStyle(document.activeElement); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0; })()`,
   ) as Promise<boolean>;
 
-/** How far the page scrolls sideways (0 when it does not). */
 /** The texts among `selector`'s elements that break over more than one line. */
 const brokenTexts = (page: Page, selector: string) =>
   page.evaluate(
-    (sel) =>
-      [...document.querySelectorAll(sel)]
-        .filter((el) => {
-          const range = document.createRange();
-          range.selectNodeContents(el);
-          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
-        })
-        .map((el) => el.textContent),
-    selector,
-  );
+    `[...document.querySelectorAll(${JSON.stringify(selector)})]
+      .filter((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      })
+      .map((el) => el.textContent)`,
+  ) as Promise<string[]>;
 
+/** The card titles on the page cut short (wider than their box). */
+const cutCardTitles = (page: Page) =>
+  page.evaluate(
+    `[...document.querySelectorAll('main .ant-card-head-title')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.textContent)`,
+  ) as Promise<string[]>;
+
+/** How far the page scrolls sideways (0 when it does not). */
 const sidewaysScroll = (page: Page) =>
   page.evaluate(
     'document.documentElement.scrollWidth - document.documentElement.clientWidth',
@@ -257,17 +263,16 @@ for (const width of [320, 375]) {
     }) => {
       await signInQuickly(page, 'enterprise', '/piibs/policy/myPolicies');
       await content(page).locator('.crud-card-title').first().getByRole('button').click();
-      await expect(content(page).getByRole('button', { name: /下载电子保单/ }).first()).toBeVisible();
+      await expect(
+        content(page)
+          .getByRole('button', { name: /下载电子保单/ })
+          .first(),
+      ).toBeVisible();
       await settled(page);
-      const cut = await page.evaluate(() =>
-        [...document.querySelectorAll('main .ant-card-head-title')]
-          .filter((el) => el.scrollWidth > el.clientWidth + 1)
-          .map((el) => el.textContent),
-      );
-      expect(cut, 'card titles cut off').toEqual([]);
+      expect(await cutCardTitles(page), 'card titles cut off').toEqual([]);
       expect(await brokenTexts(page, 'main .ant-table-thead th')).toEqual([]);
       const labels = (await brokenTexts(page, 'main .ant-descriptions-item-label')).filter(
-        (text) => (text ?? '').length <= 4,
+        (text) => text.length <= 4,
       );
       expect(labels, 'labels of up to four characters broken').toEqual([]);
       expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);

@@ -379,6 +379,23 @@ describe('on a phone (under 576 px wide)', () => {
     expect(await screen.findByText('甲11')).toBeInTheDocument();
   });
 
+  it('a tree stays a table, its actions column no longer fixed over the names: the table scrolls as a whole', async () => {
+    api = mockApi({ 'GET api/things': { data: { content: ALL.slice(0, 3), totalElements: 3 } } });
+    function TreePage() {
+      const list = useListState();
+      const fixed: CrudColumn<Thing>[] = [
+        ...columns,
+        { key: 'actions', title: '操作', alwaysVisible: true, fixed: 'right', render: () => '编辑' },
+      ];
+      return <CrudTable<Thing> id="test.tree" resource={things} list={list} columns={fixed} tree />;
+    }
+    renderWithProviders(<TreePage />);
+    await screen.findByText('甲1');
+    expect(screen.getByRole('table')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: '操作' })).not.toHaveClass('ant-table-cell-fix');
+    expect(document.querySelector('.ant-table-cell-fix')).toBeNull();
+  });
+
   it('sorts by a select naming the column and the direction, from the first page', async () => {
     api = mockApi({ 'GET api/things': pageOf });
     const { search } = renderWithProviders(<PhonePage />, '/piibs/things?page=1');

@@ -235,10 +235,13 @@ export function CrudTable<T extends object>({
     () => columns.filter((column) => column.alwaysVisible || !hidden.includes(column.key)),
     [columns, hidden],
   );
+  const phone = usePhone();
+  // On a phone a column fixed at the side would cover most of the row's name: the table scrolls as a whole instead.
   const visibleColumns = useMemo(
     () =>
       shownColumns.map(
-        ({ sortField, alwaysVisible: _a, defaultHidden: _d, ...column }): TableColumnType<T> => {
+        ({ sortField, alwaysVisible: _a, defaultHidden: _d, ...shown }): TableColumnType<T> => {
+          const column = phone ? { ...shown, fixed: undefined } : shown;
           if (!sortField) return column;
           return {
             ...column,
@@ -248,7 +251,7 @@ export function CrudTable<T extends object>({
           };
         },
       ),
-    [shownColumns, list.sort],
+    [shownColumns, list.sort, phone],
   );
   const sortOptions = useMemo(
     () =>
@@ -263,7 +266,6 @@ export function CrudTable<T extends object>({
     [columns],
   );
   // On a phone a plain list is a column of cards; a tree, or a table whose rows open or are clicked, stays a table.
-  const phone = usePhone();
   const cards = phone && !tree && !tableProps?.expandable && !tableProps?.onRow;
   const rowKey = (row: T) => resource.rowId(row) as Key;
   const emptyState = (
