@@ -18,7 +18,7 @@ function valueAt(row: object, dataIndex: unknown): unknown {
 }
 
 /** What a column shows for a row, as the table's cell would. */
-export function cellOf<T extends object>(column: CrudColumn<T>, row: T, index: number): ReactNode {
+function cellOf<T extends object>(column: CrudColumn<T>, row: T, index: number): ReactNode {
   const value = valueAt(row, column.dataIndex);
   return (column.render ? column.render(value, row, index) : value) as ReactNode;
 }
