@@ -396,6 +396,31 @@ describe('on a phone (under 576 px wide)', () => {
     expect(document.querySelector('.ant-table-cell-fix')).toBeNull();
   });
 
+  it('the search form shows its first field; 展开 shows the others, which show at once when the URL fills one in', async () => {
+    api = mockApi({ 'GET api/things': pageOf });
+    const fields: SearchField[] = [
+      ...SEARCH,
+      { kind: 'select', name: 'kind', label: '类别', options: [{ label: '甲类', value: 'a' }] },
+    ];
+    function Folding() {
+      const list = useListState({ filterKeys: searchKeys(fields) });
+      return <SearchForm fields={fields} list={list} />;
+    }
+    const first = renderWithProviders(<Folding />);
+    expect(screen.getByLabelText('关键词')).toBeVisible();
+    expect(screen.getByLabelText('类别')).not.toBeVisible();
+    const toggle = screen.getByRole('button', { name: /展\s*开/ });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    fireEvent.click(toggle);
+    expect(screen.getByLabelText('类别')).toBeVisible();
+    expect(screen.getByRole('button', { name: /收\s*起/ })).toHaveAttribute('aria-expanded', 'true');
+    first.unmount();
+
+    renderWithProviders(<Folding />, '/piibs/things?kind=a');
+    expect(await screen.findByLabelText('类别')).toBeVisible();
+    expect(screen.queryByRole('button', { name: /展\s*开/ })).toBeNull();
+  });
+
   it('sorts by a select naming the column and the direction, from the first page', async () => {
     api = mockApi({ 'GET api/things': pageOf });
     const { search } = renderWithProviders(<PhonePage />, '/piibs/things?page=1');

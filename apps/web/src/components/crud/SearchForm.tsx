@@ -1,7 +1,7 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form, Input, Select, Space, TreeSelect, type TreeSelectProps } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { DictSelect } from '@/lib/dict.tsx';
 import { usePhone } from '@/lib/use-phone.ts';
 import type { Filters, ListState } from './list-state.ts';
@@ -164,8 +164,14 @@ export function SearchForm({
 }) {
   const [form] = Form.useForm<FormValues>();
   const { filters } = list;
-  // On a phone each label sits above its field, which takes the whole line.
+  // On a phone each label sits above its field, which takes the whole line, and only the first field shows until
+  // 展开: the list starts on the first screen. A field the URL's search fills in is always shown.
   const phone = usePhone();
+  const [unfolded, setUnfolded] = useState(false);
+  const foldId = useId();
+  const foldable = phone && fields.length > 1;
+  const inUse = fields.slice(1).some((field) => searchKeys([field]).some((key) => filters[key]));
+  const folded = foldable && !unfolded && !inUse;
   // The fields may be rebuilt on each render (tree data arriving …); only a change of the URL refills them.
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
@@ -203,24 +209,40 @@ export function SearchForm({
       style={phone ? { marginBottom: 16 } : { rowGap: 12, marginBottom: 16 }}
       role="search"
     >
-      {fields.map((field) => (
-        <Form.Item
-          key={field.name}
-          name={field.name}
-          label={field.label}
-          style={phone ? { marginBottom: 12 } : { marginInlineEnd: 16 }}
-        >
-          <FieldControl field={field} full={phone} />
-        </Form.Item>
-      ))}
+      <div id={foldId} style={{ display: 'contents' }}>
+        {fields.map((field, index) => (
+          <Form.Item
+            key={field.name}
+            name={field.name}
+            label={field.label}
+            // Folded fields stay in the form, so a search keeps what they hold.
+            hidden={folded && index > 0}
+            style={phone ? { marginBottom: 12 } : { marginInlineEnd: 16 }}
+          >
+            <FieldControl field={field} full={phone} />
+          </Form.Item>
+        ))}
+      </div>
       <Form.Item style={phone ? { marginBottom: 0 } : { marginInlineEnd: 0 }}>
-        <Space size={8}>
+        <Space size={8} wrap>
           <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
             {T.search}
           </Button>
           <Button onClick={reset} icon={<ReloadOutlined />}>
             {T.reset}
           </Button>
+          {foldable && !inUse ? (
+            <Button
+              type="link"
+              aria-expanded={!folded}
+              aria-controls={foldId}
+              icon={folded ? <DownOutlined /> : <UpOutlined />}
+              iconPlacement="end"
+              onClick={() => setUnfolded(folded)}
+            >
+              {folded ? T.expand : T.collapse}
+            </Button>
+          ) : null}
           {extra}
         </Space>
       </Form.Item>
