@@ -15,3 +15,8 @@ const isPhone = () => window.matchMedia(PHONE).matches;
 export function usePhone(): boolean {
   return useSyncExternalStore(subscribe, isPhone, () => false);
 }
+
+/** Where a table fixes its actions column: at the end, but not on a phone, where it would cover each row's name. */
+export function useActionsFixed(): 'right' | undefined {
+  return usePhone() ? undefined : 'right';
+}

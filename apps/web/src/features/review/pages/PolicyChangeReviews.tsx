@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { policyChangeReviewsQuery, policyViewPath } from '@/features/policy/api.ts';
+import { useActionsFixed } from '@/lib/use-phone.ts';
 import { kindWords, premiumDeltaWords } from '../components/PolicyChangeFacts.tsx';
 
 /**
@@ -16,6 +17,7 @@ import { kindWords, premiumDeltaWords } from '../components/PolicyChangeFacts.ts
 export default function PolicyChangeReviews() {
   const navigate = useNavigate();
   const query = useQuery(policyChangeReviewsQuery());
+  const actionsFixed = useActionsFixed();
   return (
     <CrudPage
       title="待核保的批改与退保申请"
@@ -83,7 +85,7 @@ export default function PolicyChangeReviews() {
           {
             key: 'actions',
             title: '操作',
-            fixed: 'right',
+            fixed: actionsFixed,
             render: (_, r) => (
               <Button type="link" size="small" onClick={() => navigate(policyChangeAuditPath(r.id))}>
                 审核

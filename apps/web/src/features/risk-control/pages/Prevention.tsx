@@ -14,6 +14,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
 import { Can } from '@/lib/permission.tsx';
+import { useActionsFixed } from '@/lib/use-phone.ts';
 import { useTabRecord } from '@/stores/tagsView.ts';
 import {
   deletePlanItem,
@@ -65,6 +66,7 @@ export default function Prevention() {
     item: null,
   });
   const [dispatching, setDispatching] = useState<PlanItemRow | null>(null);
+  const actionsFixed = useActionsFixed();
 
   const refresh = (fresh?: PlanDetail) => {
     if (fresh) client.setQueryData(planQuery(seqNo).queryKey, fresh);
@@ -168,7 +170,7 @@ export default function Prevention() {
           {
             key: 'actions',
             title: T.actions,
-            fixed: 'right' as const,
+            fixed: actionsFixed,
             render: (_: unknown, i: PlanItemRow) => (
               <Can code="prevention:plan">
                 <Space size={0}>

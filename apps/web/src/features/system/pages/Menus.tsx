@@ -10,7 +10,7 @@ import { errorMessage } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { MenuIcon } from '@/lib/icons.tsx';
 import { Can } from '@/lib/permission.tsx';
-import { usePhone } from '@/lib/use-phone.ts';
+import { useActionsFixed } from '@/lib/use-phone.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { fetchMenuLevel, MENU_TYPES, type MenuRow, menusResource } from '../api.ts';
 import { MenuModal } from '../components/MenuModal.tsx';
@@ -90,8 +90,7 @@ export default function Menus() {
     onDeleted: reloadShellMenus,
   });
 
-  // On a phone the actions column is not fixed: it would cover most of each menu's title.
-  const phone = usePhone();
+  const actionsFixed = useActionsFixed();
   const columns: TableColumnsType<MenuNode> = [
     {
       key: 'title',
@@ -145,7 +144,7 @@ export default function Menus() {
     {
       key: 'actions',
       title: T.actions,
-      fixed: phone ? undefined : 'right',
+      fixed: actionsFixed,
       width: 200,
       render: (_, menu) => (
         <Space size={0}>
