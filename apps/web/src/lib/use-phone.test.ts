@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useActionsFixed, usePhone } from './use-phone.ts';
+import { PHONE, useActionsFixed, usePhone } from './use-phone.ts';
 
 /** A window whose width can be changed: the phone query matches under 576 px. */
 function windowOf(width: number) {
@@ -11,7 +11,7 @@ function windowOf(width: number) {
       ({
         media: query,
         get matches() {
-          return query === '(max-width: 575.98px)' && state.width < 576;
+          return query === PHONE && state.width < 576;
         },
         addEventListener: (_: string, listener: () => void) => listeners.add(listener),
         removeEventListener: (_: string, listener: () => void) => listeners.delete(listener),

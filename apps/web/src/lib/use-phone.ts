@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /** antd's `sm` breakpoint: below it, a phone held upright (320–575 px). */
-const PHONE = '(max-width: 575.98px)';
+export const PHONE = '(max-width: 575.98px)';
 
 function subscribe(onChange: () => void): () => void {
   const query = window.matchMedia(PHONE);

@@ -5,6 +5,7 @@ import { Activity, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureHttp, resetHttp } from '@/lib/http.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { onPhone } from '@/test/phone.ts';
 import { type CrudColumn, CrudTable } from './CrudTable.tsx';
 import { columnPrefsKey } from './column-prefs.ts';
 import { useListState } from './list-state.ts';
@@ -327,13 +328,7 @@ describe('a kept-alive list (a tab switched away from and back)', () => {
 });
 
 describe('on a phone (under 576 px wide)', () => {
-  const PHONE = '(max-width: 575.98px)';
-  beforeEach(() => {
-    const wide = window.matchMedia;
-    vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
-      query === PHONE ? { ...wide(query), matches: true } : wide(query),
-    );
-  });
+  beforeEach(onPhone);
 
   function PhonePage() {
     const list = useListState({ filterKeys: searchKeys(SEARCH) });

@@ -11,6 +11,7 @@ import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/
 import { dropEarly, EARLY_DASHBOARD_URL, requestEarly } from '@/lib/early-requests.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
+import { onPhone } from '@/test/phone.ts';
 import DashboardPage from './DashboardPage.tsx';
 
 /** The drawn chart (an SVG image) of the card titled `title`. */
@@ -124,12 +125,17 @@ const RISK_MENU: MenuRoute = {
   ],
 };
 
-function serviceAnswer(service: Omit<NonNullable<DashboardAnswer['service']>, 'org'>): DashboardAnswer {
+/** An answer over the last 30 days with the sections given. */
+function answerOf(sections: Pick<DashboardAnswer, 'business' | 'service'>): DashboardAnswer {
   return {
     range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
     generatedAt: new Date().toISOString(),
-    service: { org: { id: 7, name: '镇江安全生产服务中心' }, ...service },
+    ...sections,
   };
+}
+
+function serviceAnswer(service: Omit<NonNullable<DashboardAnswer['service']>, 'org'>): DashboardAnswer {
+  return answerOf({ service: { org: { id: 7, name: '镇江安全生产服务中心' }, ...service } });
 }
 
 let api: MockApi;
@@ -383,15 +389,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
       ],
       expiringSoon: [],
     } satisfies DashboardAnswer['business'];
-    api = mockApi({
-      'GET api/dashboard': {
-        data: {
-          range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
-          generatedAt: new Date().toISOString(),
-          business,
-        },
-      },
-    });
+    api = mockApi({ 'GET api/dashboard': { data: answerOf({ business }) } });
     renderWithProviders(<DashboardPage />, '/piibs/dashboard');
     const section = await screen.findByRole('region', { name: '我的业务' });
     expect(screen.queryByRole('region', { name: '审核工作' })).toBeNull();
@@ -430,9 +428,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
       daysLeft: 12,
       premiumFen: 1952000,
     };
-    const answer = {
-      range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
-      generatedAt: new Date().toISOString(),
+    const answer = answerOf({
       business: {
         applications: [],
         applicationsTotal: 0,
@@ -440,17 +436,14 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
         expiring: [{ withinDays: 30, count: 1, premiumFen: 1952000 }],
         expiringSoon: [soon],
       },
-    } satisfies Partial<DashboardAnswer>;
+    });
     api = mockApi({ 'GET api/dashboard': { data: answer } });
     const wide = renderWithProviders(<DashboardPage />, '/piibs/dashboard');
     const table = await screen.findByRole('table', { name: '最近到期' });
     expect(within(table).getByRole('row', { name: /PAZX202600000002/ })).toHaveTextContent('12 天');
     wide.unmount();
 
-    const matchMedia = window.matchMedia;
-    vi.spyOn(window, 'matchMedia').mockImplementation((query) =>
-      query === '(max-width: 575.98px)' ? { ...matchMedia(query), matches: true } : matchMedia(query),
-    );
+    onPhone();
     renderWithProviders(<DashboardPage />, '/piibs/dashboard');
     const list = await screen.findByRole('list', { name: '最近到期' });
     expect(screen.queryByRole('table', { name: '最近到期' })).toBeNull();
@@ -473,17 +466,9 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
     signInAs([ROLE_CODES.enterprise]);
     api = mockApi({
       'GET api/dashboard': {
-        data: {
-          range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
-          generatedAt: new Date().toISOString(),
-          business: {
-            applications: [],
-            applicationsTotal: 0,
-            funnel: [],
-            expiring: [],
-            expiringSoon: [],
-          },
-        },
+        data: answerOf({
+          business: { applications: [], applicationsTotal: 0, funnel: [], expiring: [], expiringSoon: [] },
+        }),
       },
     });
     renderWithProviders(<DashboardPage />, '/piibs/dashboard');
@@ -614,14 +599,7 @@ describe('首页 (dashboard)', { timeout: 30_000 }, () => {
 
   it('a user without sections sees only the welcome and the shortcuts', async () => {
     signInAs(['service']);
-    api = mockApi({
-      'GET api/dashboard': {
-        data: {
-          range: { from: addDays(today, -29), to: today, days: 30, granularity: 'day' },
-          generatedAt: new Date().toISOString(),
-        },
-      },
-    });
+    api = mockApi({ 'GET api/dashboard': { data: answerOf({}) } });
     renderWithProviders(<DashboardPage />, '/piibs/dashboard');
     await waitFor(() => expect(dashboardCalls()).toHaveLength(1));
     await waitFor(() => expect(screen.queryByText('统计期间')).toBeNull());
