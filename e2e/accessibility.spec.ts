@@ -258,7 +258,7 @@ for (const width of [320, 375]) {
       expect(await seriousViolations(page, `/piibs/system/user at ${width} px`)).toEqual([]);
     });
 
-    test('a policy’s page: card titles whole beside their buttons, table headings and short labels on one line', async ({
+    test('a policy’s page: card titles whole beside their buttons, its tables as cards, short labels on one line', async ({
       page,
     }) => {
       await signInQuickly(page, 'enterprise', '/piibs/policy/myPolicies');
@@ -270,12 +270,28 @@ for (const width of [320, 375]) {
       ).toBeVisible();
       await settled(page);
       expect(await cutCardTitles(page), 'card titles cut off').toEqual([]);
-      expect(await brokenTexts(page, 'main .ant-table-thead th')).toEqual([]);
+      // Covers, co-insurers, changes and payments: a card per row, nothing scrolled sideways inside a table.
+      await expect(
+        content(page).getByRole('list', { name: '保险责任列表' }).getByRole('listitem'),
+      ).not.toHaveCount(0);
+      expect(await content(page).locator('.ant-table').count(), 'tables left on a phone').toBe(0);
       const labels = (await brokenTexts(page, 'main .ant-descriptions-item-label')).filter(
         (text) => text.length <= 4,
       );
       expect(labels, 'labels of up to four characters broken').toEqual([]);
       expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page, `a policy’s page at ${width} px`)).toEqual([]);
+    });
+
+    test('the insure wizard: where the user is in one line above the form, axe-clean', async ({ page }) => {
+      await signInQuickly(page, 'enterprise', '/piibs/insured/stepOne/0/1');
+      const steps = content(page).getByRole('navigation', { name: '投保步骤' });
+      await expect(steps).toContainText('第 1 步，共 5 步：填写投保信息');
+      expect((await steps.boundingBox())!.height, 'the steps take three short lines').toBeLessThanOrEqual(90);
+      await expect(content(page).getByRole('combobox', { name: '投保人（企业）' })).toBeInViewport();
+      await settled(page);
+      expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page, `the insure wizard at ${width} px`)).toEqual([]);
     });
   });
 }

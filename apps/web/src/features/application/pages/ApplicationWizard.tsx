@@ -12,7 +12,7 @@ import { MATERIAL_DOC_DICT, materialsProblem } from '@piibs/shared/material';
 import { problemText } from '@piibs/shared/problem';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin, Steps } from 'antd';
+import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
@@ -52,6 +52,7 @@ import {
 } from '../components/named-insured-rows.ts';
 import { PolicySection } from '../components/PolicySection.tsx';
 import { ProjectSection } from '../components/ProjectSection.tsx';
+import { WizardSteps } from '../components/WizardSteps.tsx';
 import {
   FLOWS,
   type FlowName,
@@ -144,10 +145,9 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
     <div style={{ padding: 16 }}>
       <Space orientation="vertical" size={16} style={{ width: '100%' }}>
         <Card variant="borderless">
-          <Steps
-            size="small"
+          <WizardSteps
+            titles={steps.map((s) => s.title)}
             current={isSuccess && app?.status === 'PENDING_REVIEW' ? steps.length : index}
-            items={steps.map((s) => ({ title: s.title }))}
           />
         </Card>
         {isSuccess && app ? (
