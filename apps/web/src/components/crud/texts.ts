@@ -27,6 +27,7 @@ export const CRUD_TEXTS = Object.freeze({
   sortAscending: (column: string) => `按${column}升序`,
   sortDescending: (column: string) => `按${column}降序`,
   listOf: (noun: string) => `${noun}列表`,
+  noData: '暂无数据',
 
   loadFailed: '加载失败',
   retry: '重试',

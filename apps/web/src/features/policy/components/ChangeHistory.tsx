@@ -1,15 +1,15 @@
 import { formatTime } from '@piibs/shared/constants';
 import type { SalespersonChangeRow } from '@piibs/shared/sales';
-import { Table } from 'antd';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { SALES_TEXTS as T } from '../texts.ts';
 
 /** The salesperson changes of a supplement, newest first: when, old → new, why, by whom. */
 export function ChangeHistory({ rows }: { rows: SalespersonChangeRow[] }) {
   return (
-    <Table<SalespersonChangeRow>
+    <DetailTable<SalespersonChangeRow>
+      noun="变更记录"
       size="small"
       rowKey="id"
-      pagination={false}
       dataSource={rows}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: T.noHistory }}

@@ -15,9 +15,10 @@ import {
   policyChangeAuditPath,
 } from '@piibs/shared/policy-change';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, InputNumber, Modal, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, InputNumber, Modal, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { materialsQuery } from '@/components/materials/api.ts';
 import { downloadEndorsementPdf } from '@/features/project/api.ts';
@@ -122,10 +123,10 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
         ) : null
       }
     >
-      <Table<PolicyChangeView>
+      <DetailTable<PolicyChangeView>
+        noun="批改与退保申请"
         rowKey="id"
         size="small"
-        pagination={false}
         loading={query.isPending}
         dataSource={rows}
         locale={{ emptyText: T.none }}
@@ -169,6 +170,7 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
             ),
           },
           {
+            key: 'actions',
             title: T.actions,
             render: (_, r) => (
               <Space wrap>

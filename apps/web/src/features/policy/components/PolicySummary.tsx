@@ -24,12 +24,12 @@ import {
   Descriptions,
   Empty,
   Spin,
-  Table,
   Tag,
   Timeline,
   Typography,
 } from 'antd';
 import { useState } from 'react';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { serverError } from '@/components/crud/resource.ts';
 import { ApplicationStatusTag } from '@/features/application/components/ApplicationSummary.tsx';
 import { downloadPolicyPdf, policyQuery } from '../api.ts';
@@ -133,15 +133,15 @@ export function PolicyCoverageTable({
 }) {
   const t = coverTableOf(coverages, premiumFen);
   return (
-    <Table<CoverTable['rows'][number]>
+    <DetailTable<CoverTable['rows'][number]>
+      noun="保险责任"
       size="small"
       rowKey="key"
-      pagination={false}
       dataSource={t.rows}
       scroll={{ x: 'max-content' }}
       data-testid="policy-covers"
       columns={t.columns.map((title, i) => ({
-        key: i,
+        key: String(i),
         title,
         align: i === 0 ? 'left' : 'right',
         render: (_: unknown, row) => row.cells[i],
@@ -167,10 +167,10 @@ export function PolicyCovers({ policyId }: { policyId: number }) {
 /** The co-insurers as the policy records them (names as at issue): share, premium and prevention fee. */
 export function PolicyCoinsurerTable({ rows }: { rows: PolicyCoinsurer[] }) {
   return (
-    <Table
+    <DetailTable
+      noun="共保公司"
       size="small"
       rowKey="insurerCode"
-      pagination={false}
       dataSource={rows}
       locale={{ emptyText: T.noCoinsurers }}
       columns={[
@@ -230,7 +230,7 @@ export function PolicyDocument({ policy }: { policy: PolicyDetail }) {
     <Descriptions size="small" column={1} bordered>
       <Descriptions.Item label={T.document}>
         <DownloadPolicyButton policyId={policy.id} number={policy.number} type="primary" />
-        <Typography.Text type="secondary" style={{ marginLeft: 12 }}>
+        <Typography.Text type="secondary" style={{ marginLeft: 12, display: 'inline-block' }}>
           {T.documentSize}：{fileSizeText(policy.document.sizeBytes)}
         </Typography.Text>
       </Descriptions.Item>
@@ -259,10 +259,10 @@ export function PolicyDocument({ policy }: { policy: PolicyDetail }) {
 /** The settled payments of the policy's application. */
 export function PolicyPaymentsTable({ rows }: { rows: PaymentRow[] }) {
   return (
-    <Table
+    <DetailTable
+      noun="支付记录"
       size="small"
       rowKey="id"
-      pagination={false}
       dataSource={rows}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: T.noPayments }}

@@ -10,9 +10,10 @@ import type { IssuedDocumentRow } from '@piibs/shared/documents';
 import { formatFen } from '@piibs/shared/money';
 import { type PolicyVerification, periodText } from '@piibs/shared/policy';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Result, Spin, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Descriptions, Result, Spin, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useParams } from 'react-router';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { serverError } from '@/components/crud/resource.ts';
 import { policyVerificationQuery } from '../api.ts';
 import { PolicyCoverageTable, PolicyStatusTag } from '../components/PolicySummary.tsx';
@@ -27,10 +28,10 @@ const diffText = (fen: number) =>
 /** The files issued for the policy: which, when, signed by whom, and the SHA-256 to compare against. */
 function IssuedDocuments({ rows }: { rows: IssuedDocumentRow[] }) {
   return (
-    <Table<IssuedDocumentRow>
+    <DetailTable<IssuedDocumentRow>
+      noun="签发文件"
       size="small"
       rowKey="sha256"
-      pagination={false}
       dataSource={rows}
       scroll={{ x: 'max-content' }}
       data-testid="verify-documents"
@@ -167,10 +168,10 @@ function Verified({ data }: { data: PolicyVerification }) {
         {T.endorsements}
       </Typography.Title>
       {data.endorsements.length ? (
-        <Table
+        <DetailTable
+          noun="批单"
           size="small"
           rowKey="number"
-          pagination={false}
           dataSource={data.endorsements}
           data-testid="verify-endorsements"
           columns={[

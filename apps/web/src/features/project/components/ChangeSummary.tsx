@@ -9,9 +9,10 @@ import {
   premiumDiffText,
 } from '@piibs/shared/project-order';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Descriptions, Table, Typography } from 'antd';
+import { Button, Card, Descriptions, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { downloadEndorsementPdf, policyEndorsementsQuery } from '../api.ts';
 
 /** What a change changes: each changed field before → after, and the premium before, after and the difference. */
@@ -20,10 +21,10 @@ export function ChangeComparison({ declaration: d }: { declaration: DeclarationD
   const changes = changesBetween(d.base, d);
   const diff = d.premiumFen - d.base.premiumFen;
   return (
-    <Table
+    <DetailTable
+      noun="批改项目"
       size="small"
       rowKey="key"
-      pagination={false}
       data-testid="change-comparison"
       locale={{ emptyText: '未变更项目信息' }}
       dataSource={[
@@ -81,10 +82,10 @@ export function EndorsementTable({
   changePath?: (declarationId: number) => string;
 }) {
   return (
-    <Table<EndorsementRow>
+    <DetailTable<EndorsementRow>
+      noun="批单"
       size="small"
       rowKey="id"
-      pagination={false}
       dataSource={[...endorsements]}
       locale={{ emptyText: '暂无批单' }}
       scroll={{ x: 'max-content' }}

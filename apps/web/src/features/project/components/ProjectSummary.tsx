@@ -15,8 +15,9 @@ import {
   type ProjectPolicyRow,
   premiumDiffText,
 } from '@piibs/shared/project-order';
-import { Col, Descriptions, Empty, Progress, Row, Statistic, Table, Tag, Timeline } from 'antd';
+import { Col, Descriptions, Empty, Progress, Row, Statistic, Tag, Timeline } from 'antd';
 import { Link } from 'react-router';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { QuoteBreakdown } from '@/features/application/components/QuoteBreakdown.tsx';
 import { viewPathOf } from '@/features/application/flows.ts';
 import { policyViewPath } from '@/features/policy/api.ts';
@@ -224,10 +225,10 @@ export function DeclarationTimeline({ events }: { events: readonly DeclarationEv
 /** The policies issued under an annual order, each with its e-policy. */
 export function ProjectPolicies({ policies }: { policies: readonly ProjectPolicyRow[] }) {
   return (
-    <Table<ProjectPolicyRow>
+    <DetailTable<ProjectPolicyRow>
+      noun="项目保单"
       size="small"
       rowKey="policyId"
-      pagination={false}
       dataSource={[...policies]}
       locale={{ emptyText: '暂无已出具的项目保单' }}
       scroll={{ x: 'max-content' }}

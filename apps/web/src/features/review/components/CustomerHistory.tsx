@@ -2,8 +2,9 @@ import { formatTime } from '@piibs/shared/constants';
 import type { HistoryApplication, HistoryPolicy } from '@piibs/shared/customer-history';
 import { formatFen } from '@piibs/shared/money';
 import { useQuery } from '@tanstack/react-query';
-import { Spin, Table, Typography } from 'antd';
+import { Spin, Typography } from 'antd';
 import type { ReactNode } from 'react';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { serverError } from '@/components/crud/resource.ts';
 import { viewPathOf } from '@/features/application/flows.ts';
 import { customerHistoryQuery } from '@/features/customer/api.ts';
@@ -39,10 +40,10 @@ export function CustomerHistory({ customerId, exclude }: { customerId: number; e
         <Typography.Title level={5} style={{ marginTop: 0 }}>
           历史保单（{countText(history.policies.content.length, history.policies.totalElements)}）
         </Typography.Title>
-        <Table<HistoryPolicy>
+        <DetailTable<HistoryPolicy>
+          noun="历史保单"
           size="small"
           rowKey="id"
-          pagination={false}
           scroll={{ x: 'max-content' }}
           dataSource={history.policies.content}
           locale={{ emptyText: '暂无保单' }}
@@ -70,10 +71,10 @@ export function CustomerHistory({ customerId, exclude }: { customerId: number; e
         <Typography.Title level={5}>
           历史投保单（{countText(history.applications.content.length, history.applications.totalElements)}）
         </Typography.Title>
-        <Table<HistoryApplication>
+        <DetailTable<HistoryApplication>
+          noun="历史投保单"
           size="small"
           rowKey="id"
-          pagination={false}
           scroll={{ x: 'max-content' }}
           dataSource={history.applications.content}
           locale={{ emptyText: '暂无其他投保单' }}

@@ -2,7 +2,8 @@
 // the premium it moves in money, and each changed item before → after.
 import { formatFen } from '@piibs/shared/money';
 import type { PolicyChangeView } from '@piibs/shared/policy-change';
-import { Table, Typography } from 'antd';
+import { Typography } from 'antd';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 
 /** What a request does to the premium, in money: 补缴 ¥…, 退还 ¥…, 保费不变. */
 export function premiumDeltaWords(fen: number): string {
@@ -42,10 +43,10 @@ export function PolicyChangeComparison({ change: c }: { change: PolicyChangeView
       : []),
   ];
   return (
-    <Table
+    <DetailTable
+      noun="变更项目"
       size="small"
       rowKey="key"
-      pagination={false}
       scroll={{ x: 'max-content' }}
       data-testid="policy-change-comparison"
       dataSource={rows}

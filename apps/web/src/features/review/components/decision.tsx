@@ -12,9 +12,10 @@ import {
 } from '@piibs/shared/review';
 import type { TaskRow } from '@piibs/shared/task';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Form, type FormInstance, Input, Row, Space, Table } from 'antd';
+import { App, Button, Card, Col, Form, type FormInstance, Input, Row, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { DictSelect } from '@/lib/dict.tsx';
@@ -241,10 +242,10 @@ export function AuditLayout({ decision, children }: { decision: ReactNode; child
 export function TaskHistory({ rows }: { rows: TaskRow[] }) {
   return (
     <AuditSection title="历次审核">
-      <Table<TaskRow>
+      <DetailTable<TaskRow>
+        noun="历次审核"
         size="small"
         rowKey="id"
-        pagination={false}
         scroll={{ x: 'max-content' }}
         dataSource={rows}
         locale={{ emptyText: '暂无历次审核' }}

@@ -1,0 +1,70 @@
+import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { onPhone } from '@/test/phone.ts';
+import { type DetailColumn, DetailTable } from './DetailTable.tsx';
+
+interface Coinsurer {
+  code: string;
+  name: string;
+  share: string;
+  note: string | null;
+}
+
+const ROWS: Coinsurer[] = [
+  { code: 'A', name: '示例财产保险股份有限公司', share: '70%', note: '主承保' },
+  { code: 'B', name: '中国人民财产保险股份有限公司', share: '30%', note: null },
+];
+
+const COLUMNS: DetailColumn<Coinsurer>[] = [
+  { key: 'name', title: '共保公司', dataIndex: 'name' },
+  { key: 'share', title: '份额', dataIndex: 'share' },
+  { title: '说明', dataIndex: 'note' },
+  { key: 'actions', title: '操作', render: (_, row) => <button type="button">查看 {row.code}</button> },
+];
+
+const table = (rows = ROWS) => (
+  <DetailTable<Coinsurer>
+    noun="共保公司"
+    rowKey="code"
+    dataSource={rows}
+    columns={COLUMNS}
+    locale={{ emptyText: '无共保' }}
+    footer={() => '保费按份额分摊'}
+  />
+);
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('DetailTable', () => {
+  it('on a wide screen is a table with every column', () => {
+    render(table());
+    const grid = screen.getByRole('table');
+    for (const title of ['共保公司', '份额', '说明', '操作'])
+      expect(within(grid).getByRole('columnheader', { name: title })).toBeInTheDocument();
+    expect(within(grid).getAllByRole('row')).toHaveLength(3);
+    expect(screen.getByText('保费按份额分摊')).toBeInTheDocument();
+  });
+
+  it('on a phone is a card per row: headed by the first column, the others labelled, empty ones left out, actions at the foot', () => {
+    onPhone();
+    render(table());
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(screen.getByRole('list', { name: '共保公司列表' })).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const [lead, other] = cards as [HTMLElement, HTMLElement];
+    expect(lead.querySelector('.crud-card-title')).toHaveTextContent('示例财产保险股份有限公司');
+    expect(within(lead).getByText('份额').nextElementSibling).toHaveTextContent('70%');
+    expect(within(lead).getByText('说明').nextElementSibling).toHaveTextContent('主承保');
+    expect(within(other).queryByText('说明')).toBeNull();
+    expect(within(other).getByRole('button', { name: '查看 B' })).toBeInTheDocument();
+    expect(within(other).queryByText('操作')).toBeNull();
+    expect(screen.getByText('保费按份额分摊')).toBeInTheDocument();
+  });
+
+  it('on a phone says when there is nothing, in the table’s own words', () => {
+    onPhone();
+    render(table([]));
+    expect(screen.getByText('无共保')).toBeInTheDocument();
+    expect(screen.queryByRole('list')).toBeNull();
+  });
+});

@@ -1,0 +1,78 @@
+import { Table, type TableColumnType, type TableProps } from 'antd';
+import type { Key, ReactNode } from 'react';
+import { usePhone } from '@/lib/use-phone.ts';
+import type { CrudColumn } from './CrudTable.tsx';
+import { RowCards } from './RowCards.tsx';
+import { CRUD_TEXTS as T } from './texts.ts';
+import './crud.css';
+
+/** A column of a read-only table: a plain-text title (a card's field label on a phone); key 'actions' for actions. */
+export type DetailColumn<R> = Omit<TableColumnType<R>, 'key' | 'title'> & { key?: string; title: string };
+
+export interface DetailTableProps<R>
+  extends Omit<TableProps<R>, 'columns' | 'dataSource' | 'rowKey' | 'pagination' | 'footer'> {
+  columns: readonly DetailColumn<R>[];
+  dataSource: readonly R[];
+  rowKey: (keyof R & string) | ((row: R) => Key);
+  /** What a row is ('保险责任'): names the list of cards on a phone ('保险责任列表'). */
+  noun: string;
+  footer?: () => ReactNode;
+  'data-testid'?: string;
+}
+
+/**
+ * A table inside a detail page (a policy's covers, its co-insurers, payments, changes): antd's Table on a wide
+ * screen; on a phone the same rows as cards, as the lists show them (RowCards: the first column heads each card,
+ * the others are labelled fields, the actions at the foot), so nothing scrolls sideways or hides a column. These
+ * tables are whole (no pages, no selection).
+ */
+export function DetailTable<R extends object>({
+  columns,
+  dataSource,
+  rowKey,
+  noun,
+  footer,
+  loading,
+  locale,
+  'data-testid': testId,
+  ...props
+}: DetailTableProps<R>) {
+  const phone = usePhone();
+  const keyOf = typeof rowKey === 'function' ? rowKey : (row: R) => row[rowKey] as Key;
+  if (!phone) {
+    return (
+      <Table<R>
+        {...props}
+        columns={columns as TableColumnType<R>[]}
+        dataSource={dataSource as R[]}
+        rowKey={keyOf}
+        loading={loading}
+        locale={locale}
+        pagination={false}
+        footer={footer}
+        data-testid={testId}
+      />
+    );
+  }
+  const cardColumns = columns
+    .filter((column) => !column.hidden)
+    .map(
+      (column, i): CrudColumn<R> => ({
+        ...column,
+        key: column.key ?? (typeof column.dataIndex === 'string' ? column.dataIndex : `column-${i}`),
+      }),
+    );
+  return (
+    <div data-testid={testId}>
+      <RowCards<R>
+        rows={dataSource}
+        columns={cardColumns}
+        rowKey={keyOf}
+        noun={noun}
+        loading={Boolean(loading)}
+        empty={(locale?.emptyText as ReactNode) ?? T.noData}
+      />
+      {footer ? <div className="crud-cards-footer">{footer()}</div> : null}
+    </div>
+  );
+}
