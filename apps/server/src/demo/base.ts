@@ -13,7 +13,7 @@ export const DEMO_ORGANISATION = '示例财产保险股份有限公司';
 
 /** The demo policyholder enterprise (Zhenjiang, 321100); its code passes the GB 32100 check. */
 export const DEMO_ENTERPRISE = Object.freeze({
-  uscc: withUsccCheck('91321100MA1P8K2L5'),
+  uscc: withUsccCheck('91321100MA1XXXXXX'),
   name: '镇江示例安全科技有限公司',
 });
 

@@ -234,7 +234,7 @@ describe('draft fields by step', () => {
       insuredName: null,
     });
     // the insured's code by policyholder type: a credit code (1) or an identity card number (2)
-    const insured = { insuredUscc: '91321100MA1P8K2L5W', insuredIdNumber: '11010519491231002X' };
+    const insured = { insuredUscc: '91321100MA1XXXXXX4', insuredIdNumber: '11010519491231002X' };
     expect(draftFieldsOf(insured, ['policy'])).toMatchObject({ insuredUscc: insured.insuredUscc });
     expect(draftFieldsOf(insured, ['policy'])).not.toHaveProperty('insuredIdNumber');
     expect(draftFieldsOf(insured, ['policy'], 2)).toMatchObject({ insuredIdNumber: insured.insuredIdNumber });
@@ -284,7 +284,7 @@ function row(over: Partial<ApplicationRow>): ApplicationRow {
     policyholderType: 1,
     customerId: 1,
     applicantName: '镇江示例安全科技有限公司',
-    applicantUscc: '91321100MA1P8K2L5W',
+    applicantUscc: '91321100MA1XXXXXX4',
     status: 'DRAFT',
     statusLabel: '草稿',
     startDate: '2026-12-01',
