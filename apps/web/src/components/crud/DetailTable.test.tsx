@@ -16,6 +16,7 @@ const ROWS: Coinsurer[] = [
 ];
 
 const COLUMNS: DetailColumn<Coinsurer>[] = [
+  { key: 'code', title: '代码', dataIndex: 'code', card: false },
   { key: 'name', title: '共保公司', dataIndex: 'name' },
   { key: 'share', title: '份额', dataIndex: 'share' },
   { title: '说明', dataIndex: 'note' },
@@ -29,6 +30,7 @@ const table = (rows = ROWS) => (
     dataSource={rows}
     columns={COLUMNS}
     locale={{ emptyText: '无共保' }}
+    title={() => '共保明细'}
     footer={() => '保费按份额分摊'}
   />
 );
@@ -39,13 +41,14 @@ describe('DetailTable', () => {
   it('on a wide screen is a table with every column', () => {
     render(table());
     const grid = screen.getByRole('table');
-    for (const title of ['共保公司', '份额', '说明', '操作'])
+    for (const title of ['代码', '共保公司', '份额', '说明', '操作'])
       expect(within(grid).getByRole('columnheader', { name: title })).toBeInTheDocument();
     expect(within(grid).getAllByRole('row')).toHaveLength(3);
+    expect(screen.getByText('共保明细')).toBeInTheDocument();
     expect(screen.getByText('保费按份额分摊')).toBeInTheDocument();
   });
 
-  it('on a phone is a card per row: headed by the first column, the others labelled, empty ones left out, actions at the foot', () => {
+  it('on a phone is a card per row: headed by the first column a card shows, the others labelled, empty ones left out, actions at the foot; title above, footer below', () => {
     onPhone();
     render(table());
     expect(screen.queryByRole('table')).toBeNull();
@@ -58,6 +61,10 @@ describe('DetailTable', () => {
     expect(within(other).queryByText('说明')).toBeNull();
     expect(within(other).getByRole('button', { name: '查看 B' })).toBeInTheDocument();
     expect(within(other).queryByText('操作')).toBeNull();
+    // A column marked `card: false` (here the code) is left off the cards.
+    expect(screen.queryByText('代码')).toBeNull();
+    // The table's title above the cards, its footer below them.
+    expect(screen.getByText('共保明细')).toBeInTheDocument();
     expect(screen.getByText('保费按份额分摊')).toBeInTheDocument();
   });
 

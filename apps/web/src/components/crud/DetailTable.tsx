@@ -6,16 +6,25 @@ import { RowCards } from './RowCards.tsx';
 import { CRUD_TEXTS as T } from './texts.ts';
 import './crud.css';
 
-/** A column of a read-only table: a plain-text title (a card's field label on a phone); key 'actions' for actions. */
-export type DetailColumn<R> = Omit<TableColumnType<R>, 'key' | 'title'> & { key?: string; title: string };
+/**
+ * A column of a read-only table: a plain-text title (a card's field label on a phone); key 'actions' for actions;
+ * `card: false` for a column a card does without (a row number: the cards are in order).
+ */
+export type DetailColumn<R> = Omit<TableColumnType<R>, 'key' | 'title'> & {
+  key?: string;
+  title: string;
+  card?: false;
+};
 
 export interface DetailTableProps<R>
-  extends Omit<TableProps<R>, 'columns' | 'dataSource' | 'rowKey' | 'pagination' | 'footer'> {
+  extends Omit<TableProps<R>, 'columns' | 'dataSource' | 'rowKey' | 'pagination' | 'title' | 'footer'> {
   columns: readonly DetailColumn<R>[];
   dataSource: readonly R[];
   rowKey: (keyof R & string) | ((row: R) => Key);
   /** What a row is ('保险责任'): names the list of cards on a phone ('保险责任列表'). */
   noun: string;
+  /** A heading over the rows (antd's table title; above the cards on a phone). */
+  title?: () => ReactNode;
   footer?: () => ReactNode;
   'data-testid'?: string;
 }
@@ -31,6 +40,7 @@ export function DetailTable<R extends object>({
   dataSource,
   rowKey,
   noun,
+  title,
   footer,
   loading,
   locale,
@@ -43,19 +53,20 @@ export function DetailTable<R extends object>({
     return (
       <Table<R>
         {...props}
-        columns={columns as TableColumnType<R>[]}
+        columns={columns.map(({ card: _, ...column }) => column as TableColumnType<R>)}
         dataSource={dataSource as R[]}
         rowKey={keyOf}
         loading={loading}
         locale={locale}
         pagination={false}
+        title={title}
         footer={footer}
         data-testid={testId}
       />
     );
   }
   const cardColumns = columns
-    .filter((column) => !column.hidden)
+    .filter((column) => !column.hidden && column.card !== false)
     .map(
       (column, i): CrudColumn<R> => ({
         ...column,
@@ -63,7 +74,8 @@ export function DetailTable<R extends object>({
       }),
     );
   return (
-    <div data-testid={testId}>
+    <div data-testid={testId} {...(props.style ? { style: props.style } : {})}>
+      {title ? <div className="crud-cards-title">{title()}</div> : null}
       <RowCards<R>
         rows={dataSource}
         columns={cardColumns}

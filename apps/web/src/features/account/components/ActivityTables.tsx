@@ -1,7 +1,8 @@
 import { LOGIN_METHOD_LABELS, LOGIN_REASON_LABELS } from '@piibs/shared/audit-text';
 import type { LoginRecord, SessionInfo } from '@piibs/shared/auth';
 import { formatTime } from '@piibs/shared/constants';
-import { App, Button, Popconfirm, Table, type TableColumnsType, Tag } from 'antd';
+import { App, Button, Popconfirm, Tag } from 'antd';
+import { type DetailColumn, DetailTable } from '@/components/crud/DetailTable.tsx';
 import { useLogins, useRevokeOtherSessions, useSessions } from '../api.ts';
 import { CENTER_TEXTS as T } from '../texts.ts';
 
@@ -32,7 +33,7 @@ function browserName(userAgent: string | null): string {
 
 const method = (value: string) => LOGIN_METHOD_LABELS[value] ?? value;
 
-const loginColumns: TableColumnsType<LoginRecord> = [
+const loginColumns: DetailColumn<LoginRecord>[] = [
   { title: T.time, dataIndex: 'time', render: (value: string) => formatTime(value), width: 180 },
   { title: T.ip, dataIndex: 'ip', render: (value: string | null) => value ?? '—' },
   { title: T.browser, dataIndex: 'userAgent', render: browserName },
@@ -54,19 +55,19 @@ const loginColumns: TableColumnsType<LoginRecord> = [
 export function LoginsTable() {
   const logins = useLogins();
   return (
-    <Table<LoginRecord>
+    <DetailTable<LoginRecord>
+      noun={T.loginsTab}
       size="small"
       rowKey={(record) => `${record.time}-${record.method}-${record.ip ?? ''}`}
       loading={logins.isPending}
       dataSource={logins.data ?? []}
       columns={loginColumns}
-      pagination={false}
       scroll={{ x: 640 }}
     />
   );
 }
 
-const sessionColumns: TableColumnsType<SessionInfo> = [
+const sessionColumns: DetailColumn<SessionInfo>[] = [
   {
     title: T.browser,
     dataIndex: 'userAgent',
@@ -106,13 +107,13 @@ export function SessionsTable() {
           </Button>
         </Popconfirm>
       </div>
-      <Table<SessionInfo>
+      <DetailTable<SessionInfo>
+        noun={T.sessionsTab}
         size="small"
         rowKey="id"
         loading={sessions.isPending}
         dataSource={sessions.data ?? []}
         columns={sessionColumns}
-        pagination={false}
         scroll={{ x: 640 }}
       />
     </>

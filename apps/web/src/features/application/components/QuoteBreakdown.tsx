@@ -3,7 +3,8 @@ import { collectionNotice } from '@piibs/shared/coinsurance';
 import { formatFen, microPercentText, multiplierText, rateText } from '@piibs/shared/money';
 import { MIN_PREMIUM_LINE } from '@piibs/shared/quote';
 import type { PremiumQuote } from '@piibs/shared/rating';
-import { Alert, Descriptions, Table, Typography } from 'antd';
+import { Alert, Descriptions, Typography } from 'antd';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
 
 export interface BreakdownProps {
@@ -49,10 +50,10 @@ export function QuoteBreakdown({
           </Descriptions.Item>
         ) : null}
       </Descriptions>
-      <Table
+      <DetailTable
+        noun="保费明细"
         size="small"
         rowKey="key"
-        pagination={false}
         title={() => '保费明细（按责任）'}
         dataSource={quote.lines}
         columns={[
@@ -73,10 +74,10 @@ export function QuoteBreakdown({
         ]}
       />
       {quote.factors.length ? (
-        <Table
+        <DetailTable
+          noun="浮动因子"
           size="small"
           rowKey="code"
-          pagination={false}
           style={{ marginTop: 12 }}
           title={() => '浮动因子'}
           dataSource={quote.factors}
@@ -123,10 +124,10 @@ export function CollectionNotice({ rows }: { rows: CoinsurerPartRow[] }) {
 /** The co-insurers (the issuing insurer among them) with each one's share and parts in yuan. */
 export function CoinsurerTable({ rows }: { rows: CoinsurerPartRow[] }) {
   return (
-    <Table
+    <DetailTable
+      noun="共保公司"
       size="small"
       rowKey="insurerCode"
-      pagination={false}
       dataSource={rows}
       locale={{ emptyText: '不共保（本公司独家承保）' }}
       columns={[

@@ -17,17 +17,7 @@ import {
   periodText,
 } from '@piibs/shared/policy';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Button,
-  type ButtonProps,
-  Descriptions,
-  Empty,
-  Spin,
-  Tag,
-  Timeline,
-  Typography,
-} from 'antd';
+import { Alert, Button, type ButtonProps, Descriptions, Empty, Spin, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
 import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { serverError } from '@/components/crud/resource.ts';

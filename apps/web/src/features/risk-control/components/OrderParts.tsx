@@ -12,9 +12,10 @@ import {
   type ServiceOrderAction,
   type ServiceOrderDetail,
 } from '@piibs/shared/risk-control';
-import { Button, Descriptions, Empty, Flex, Rate, Table, Tag, Timeline, Typography } from 'antd';
+import { Button, Descriptions, Empty, Flex, Rate, Tag, Timeline, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { preventionPath } from '../api.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 import { HazardLevelTag, HazardStatusTag, OrderStatusTag } from './tags.tsx';
@@ -108,15 +109,15 @@ export function HazardTable({
   onRectify?: (hazard: HazardRow) => void;
 }) {
   return (
-    <Table<HazardRow>
+    <DetailTable<HazardRow>
+      noun="隐患"
       size="small"
       rowKey="id"
-      pagination={false}
-      dataSource={[...hazards]}
+      dataSource={hazards}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={T.nothing} /> }}
       columns={[
-        { key: 'seq', title: '#', dataIndex: 'seq', width: 48 },
+        { key: 'seq', title: '#', dataIndex: 'seq', width: 48, card: false },
         { key: 'description', title: T.hazardDescription, dataIndex: 'description' },
         { key: 'location', title: T.hazardLocation, dataIndex: 'location', render: or },
         {
