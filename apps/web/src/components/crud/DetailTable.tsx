@@ -74,7 +74,7 @@ export function DetailTable<R extends object>({
       }),
     );
   return (
-    <div data-testid={testId} {...(props.style ? { style: props.style } : {})}>
+    <div data-testid={testId} style={props.style}>
       {title ? <div className="crud-cards-title">{title()}</div> : null}
       <RowCards<R>
         rows={dataSource}
