@@ -20,14 +20,14 @@ export const DEMO_ENTERPRISE = Object.freeze({
 export const DEMO_USERS: readonly NewUser[] = Object.freeze([
   {
     username: 'underwriter',
-    nickName: '核保员',
+    nickName: '王敏',
     password: DEMO_PASSWORD,
     channel: 'staff',
     roles: [ROLE_CODES.underwriter],
   },
   {
     username: 'agent',
-    nickName: '代理人',
+    nickName: '李强',
     password: DEMO_PASSWORD,
     channel: 'agent',
     roles: [ROLE_CODES.agent],
@@ -42,7 +42,7 @@ export const DEMO_USERS: readonly NewUser[] = Object.freeze([
   },
   {
     username: 'service',
-    nickName: '风控服务机构',
+    nickName: '陈静',
     password: DEMO_PASSWORD,
     channel: 'service',
     roles: [ROLE_CODES.service],
