@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CA_MARKER_KEY, DATA_DIR, fillSignIn, PASSWORD, storage, TOKEN_KEY } from './support.ts';
+import { CA_MARKER_KEY, DATA_DIR, fillSignIn, opened, PASSWORD, storage, TOKEN_KEY } from './support.ts';
 
 const caDir = path.join(DATA_DIR, 'ca');
 
@@ -88,7 +88,7 @@ test.describe('identity', () => {
     expect(token).toBeTruthy();
 
     await page.getByRole('button', { name: '退出登录' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await opened(page.getByRole('dialog'));
     await expect(dialog).toContainText('提示');
     await expect(dialog).toContainText('确定注销并退出系统吗？');
     await dialog.getByRole('button', { name: /取\s*消/ }).click();
@@ -96,10 +96,7 @@ test.describe('identity', () => {
     expect(await storage(page, TOKEN_KEY)).toBe(token);
 
     await page.getByRole('button', { name: '退出登录' }).click();
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /确\s*定/ })
-      .click();
+    await (await opened(page.getByRole('dialog'))).getByRole('button', { name: /确\s*定/ }).click();
     await expect(page).toHaveURL(/\/piibs\/login$/);
     expect(await storage(page, TOKEN_KEY)).toBeNull();
 

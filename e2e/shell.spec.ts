@@ -11,6 +11,7 @@ import {
   fillSignIn,
   menuItem,
   navigateInApp,
+  opened,
   openFromSidebar,
   pageToken,
   recordExternalRequests,
@@ -369,7 +370,7 @@ test.describe('shell', () => {
 
     // Any call from the UI now: the personal center's device list.
     await content(page).getByRole('tab', { name: '在线设备' }).click();
-    const dialog = page.getByRole('dialog');
+    const dialog = await opened(page.getByRole('dialog'));
     await expect(dialog).toContainText('系统提示');
     await expect(dialog).toContainText('登录状态已过期，您可以继续留在该页面，或者重新登录');
     await expect(dialog.getByRole('button')).toHaveCount(2);

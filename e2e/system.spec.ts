@@ -2,7 +2,7 @@
 
 import { expect, type Page, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { content, fillSignIn, pickOption, sidebar, signIn, signInQuickly } from './support.ts';
+import { content, fillSignIn, opened, pickOption, sidebar, signIn, signInQuickly } from './support.ts';
 
 const stamp = Date.now().toString(36);
 
@@ -59,7 +59,8 @@ test.describe('system administration', () => {
     await pickOption(page, userForm, '角色', roleName, { type: true });
     await userForm.getByRole('button', { name: /确\s*定/ }).click();
 
-    const oneTime = dialog(page, '一次性密码');
+    // Clicked while the dialog still zooms in, 我已记下 can be lost (seen once in CI): wait until it has opened.
+    const oneTime = await opened(dialog(page, '一次性密码'));
     await expect(oneTime).toContainText(`用户「${username}」已创建`);
     const password = (await oneTime.getByTestId('one-time-password').textContent())?.trim() ?? '';
     expect(password).toMatch(/^\S{12}$/);
