@@ -283,6 +283,19 @@ for (const width of [320, 375]) {
       expect(await seriousViolations(page, `a policy’s page at ${width} px`)).toEqual([]);
     });
 
+    test('a product’s details: one fact a line, its covers and rate tables as cards', async ({ page }) => {
+      await signInQuickly(page, 'underwriter', '/piibs/product/risk');
+      await content(page).locator('.crud-card-actions').first().getByRole('button', { name: '详情' }).click();
+      const drawer = page.getByRole('dialog');
+      await expect(drawer.getByRole('list', { name: '责任列表' }).getByRole('listitem')).not.toHaveCount(0);
+      await expect(drawer.getByRole('list', { name: '费率表列表' }).getByRole('listitem')).not.toHaveCount(0);
+      expect(await drawer.locator('.ant-table').count(), 'tables left on a phone').toBe(0);
+      const labels = (await brokenTexts(page, '.ant-drawer .ant-descriptions-item-label')).filter(
+        (text) => text.length <= 4,
+      );
+      expect(labels, 'labels of up to four characters broken').toEqual([]);
+    });
+
     test('the insure wizard: where the user is in one line above the form, axe-clean', async ({ page }) => {
       await signInQuickly(page, 'enterprise', '/piibs/insured/stepOne/0/1');
       const steps = content(page).getByRole('navigation', { name: '投保步骤' });

@@ -177,7 +177,7 @@ export default function CustomerEditPage() {
         extra={customer ? <ReviewStatusTag status={customer.reviewStatus} /> : null}
       >
         {customer && (customer.reviewOpinion || customer.reviewedAt) ? (
-          <Descriptions size="small" column={2} style={{ marginBottom: 16 }}>
+          <Descriptions size="small" column={{ xs: 1, sm: 2 }} style={{ marginBottom: 16 }}>
             <Descriptions.Item label={T.reviewStatus}>
               <ReviewStatusTag status={customer.reviewStatus} />
             </Descriptions.Item>

@@ -11,8 +11,9 @@ import {
 } from '@piibs/shared/product';
 import { PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Descriptions, Drawer, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Descriptions, Drawer, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { dictLabel, useDict } from '@/lib/dict.tsx';
 import { Can } from '@/lib/permission.tsx';
@@ -189,7 +190,7 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
     <Drawer open={!!product} title={product?.name} size={960} onClose={onClose} destroyOnHidden>
       {product ? (
         <>
-          <Descriptions bordered size="small" column={2} style={{ marginBottom: 16 }}>
+          <Descriptions bordered size="small" column={{ xs: 1, sm: 2 }} style={{ marginBottom: 16 }}>
             <Descriptions.Item label="险种代码">{product.code}</Descriptions.Item>
             <Descriptions.Item label="险种类别">
               {PRODUCT_CLASS_LABELS[product.productClass]}
@@ -227,10 +228,10 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
             </Descriptions.Item>
           </Descriptions>
           <Typography.Title level={5}>责任</Typography.Title>
-          <Table<CoverageRow>
+          <DetailTable<CoverageRow>
+            noun="责任"
             size="small"
             rowKey="id"
-            pagination={false}
             columns={COVERAGE_COLUMNS}
             dataSource={product.coverages}
             locale={{ emptyText: '暂无责任' }}
@@ -246,10 +247,10 @@ export function ProductDetail({ product, onClose }: { product: ProductRow | null
               </Button>
             </Can>
           </Space>
-          <Table<RateTableRow>
+          <DetailTable<RateTableRow>
+            noun="费率表"
             size="small"
             rowKey="id"
-            pagination={false}
             loading={tables.isFetching}
             columns={tableColumns}
             dataSource={tables.data ?? []}

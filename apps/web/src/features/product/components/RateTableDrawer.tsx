@@ -105,7 +105,7 @@ function RateTableView({ table, productClass }: { table: RateTableDetail; produc
   ];
   return (
     <>
-      <Descriptions bordered size="small" column={2} style={{ marginBottom: 16 }}>
+      <Descriptions bordered size="small" column={{ xs: 1, sm: 2 }} style={{ marginBottom: 16 }}>
         <Descriptions.Item label="版本">V{table.versionNo}</Descriptions.Item>
         <Descriptions.Item label="状态">
           <Tag color={STATUS_COLORS[table.status]}>{RATE_TABLE_STATUS_TEXT[table.status]}</Tag>
