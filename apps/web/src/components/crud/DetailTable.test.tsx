@@ -1,4 +1,5 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { onPhone } from '@/test/phone.ts';
 import { type DetailColumn, DetailTable } from './DetailTable.tsx';
@@ -73,5 +74,40 @@ describe('DetailTable', () => {
     render(table([]));
     expect(screen.getByText('无共保')).toBeInTheDocument();
     expect(screen.queryByRole('list')).toBeNull();
+  });
+
+  it('on a phone shows the page the caller keeps, with a pager to the others', () => {
+    onPhone();
+    const rows: Coinsurer[] = ['A', 'B', 'C'].map((code) => ({
+      code,
+      name: `公司${code}`,
+      share: '1%',
+      note: null,
+    }));
+    function Paged() {
+      const [current, setCurrent] = useState(1);
+      return (
+        <DetailTable<Coinsurer>
+          noun="共保公司"
+          rowKey="code"
+          dataSource={rows}
+          columns={COLUMNS}
+          pages={{ current, pageSize: 2, onChange: setCurrent }}
+        />
+      );
+    }
+    render(<Paged />);
+    const list = () => screen.getByRole('list', { name: '共保公司列表' });
+    expect(
+      within(list())
+        .getAllByRole('listitem')
+        .map((card) => card.querySelector('.crud-card-title')?.textContent),
+    ).toEqual(['公司A', '公司B']);
+    fireEvent.click(screen.getByRole('listitem', { name: '2' }));
+    expect(
+      within(list())
+        .getAllByRole('listitem')
+        .map((card) => card.querySelector('.crud-card-title')?.textContent),
+    ).toEqual(['公司C']);
   });
 });

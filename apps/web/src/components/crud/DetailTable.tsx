@@ -1,4 +1,4 @@
-import { Table, type TableColumnType, type TableProps } from 'antd';
+import { Pagination, Table, type TableColumnType, type TableProps } from 'antd';
 import type { Key, ReactNode } from 'react';
 import { usePhone } from '@/lib/use-phone.ts';
 import type { CrudColumn } from './CrudTable.tsx';
@@ -23,6 +23,8 @@ export interface DetailTableProps<R>
   rowKey: (keyof R & string) | ((row: R) => Key);
   /** What a row is ('保险责任'): names the list of cards on a phone ('保险责任列表'). */
   noun: string;
+  /** Pages kept by the caller (a long list being edited); none: the whole table. */
+  pages?: { current: number; pageSize: number; onChange: (page: number) => void };
   /** A heading over the rows (antd's table title; above the cards on a phone). */
   title?: () => ReactNode;
   footer?: () => ReactNode;
@@ -32,14 +34,15 @@ export interface DetailTableProps<R>
 /**
  * A table inside a detail page (a policy's covers, its co-insurers, payments, changes): antd's Table on a wide
  * screen; on a phone the same rows as cards, as the lists show them (RowCards: the first column heads each card,
- * the others are labelled fields, the actions at the foot), so nothing scrolls sideways or hides a column. These
- * tables are whole (no pages, no selection).
+ * the others are labelled fields, the actions at the foot), so nothing scrolls sideways or hides a column. No
+ * selection; pages only where the caller keeps them (`pages`).
  */
 export function DetailTable<R extends object>({
   columns,
   dataSource,
   rowKey,
   noun,
+  pages,
   title,
   footer,
   loading,
@@ -58,7 +61,9 @@ export function DetailTable<R extends object>({
         rowKey={keyOf}
         loading={loading}
         locale={locale}
-        pagination={false}
+        pagination={
+          pages && dataSource.length > pages.pageSize ? { ...pages, showSizeChanger: false } : false
+        }
         title={title}
         footer={footer}
         data-testid={testId}
@@ -73,17 +78,33 @@ export function DetailTable<R extends object>({
         key: column.key ?? (typeof column.dataIndex === 'string' ? column.dataIndex : `column-${i}`),
       }),
     );
+  const paged = pages && dataSource.length > pages.pageSize ? pages : undefined;
+  const rows = paged
+    ? dataSource.slice((paged.current - 1) * paged.pageSize, paged.current * paged.pageSize)
+    : dataSource;
   return (
     <div data-testid={testId} style={props.style}>
       {title ? <div className="crud-cards-title">{title()}</div> : null}
       <RowCards<R>
-        rows={dataSource}
+        rows={rows}
         columns={cardColumns}
         rowKey={keyOf}
         noun={noun}
         loading={Boolean(loading)}
         empty={(locale?.emptyText as ReactNode) ?? T.noData}
       />
+      {paged ? (
+        <Pagination
+          className="crud-cards-pages"
+          size="small"
+          showLessItems
+          showSizeChanger={false}
+          current={paged.current}
+          pageSize={paged.pageSize}
+          total={dataSource.length}
+          onChange={paged.onChange}
+        />
+      ) : null}
       {footer ? <div className="crud-cards-footer">{footer()}</div> : null}
     </div>
   );

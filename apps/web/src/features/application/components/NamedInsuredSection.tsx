@@ -3,8 +3,9 @@
 // once (or, with any bad row, changes nothing and names every row), and the template to fill. The headcount is
 // the list's length. The wizard saves typed rows with the draft (PUT, version-checked).
 import { NAMED_INSURED_COLUMNS } from '@piibs/shared/named-insured';
-import { Alert, Button, Input, Space, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Input, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { downloadInsuredTemplate } from '../api.ts';
 import { type NamedRow, refusalMessages, rowProblems, NAMED_TEXTS as T } from './named-insured-rows.ts';
 
@@ -128,16 +129,13 @@ export function NamedInsuredSection(props: NamedInsuredSectionProps) {
         {/* A narrow screen scrolls the table sideways in a region the keyboard can reach. */}
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
         <section aria-label="人员列表" tabIndex={0} style={{ overflowX: 'auto' }}>
-          <Table<NamedRow>
+          <DetailTable<NamedRow>
+            noun="从业人员"
             rowKey="key"
             size="small"
             dataSource={rows}
             locale={{ emptyText: T.empty }}
-            pagination={
-              rows.length > pageSize
-                ? { current: page, pageSize, onChange: setPage, showSizeChanger: false }
-                : false
-            }
+            pages={{ current: page, pageSize, onChange: setPage }}
             columns={[
               {
                 title: '序号',
