@@ -9,11 +9,12 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { App as AntApp } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { page } from '@/features/customer/test-data.ts';
 import { applicationDetail } from '@/features/policy/test-data.ts';
 import { dictAnswers, type MockApi, mockApi } from '@/test/mock-api.ts';
+import { onPhone } from '@/test/phone.ts';
 import type { FlowName } from '../flows.ts';
 import { ApplicationWizard } from './ApplicationWizard.tsx';
 
@@ -510,6 +511,7 @@ describe('从业人员名单 (a product that asks for the named list)', { timeou
   afterEach(() => {
     api?.restore();
     resetKitState();
+    vi.restoreAllMocks();
   });
   const named = {
     id: 1,
@@ -578,6 +580,25 @@ describe('从业人员名单 (a product that asks for the named list)', { timeou
       persons: [{ sort: 1 }, { name: '测试丙', idNumber: '11010519491231002x' }],
     });
     await waitFor(() => expect(path()).toBe('/piibs/insured/stepThird/5/1'));
+  });
+
+  it('on a phone the list is a card per person, its inputs and 删除 in the card', async () => {
+    onPhone();
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    api = mockApi(answers(draft({ headcount: 2 })));
+    renderAt('/piibs/insured/stepSecond/5/1');
+    const section = await screen.findByTestId('named-insured');
+    const cards = () =>
+      within(within(section).getByRole('list', { name: '从业人员列表' })).getAllByRole('listitem');
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    expect(within(section).queryByRole('table')).toBeNull();
+    expect(within(cards()[0]!).getByText('3201**********1234')).toBeInTheDocument();
+
+    fireEvent.click(within(section).getByRole('button', { name: '添加人员' }));
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    expect(within(cards()[2]!).getByRole('textbox', { name: '第 3 行姓名' })).toBeInTheDocument();
+    fireEvent.click(within(cards()[1]!).getByRole('button', { name: '删除第 2 行（测试乙）' }));
+    await waitFor(() => expect(cards()).toHaveLength(2));
   });
 
   it('the server refusing a row puts its words on that row', async () => {
