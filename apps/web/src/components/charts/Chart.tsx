@@ -4,6 +4,7 @@
 // polite live region reads out.
 import { type KeyboardEvent, type PointerEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
+import { VISUALLY_HIDDEN } from '@/lib/visually-hidden.ts';
 import {
   arcPath,
   cartesianLayout,
@@ -28,15 +29,6 @@ export interface ChartProps {
 
 /** Where the browser cannot tell what is near the viewport (and in tests, which have no layout): drawn this wide. */
 const DEFAULT_WIDTH = 480;
-
-const hidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** How far outside the viewport a chart is drawn already, so scrolling finds it drawn. */
 const NEAR_VIEWPORT = '50% 0px';
@@ -374,7 +366,7 @@ function Plot({ spec, label, theme, height: asked }: ChartProps) {
           ))}
         </div>
       )}
-      <div aria-live="polite" style={hidden}>
+      <div aria-live="polite" style={VISUALLY_HIDDEN}>
         {announce}
       </div>
     </div>

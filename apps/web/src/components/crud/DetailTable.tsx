@@ -52,6 +52,8 @@ export function DetailTable<R extends object>({
 }: DetailTableProps<R>) {
   const phone = usePhone();
   const keyOf = typeof rowKey === 'function' ? rowKey : (row: R) => row[rowKey] as Key;
+  // A list that fits one page shows no pager.
+  const paged = pages && dataSource.length > pages.pageSize ? pages : undefined;
   if (!phone) {
     return (
       <Table<R>
@@ -61,9 +63,7 @@ export function DetailTable<R extends object>({
         rowKey={keyOf}
         loading={loading}
         locale={locale}
-        pagination={
-          pages && dataSource.length > pages.pageSize ? { ...pages, showSizeChanger: false } : false
-        }
+        pagination={paged ? { ...paged, showSizeChanger: false } : false}
         title={title}
         footer={footer}
         data-testid={testId}
@@ -78,7 +78,6 @@ export function DetailTable<R extends object>({
         key: column.key ?? (typeof column.dataIndex === 'string' ? column.dataIndex : `column-${i}`),
       }),
     );
-  const paged = pages && dataSource.length > pages.pageSize ? pages : undefined;
   const rows = paged
     ? dataSource.slice((paged.current - 1) * paged.pageSize, paged.current * paged.pageSize)
     : dataSource;

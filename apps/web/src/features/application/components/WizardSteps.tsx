@@ -1,14 +1,6 @@
 import { Steps, theme } from 'antd';
 import { usePhone } from '@/lib/use-phone.ts';
-
-const hidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
+import { VISUALLY_HIDDEN } from '@/lib/visually-hidden.ts';
 
 /**
  * Where the user is in a wizard. On a wide screen antd's Steps, every step named; on a phone (where Steps stands
@@ -46,7 +38,7 @@ export function WizardSteps({ titles, current }: { titles: readonly string[]; cu
               background: i <= current ? token.colorPrimary : token.colorBorder,
             }}
           >
-            <span style={hidden}>
+            <span style={VISUALLY_HIDDEN}>
               {title}
               {i < current ? '（已完成）' : ''}
             </span>
