@@ -112,7 +112,7 @@ describe('notification bell', () => {
     await userEvent.click(screen.getByText('保单 PL0004 已出单'));
     expect(view.router.state.location.pathname).toBe('/piibs/projectManage/policyInsuranceView/4');
     await waitFor(() => expect(badge()).toBeNull());
-    expect(calls.callsTo('PUT api/notifications/read').map((call) => JSON.parse(call.data))).toEqual([
+    expect(calls.callsTo('PUT api/notifications/read').map((call) => JSON.parse(String(call.data)))).toEqual([
       { ids: [4] },
     ]);
   });
@@ -142,7 +142,7 @@ describe('notification bell', () => {
     await userEvent.click(item);
     expect(view.router.state.location.pathname).toBe('/piibs/insured/viewInsurance/2/1');
     await waitFor(() => expect(badge()).toBeNull());
-    expect(JSON.parse(calls.callsTo('PUT api/notifications/read')[0]!.data)).toEqual({ ids: [2] });
+    expect(JSON.parse(String(calls.callsTo('PUT api/notifications/read')[0]!.data))).toEqual({ ids: [2] });
     expect(useNotificationStore.getState().items.find((n) => n.id === 2)?.read).toBe(true);
   });
 
@@ -156,7 +156,7 @@ describe('notification bell', () => {
     await waitFor(() => expect(badge()).toBe('2'));
     await userEvent.click(await screen.findByRole('button', { name: '全部标为已读' }));
     await waitFor(() => expect(badge()).toBeNull());
-    expect(JSON.parse(calls.callsTo('PUT api/notifications/read')[0]!.data)).toEqual({ all: true });
+    expect(JSON.parse(String(calls.callsTo('PUT api/notifications/read')[0]!.data))).toEqual({ all: true });
   });
 
   it('says 暂无消息 when there are none', async () => {

@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import type { InternalAxiosRequestConfig } from 'axios';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SentRequest } from '@/lib/http.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { DictLabel, dictLabel, invalidateDict, loadDict, resetDictCache, useDict } from './dict.tsx';
 import { resetHttp } from './http.ts';
@@ -16,7 +16,7 @@ const ENTRIES: Record<string, { label: string; value: string }[]> = {
 let api: MockApi;
 let release: (() => void) | null = null;
 
-function answer(config: InternalAxiosRequestConfig) {
+function answer(config: SentRequest) {
   const name = (config.params as { dictName: string }).dictName;
   const rows = (ENTRIES[name] ?? []).map((entry, i) => ({
     id: i + 1,

@@ -1,8 +1,7 @@
 // File downloads through the one HTTP client: the server's file (e.g. an .xlsx export) saved under the name
 // its Content-Disposition gives, else spec §9's `timestamp-name.ext`.
 import { downloadFileName } from '@piibs/shared/constants';
-import type { AxiosResponse } from 'axios';
-import { http } from './http.ts';
+import { type HttpResponse, request } from './http.ts';
 
 /**
  * The file name of a Content-Disposition header: RFC 5987's `filename*=UTF-8''…` first (the server sends
@@ -48,14 +47,14 @@ export interface DownloadOptions {
 
 /** GETs a file and saves it; answers the name it was saved under. Errors go through the client's policy. */
 export async function downloadFile(url: string, options: DownloadOptions): Promise<string> {
-  const response: AxiosResponse<Blob> = await http.get(url, {
+  const response = await request<HttpResponse<Blob>>({
+    url,
     params: options.params,
     responseType: 'blob',
     rawResponse: true,
   });
-  const header = response.headers['content-disposition'];
   const fileName =
-    fileNameFromDisposition(typeof header === 'string' ? header : null) ??
+    fileNameFromDisposition(response.headers['content-disposition'] ?? null) ??
     downloadFileName(options.name, options.ext ?? 'xlsx');
   saveBlob(response.data, fileName);
   return fileName;

@@ -1,6 +1,15 @@
-import { type AxiosAdapter, AxiosError, CanceledError, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, http, request, resetHttp } from './http.ts';
+import {
+  CanceledError,
+  configureHttp,
+  HttpError,
+  type HttpResponse,
+  http,
+  request,
+  resetHttp,
+  type SentRequest,
+  urlOf,
+} from './http.ts';
 import type { HttpUi } from './http-ui.ts';
 
 type Confirm = Parameters<HttpUi['confirm']>[0];
@@ -10,29 +19,16 @@ let errors: { message: string; durationMs: number }[];
 let navigate: ReturnType<typeof vi.fn<(to: string) => void>>;
 let onLogout: ReturnType<typeof vi.fn<() => Promise<void>>>;
 let reload: ReturnType<typeof vi.fn<() => void>>;
-let seen: InternalAxiosRequestConfig[];
+let seen: SentRequest[];
 
-function mockNetwork(answer: (config: InternalAxiosRequestConfig) => unknown): void {
-  const adapter: AxiosAdapter = async (config) => {
+function mockNetwork(answer: (config: SentRequest) => HttpResponse): void {
+  http.defaults.adapter = async (config) => {
     seen.push(config);
-    return answer(config) as Awaited<ReturnType<AxiosAdapter>>;
+    return answer(config);
   };
-  http.defaults.adapter = adapter;
 }
 
-function respond(status: number, data: unknown) {
-  return (config: InternalAxiosRequestConfig) => {
-    const response = { data, status, statusText: '', headers: {}, config };
-    if (status >= 200 && status < 300) return response;
-    throw new AxiosError(
-      `Request failed with status code ${status}`,
-      'ERR_BAD_RESPONSE',
-      config,
-      {},
-      response,
-    );
-  };
-}
+const respond = (status: number, data: unknown) => (): HttpResponse => ({ data, status, headers: {} });
 
 const originalAdapter = http.defaults.adapter;
 
@@ -80,12 +76,13 @@ describe('calls (spec §7)', () => {
     expect(seen[0]?.headers.Authorization).toBeUndefined();
   });
 
-  it('the content type defaults to JSON, with the 20-minute timeout and base /', async () => {
+  it('the content type defaults to JSON, with the 20-minute timeout, under the site root', async () => {
     mockNetwork(respond(200, {}));
     await request({ url: 'api/menus', method: 'post', data: { a: 1 } });
     expect(seen[0]?.headers['Content-Type']).toBe('application/json');
+    expect(seen[0]?.data).toBe('{"a":1}');
     expect(seen[0]?.timeout).toBe(1_200_000);
-    expect(seen[0]?.baseURL).toBe('/');
+    expect(urlOf(seen[0]!.url)).toBe('/api/menus');
   });
 
   it('a successful call resolves with the response body', async () => {
@@ -98,7 +95,7 @@ describe('calls (spec §7)', () => {
 describe('error catalogue (spec §8)', () => {
   it('401: confirm box with the session-expired text, title and buttons; the call is rejected', async () => {
     mockNetwork(respond(401, { status: 401, message: '未登录' }));
-    await expect(request({ url: 'api/auth/info' })).rejects.toBeInstanceOf(AxiosError);
+    await expect(request({ url: 'api/auth/info' })).rejects.toBeInstanceOf(HttpError);
     expect(confirms).toHaveLength(1);
     expect(confirms[0]).toMatchObject({
       content: '登录状态已过期，您可以继续留在该页面，或者重新登录',
@@ -141,36 +138,36 @@ describe('error catalogue (spec §8)', () => {
 
   it('403: goes to /piibs/401', async () => {
     mockNetwork(respond(403, { status: 403, message: '无权访问' }));
-    await expect(request({ url: 'api/menus' })).rejects.toBeInstanceOf(AxiosError);
+    await expect(request({ url: 'api/menus' })).rejects.toBeInstanceOf(HttpError);
     expect(navigate).toHaveBeenCalledWith('/piibs/401');
     expect(errors).toEqual([]);
   });
 
   it("other error status: shows the server's message for 5 seconds and rejects the call", async () => {
     mockNetwork(respond(400, { status: 400, message: '手机号：请输入正确的11位手机号码' }));
-    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(AxiosError);
+    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(HttpError);
     expect(errors).toEqual([{ message: '手机号：请输入正确的11位手机号码', durationMs: 5000 }]);
   });
 
   it('other error status without a server message: nothing is shown, the call is rejected', async () => {
     mockNetwork(respond(502, '<html>Bad Gateway</html>'));
-    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(AxiosError);
+    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(HttpError);
     expect(errors).toEqual([]);
   });
 
   it('timeout: 网络请求超时 for 5 seconds', async () => {
     mockNetwork((config) => {
-      throw new AxiosError('timeout of 1200000ms exceeded', 'ECONNABORTED', config);
+      throw new HttpError('timeout of 1200000ms exceeded', 'ECONNABORTED', config);
     });
-    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(AxiosError);
+    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(HttpError);
     expect(errors).toEqual([{ message: '网络请求超时', durationMs: 5000 }]);
   });
 
   it('error with no status: 接口请求失败 for 5 seconds', async () => {
     mockNetwork((config) => {
-      throw new AxiosError('Network Error', 'ERR_NETWORK', config);
+      throw new HttpError('Network Error', 'ERR_NETWORK', config);
     });
-    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(AxiosError);
+    await expect(request({ url: 'api/x' })).rejects.toBeInstanceOf(HttpError);
     expect(errors).toEqual([{ message: '接口请求失败', durationMs: 5000 }]);
   });
 

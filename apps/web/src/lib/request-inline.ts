@@ -1,5 +1,4 @@
-import type { AxiosRequestConfig } from 'axios';
-import { request } from './http.ts';
+import { type RequestConfig, request } from './http.ts';
 
 /**
  * A refusal the page shows next to the form instead of through the global error policy; `errors` is the
@@ -41,7 +40,7 @@ export function apiErrorOf(status: number, body: unknown): ApiError {
  * session expired" (which would open the re-login dialog), and a 400/409/429 belongs inline beside the form.
  * Network errors and timeouts still get the client's notice.
  */
-export async function requestInline<T>(config: AxiosRequestConfig): Promise<T> {
+export async function requestInline<T>(config: RequestConfig): Promise<T> {
   let status = 0;
   const body = await request<unknown>({
     ...config,

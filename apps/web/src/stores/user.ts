@@ -160,7 +160,7 @@ export const useUserStore = create<UserState>((set, get) => {
       const result = await requestInline<LoginResult>({
         url: 'api/auth/login',
         method: 'post',
-        // Spec §7: form-encoded. The client's JSON default would otherwise win over axios' own detection.
+        // Spec §7: form-encoded. The client's JSON default would otherwise win.
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         data: body.toString(),
       });

@@ -1,9 +1,8 @@
 // The jsdom window as the web tests need it. setup.ts imports it: the setup file runs again for each test file,
 // this module once per module graph, so nothing here is patched twice.
 import { theme } from 'antd';
-import { CanceledError } from 'axios';
 import { resetDictCache } from '@/lib/dict.tsx';
-import { http, resetHttp } from '@/lib/http.ts';
+import { CanceledError, http, resetHttp } from '@/lib/http.ts';
 import { useNotificationStore } from '@/lib/notifications/store.ts';
 import { useAppStore } from '@/stores/app.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
@@ -102,8 +101,7 @@ globalThis.getComputedStyle = window.getComputedStyle;
 // No test reaches the network: a call no mock answers is cancelled, as an unmounted page's calls are, so it
 // raises no error notice. A page still mounted after its test's mocks are restored (its file's after-hooks run
 // before the setup file's cleanup) would otherwise ask the network, and the notice land in a later test.
-http.defaults.adapter = (config) =>
-  Promise.reject(new CanceledError('no network in tests', undefined, config));
+http.defaults.adapter = (config) => Promise.reject(new CanceledError(config));
 
 // The app's stores as a fresh page has them, taken once (before any test file ran, storage empty): the test files
 // share one module graph per worker, so each test ends by putting them back (setup.ts), and a file never starts

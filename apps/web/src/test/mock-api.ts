@@ -1,33 +1,32 @@
 import type { AuthUser } from '@piibs/shared/auth';
 import { act } from '@testing-library/react';
-import { type AxiosAdapter, AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { http } from '@/lib/http.ts';
+import { http, type SentRequest, type Transport } from '@/lib/http.ts';
 
 /** An answer: a body (status 200) or an explicit status and body; optionally response headers. */
 export type MockAnswer = ({ status: number; data?: unknown } | { data: unknown; status?: undefined }) & {
   headers?: Record<string, string>;
 };
-export type MockHandler = (config: InternalAxiosRequestConfig) => MockAnswer | Promise<MockAnswer>;
+export type MockHandler = (config: SentRequest) => MockAnswer | Promise<MockAnswer>;
 
 export type MockApi = {
   /** Every request made, in order. */
-  calls: InternalAxiosRequestConfig[];
+  calls: SentRequest[];
   /** Requests to one `METHOD url` key. */
-  callsTo(key: string): InternalAxiosRequestConfig[];
+  callsTo(key: string): SentRequest[];
   restore(): void;
 };
 
-const keyOf = (config: InternalAxiosRequestConfig) =>
+const keyOf = (config: SentRequest) =>
   `${(config.method ?? 'get').toUpperCase()} ${(config.url ?? '').replace(/^\//, '').split('?')[0]}`;
 
 /**
  * Answers the shared client's calls from a table keyed by `METHOD url` ('POST api/auth/login'); anything
- * else is a 404. Statuses outside 2xx go through axios' own validateStatus, so the error policy runs as live.
+ * else is a 404. The client judges the status as it does a real answer, so the error policy runs as live.
  */
 export function mockApi(table: Record<string, MockHandler | MockAnswer>): MockApi {
   const original = http.defaults.adapter;
-  const calls: InternalAxiosRequestConfig[] = [];
-  const adapter: AxiosAdapter = async (config) => {
+  const calls: SentRequest[] = [];
+  const adapter: Transport = async (config) => {
     calls.push(config);
     const entry = table[keyOf(config)];
     const answer: MockAnswer = entry
@@ -35,23 +34,7 @@ export function mockApi(table: Record<string, MockHandler | MockAnswer>): MockAp
         ? await entry(config)
         : entry
       : { status: 404, data: { status: 404, message: `未模拟的接口 ${keyOf(config)}` } };
-    const status = answer.status ?? 200;
-    const response: AxiosResponse = {
-      data: answer.data,
-      status,
-      statusText: '',
-      headers: answer.headers ?? {},
-      config,
-    };
-    const valid = config.validateStatus ? config.validateStatus(status) : status >= 200 && status < 300;
-    if (valid) return response;
-    throw new AxiosError(
-      `Request failed with status code ${status}`,
-      'ERR_BAD_REQUEST',
-      config,
-      {},
-      response,
-    );
+    return { data: answer.data, status: answer.status ?? 200, headers: answer.headers ?? {} };
   };
   http.defaults.adapter = adapter;
   return {

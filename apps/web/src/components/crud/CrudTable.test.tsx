@@ -1,9 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { InternalAxiosRequestConfig } from 'axios';
 import { Activity, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configureHttp, resetHttp } from '@/lib/http.ts';
+import { configureHttp, resetHttp, type SentRequest } from '@/lib/http.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
 import { onPhone } from '@/test/phone.ts';
 import { type CrudColumn, CrudTable } from './CrudTable.tsx';
@@ -49,7 +48,7 @@ function ThingsPage() {
   );
 }
 
-function pageOf(config: InternalAxiosRequestConfig) {
+function pageOf(config: SentRequest) {
   const params = config.params as { page: number; size: number; blurry?: string };
   const rows = ALL.filter((row) => !params.blurry || row.name.includes(params.blurry));
   const start = params.page * params.size;
@@ -88,7 +87,7 @@ describe('CrudTable', () => {
 
   it('a list that answers cursors steps to the next page by cursor: after the last row shown', async () => {
     // The server's keyset paging, by id: `after` the last row shown, `before` the first.
-    const keyset = (config: InternalAxiosRequestConfig) => {
+    const keyset = (config: SentRequest) => {
       const p = config.params as { page: number; size: number; after?: string; before?: string };
       const from = p.after
         ? ALL.findIndex((row) => `a${row.id}` === p.after) + 1

@@ -2,8 +2,7 @@
 // The kit's table, delete confirmation and export read it, so a page only lists its columns and its form.
 import type { Page } from '@piibs/shared/admin';
 import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import axios from 'axios';
-import { HTTP_TEXTS, request } from '@/lib/http.ts';
+import { HTTP_TEXTS, isHttpError, refusalOf, request } from '@/lib/http.ts';
 import type { ListParams } from './list-state.ts';
 import { CRUD_TEXTS as T } from './texts.ts';
 
@@ -139,8 +138,9 @@ export interface ServerError {
 
 /** The server's refusal in an error, or null for a network failure, a timeout or a cancelled call. */
 export function serverError(error: unknown): ServerError | null {
-  if (!axios.isAxiosError(error) || !error.response) return null;
-  const { status, data } = error.response;
+  const refusal = refusalOf(error);
+  if (!refusal) return null;
+  const { status, data } = refusal;
   const message = (data as { message?: unknown } | undefined)?.message;
   return { status, message: typeof message === 'string' && message ? message : T.requestFailed(status) };
 }
@@ -149,11 +149,7 @@ export function serverError(error: unknown): ServerError | null {
 export function errorMessage(error: unknown): string {
   const refusal = serverError(error);
   if (refusal) return refusal.message;
-  if (axios.isAxiosError(error)) {
-    return error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT'
-      ? HTTP_TEXTS.timeout
-      : HTTP_TEXTS.failed;
-  }
+  if (isHttpError(error)) return error.code === 'ECONNABORTED' ? HTTP_TEXTS.timeout : HTTP_TEXTS.failed;
   return T.loadFailed;
 }
 

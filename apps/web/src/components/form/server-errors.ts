@@ -3,7 +3,7 @@
 // shows each message under its field, and the caller shows `message` itself only when no field took one.
 import type { FormInstance } from 'antd';
 import type { NamePath } from 'antd/es/form/interface';
-import axios from 'axios';
+import { refusalOf } from '@/lib/http.ts';
 import { ApiError } from '@/lib/request-inline.ts';
 
 type Path = (string | number)[];
@@ -13,8 +13,9 @@ type Path = (string | number)[];
  * no field, or a network failure).
  */
 function fieldErrorsOf(error: unknown): { field: string; message: string }[] {
-  const errors = axios.isAxiosError(error)
-    ? (error.response?.data as { errors?: unknown } | undefined)?.errors
+  const refusal = refusalOf(error);
+  const errors = refusal
+    ? (refusal.data as { errors?: unknown } | undefined)?.errors
     : error instanceof ApiError
       ? error.errors
       : undefined;

@@ -177,7 +177,7 @@ describe('MaterialsPanel', { timeout: 30_000 }, () => {
       'GET api/materials/7/file': { data: new Blob(['png'], { type: 'image/png' }) },
       'POST api/materials': (config) => {
         // Half the bytes sent; the answer waits until the test lets it go.
-        config.onUploadProgress?.({ loaded: 512, total: 1024, bytes: 512, lengthComputable: true });
+        config.onUploadProgress?.({ loaded: 512, total: 1024 });
         return new Promise<MockAnswer>((resolve) => {
           finish = () => {
             stored = [row({ id: 7, originalName: '现场.png' })];

@@ -2,7 +2,7 @@
 // a Blob (the files need the bearer token, so <img> cannot load them by URL: they become object URLs).
 import type { MaterialBusinessType, MaterialList, MaterialRow } from '@piibs/shared/material';
 import { queryOptions } from '@tanstack/react-query';
-import { http, request } from '@/lib/http.ts';
+import { type HttpResponse, request } from '@/lib/http.ts';
 
 export const materialsKey = (businessType: MaterialBusinessType, businessId: number) =>
   ['materials', businessType, businessId] as const;
@@ -42,8 +42,6 @@ export function uploadMaterial(input: UploadInput): Promise<MaterialRow> {
     url: 'api/materials',
     method: 'post',
     data,
-    // Its own Content-Type, or the client's JSON default would serialise the form (see lib/http.ts).
-    headers: { 'Content-Type': 'multipart/form-data' },
     signal: input.signal,
     inlineErrors: true,
     inlineForbidden: true,
@@ -64,7 +62,8 @@ export function deleteMaterial(id: number): Promise<{ ok: true }> {
 
 /** A material's bytes (the row's fileUrl or thumbnailUrl). */
 export async function fetchMaterialBlob(url: string, signal?: AbortSignal): Promise<Blob> {
-  const response = await http.get<Blob>(url.replace(/^\//, ''), {
+  const response = await request<HttpResponse<Blob>>({
+    url: url.replace(/^\//, ''),
     responseType: 'blob',
     rawResponse: true,
     signal,

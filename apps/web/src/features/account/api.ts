@@ -46,9 +46,6 @@ export function updateAvatar(file: File): Promise<{ avatar: string }> {
     url: 'api/users/updateAvatar',
     method: 'post',
     data,
-    // Its own Content-Type, or the client's JSON default would serialise the form (see lib/http.ts);
-    // the browser then adds the multipart boundary.
-    headers: { 'Content-Type': 'multipart/form-data' },
   });
 }
 

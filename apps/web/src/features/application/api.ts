@@ -116,7 +116,6 @@ export function importInsuredList(id: number, version: number, file: Blob & { na
     url: `api/applications/${id}/insuredPersons/import`,
     method: 'post',
     data,
-    headers: { 'Content-Type': 'multipart/form-data' },
     inlineErrors: true,
     inlineForbidden: true,
   });

@@ -1,6 +1,5 @@
-import { AxiosError, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest';
-import { configureHttp, resetHttp } from '@/lib/http.ts';
+import { configureHttp, HttpError, resetHttp } from '@/lib/http.ts';
 import { mockApi } from '@/test/mock-api.ts';
 import type { AppNotification } from './api.ts';
 import {
@@ -274,20 +273,7 @@ describe('notification connection', () => {
 
     const refused = connection({
       loadLatest: async () => {
-        const config = { headers: {} } as InternalAxiosRequestConfig;
-        throw new AxiosError(
-          '401',
-          'ERR_BAD_REQUEST',
-          config,
-          {},
-          {
-            status: 401,
-            statusText: '',
-            headers: {},
-            config,
-            data: null,
-          },
-        );
+        throw new HttpError('401', 'ERR_BAD_RESPONSE', undefined, { status: 401, headers: {}, data: null });
       },
     });
     refused.start();

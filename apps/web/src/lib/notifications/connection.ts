@@ -4,8 +4,8 @@
 // id seen>}; the server answers {"type":"ready","unread":N}, then every message with a higher id
 // ({"type":"notification","notification":…,"unread":N}), then live ones the same way, and
 // {"type":"read","unread":N} when messages were read elsewhere. Close code 4401: the token was refused.
-import axios from 'axios';
 import { authorization } from '@/lib/auth-storage.ts';
+import { refusalOf } from '@/lib/http.ts';
 import { type AppNotification, listNotifications } from './api.ts';
 import { LATEST_SHOWN, type NotificationStore, useNotificationStore } from './store.ts';
 
@@ -78,7 +78,7 @@ function parse(data: unknown): ServerMessage | null {
   }
 }
 
-const isUnauthorized = (error: unknown) => axios.isAxiosError(error) && error.response?.status === 401;
+const isUnauthorized = (error: unknown) => refusalOf(error)?.status === 401;
 
 export function createNotificationConnection(deps: ConnectionDeps = {}): NotificationConnection {
   const store = deps.store ?? useNotificationStore;

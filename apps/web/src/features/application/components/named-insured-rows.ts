@@ -2,8 +2,8 @@
 // refusal. Kept apart from the section's table (NamedInsuredSection.tsx), which the wizard loads only on the step
 // that shows it.
 import { type InsuredList, insuredPersonProblem, NAMED_INSURED_TITLE } from '@piibs/shared/named-insured';
-import axios from 'axios';
 import { errorMessage } from '@/components/crud/resource.ts';
+import { refusalOf } from '@/lib/http.ts';
 
 /** One row of the list: a saved person (sort, masked number) or one typed in (full number). */
 export interface NamedRow {
@@ -86,7 +86,7 @@ export function serverRowProblems(
 
 /** A refusal's messages: each row the server named (`第 N 行：…`), else its one message. */
 export function refusalMessages(error: unknown): string[] {
-  const data = axios.isAxiosError(error) ? error.response?.data : undefined;
+  const data = refusalOf(error)?.data;
   const errors = (data as { errors?: { message?: unknown }[] } | undefined)?.errors ?? [];
   const messages = errors.map((e) => e.message).filter((m): m is string => typeof m === 'string');
   return messages.length ? messages : [errorMessage(error)];

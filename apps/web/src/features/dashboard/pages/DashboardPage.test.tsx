@@ -5,10 +5,10 @@ import type { DashboardAnswer } from '@piibs/shared/dashboard';
 import type { MenuRoute } from '@piibs/shared/menu';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { dropEarly, EARLY_DASHBOARD_URL, requestEarly } from '@/lib/early-requests.ts';
+import type { SentRequest } from '@/lib/http.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { type MockApi, mockApi, settle } from '@/test/mock-api.ts';
 import { onPhone } from '@/test/phone.ts';
@@ -140,7 +140,7 @@ function serviceAnswer(service: Omit<NonNullable<DashboardAnswer['service']>, 'o
 
 let api: MockApi;
 const dashboardCalls = () => api.callsTo('GET api/dashboard');
-const paramsOf = (config: InternalAxiosRequestConfig | undefined) => config?.params ?? null;
+const paramsOf = (config: SentRequest | undefined) => config?.params ?? null;
 
 beforeEach(() => {
   // The figures are asked for only with a session token in storage (the http client sends it).

@@ -2,10 +2,10 @@ import { formatTime } from '@piibs/shared/constants';
 import type { ProductRow, RateTableDetail, RateTableRow } from '@piibs/shared/product';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { dictAnswer } from '@/features/customer/test-data.ts';
+import type { SentRequest } from '@/lib/http.ts';
 import { type MockAnswer, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { ProductDetail } from './ProductDetail.tsx';
 
@@ -116,7 +116,7 @@ function table(overrides: Partial<RateTableDetail> = {}): RateTableDetail {
 }
 
 const listRow = ({ rows: _, ...t }: RateTableDetail): RateTableRow => t;
-const sent = (config: InternalAxiosRequestConfig | undefined) => JSON.parse(String(config?.data));
+const sent = (config: SentRequest | undefined) => JSON.parse(String(config?.data));
 const today = () => formatTime(Date.now(), '{y}-{m}-{d}');
 
 function render(tables: RateTableDetail[], extra: Record<string, MockAnswer | (() => MockAnswer)> = {}) {

@@ -223,7 +223,9 @@ describe('服务机构', { timeout: 60_000 }, () => {
     await user.click(await screen.findByTitle('安泰李工（atai02）', {}, SLOW));
     await waitFor(() =>
       expect(
-        api.callsTo('GET api/service-orgs/3/member-candidates').some((c) => c.params?.keyword === '李'),
+        api
+          .callsTo('GET api/service-orgs/3/member-candidates')
+          .some((c) => (c.params as { keyword?: string } | undefined)?.keyword === '李'),
       ).toBe(true),
     );
     await user.click(save);
