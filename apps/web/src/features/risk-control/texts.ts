@@ -89,6 +89,7 @@ export const RISK_TEXTS = Object.freeze({
   itemDeleted: '已删除',
   noPlan: '尚未制定服务计划',
   ledger: '费用台账',
+  ledgerEntry: '台账记录',
   ledgerKind: '类型',
   amount: '金额',
   plannedAfter: '计划（后）',

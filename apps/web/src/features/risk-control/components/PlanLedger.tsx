@@ -1,24 +1,27 @@
-// The prevention fund's ledger: every movement with the planned, spent and left amounts after it.
+// The prevention fund's ledger: every movement with the planned, spent and left amounts after it; a card per
+// movement on a phone (DetailTable).
 import { formatTime } from '@piibs/shared/constants';
 import { formatFen } from '@piibs/shared/money';
 import type { LedgerEntryRow } from '@piibs/shared/risk-control';
 import { useQuery } from '@tanstack/react-query';
-import { Table } from 'antd';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { ledgerQuery } from '../api.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
 
 export function PlanLedger({ seqNo }: { seqNo: string }) {
   const ledger = useQuery(ledgerQuery(seqNo));
+  const [page, setPage] = useState(1);
   // The server answers oldest first; the latest movements lead here.
   const newestFirst = useMemo(() => [...(ledger.data?.entries ?? [])].reverse(), [ledger.data]);
   return (
-    <Table<LedgerEntryRow>
+    <DetailTable<LedgerEntryRow>
+      noun={T.ledgerEntry}
       size="small"
       rowKey="id"
       loading={ledger.isFetching}
       dataSource={newestFirst}
-      pagination={{ pageSize: 10, hideOnSinglePage: true }}
+      pages={{ current: page, pageSize: 10, onChange: setPage }}
       scroll={{ x: 'max-content' }}
       data-testid="ledger"
       columns={[

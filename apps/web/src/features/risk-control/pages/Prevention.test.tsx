@@ -2,10 +2,11 @@ import { shanghaiToday } from '@piibs/shared/application-status';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import dayjs from 'dayjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoute } from '@/components/crud/test-render.tsx';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { onPhone } from '@/test/phone.ts';
 import { fundPercents } from '../components/FundSummary.tsx';
 import { fund, orderDetail, page, planDetail, planItem, SEQ } from '../test-data.ts';
 import Prevention from './Prevention.tsx';
@@ -17,6 +18,7 @@ let api: MockApi;
 afterEach(() => {
   api?.restore();
   resetKitState();
+  vi.restoreAllMocks();
 });
 
 const ORG = {
@@ -76,6 +78,21 @@ describe('事故预防', { timeout: 40_000 }, () => {
     // The ledger's amounts after each entry.
     expect(await screen.findByText('计划预留')).toBeInTheDocument();
     expect(within(screen.getByTestId('ledger')).getByText('¥8,000.00')).toBeInTheDocument();
+  });
+
+  it('on a phone the ledger is a card per movement, its amounts labelled', async () => {
+    onPhone();
+    signInAs(['underwriter'], ['prevention:list', 'prevention:plan']);
+    api = mockApi(answers());
+    renderRoute(<Prevention />, PATTERN, URL);
+    const ledger = await screen.findByTestId('ledger');
+    await within(ledger).findByText('计划预留');
+    expect(within(ledger).queryByRole('table')).toBeNull();
+    const [entry] = within(within(ledger).getByRole('list', { name: '台账记录列表' })).getAllByRole(
+      'listitem',
+    );
+    expect(within(entry!).getByText('剩余（后）').nextElementSibling).toHaveTextContent('¥8,000.00');
+    expect(within(entry!).getByText('操作人').nextElementSibling).toHaveTextContent('核保员');
   });
 
   it('computes the percentages of the total (spent, and spent + planned), never above 100', () => {
