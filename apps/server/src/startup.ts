@@ -2,7 +2,14 @@ import { ensureDemoCa } from './ca/demo-ca.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { seedDemoApplications } from './demo/applications.ts';
-import { DEMO_ENTERPRISE, DEMO_PASSWORD, DEMO_USERS, seedDemo, seedDemoCustomers } from './demo/base.ts';
+import {
+  DEMO_ENTERPRISE,
+  DEMO_PASSWORD,
+  DEMO_USERS,
+  demoEnterpriseUscc,
+  seedDemo,
+  seedDemoCustomers,
+} from './demo/base.ts';
 import { seedDemoNotifications } from './demo/notifications.ts';
 import { seedDemoPolicies } from './demo/policies.ts';
 import { seedDemoPolicyChanges } from './demo/policy-changes.ts';
@@ -76,7 +83,10 @@ async function seed(deps: StartDeps): Promise<void> {
     deps.log('demo project insurance seeded (account contractor)');
   const notices = await seedDemoNotifications(deps.database.db);
   if (notices) deps.log(`demo notifications seeded: ${notices}`);
-  const ca = ensureDemoCa(deps.config.dataDir, DEMO_ENTERPRISE);
+  const ca = ensureDemoCa(deps.config.dataDir, {
+    ...DEMO_ENTERPRISE,
+    uscc: await demoEnterpriseUscc(deps.database.db),
+  });
   const accounts = ['admin', ...DEMO_USERS.map((u) => u.username)].join(', ');
   deps.log(
     `WARNING: PIIBS_DEMO=1 — demo data is loaded${seeded ? ' (seeded now)' : ''}. Accounts ${accounts}, password ${DEMO_PASSWORD}. Not for production.`,

@@ -18,7 +18,7 @@ import { createApplication, replaceCoinsurers, saveDraft } from '../modules/appl
 import { cancelApplication, submitApplication } from '../modules/applications/transitions.ts';
 import { customerViewerOf } from '../modules/customers/access.ts';
 import { decideTask } from '../modules/tasks/service.ts';
-import { DEMO_CUSTOMERS, DEMO_ENTERPRISE } from './base.ts';
+import { DEMO_CUSTOMERS, DEMO_ENTERPRISE, demoEnterpriseUscc } from './base.ts';
 import { type DemoActor, demoMaterials } from './materials.ts';
 import { demoUser } from './user.ts';
 
@@ -51,7 +51,7 @@ export async function seedDemoApplications(db: Db, config: Pick<Config, 'dataDir
     };
     const azx = await idOf('product', 'AZX_GM_2025');
     const jzsg = await idOf('product', 'JZSG_AZX_2025');
-    const entCustomer = await idOf('customer', DEMO_ENTERPRISE.uscc);
+    const entCustomer = await idOf('customer', await demoEnterpriseUscc(db));
     const client = await idOf('customer', DEMO_CUSTOMERS[1]!.uscc);
     if (!azx || !jzsg || !entCustomer || !client) return 0;
 

@@ -2,7 +2,7 @@
 // and customers in every review state.
 import { ROLE_CODES, withUsccCheck } from '@piibs/shared';
 import type { ReviewDecision, ReviewStatus } from '@piibs/shared/review';
-import { inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { customers, reviewTasks, users } from '../db/schema.ts';
 import { taskTitle } from '../modules/customers/service.ts';
@@ -11,11 +11,20 @@ import { initialise, isInitialized, type NewUser } from '../modules/init/service
 export const DEMO_PASSWORD = 'Demo@2026';
 export const DEMO_ORGANISATION = '示例财产保险股份有限公司';
 
-/** The demo policyholder enterprise (Zhenjiang, 321100); its code passes the GB 32100 check. */
+/**
+ * The demo policyholder enterprise (Zhenjiang, 321100); its code passes the GB 32100 check. A database seeded by an
+ * earlier version keeps the code it was given then (91321100MA1XXXXXX4): see demoEnterpriseUscc.
+ */
 export const DEMO_ENTERPRISE = Object.freeze({
-  uscc: withUsccCheck('91321100MA1XXXXXX'),
+  uscc: withUsccCheck('91321100MA1Y7HBK3'),
   name: '镇江示例安全科技有限公司',
 });
+
+/** The demo enterprise's credit code as this database holds it (its account's), else the current one. */
+export async function demoEnterpriseUscc(db: Pick<Db, 'select'>): Promise<string> {
+  const [row] = await db.select({ uscc: users.uscc }).from(users).where(eq(users.username, 'enterprise'));
+  return row?.uscc ?? DEMO_ENTERPRISE.uscc;
+}
 
 export const DEMO_USERS: readonly NewUser[] = Object.freeze([
   {
@@ -187,9 +196,11 @@ export async function seedDemoCustomers(db: Db): Promise<number> {
       .where(inArray(users.username, ['enterprise', 'agent', 'underwriter']));
     const idOf = (name: string) => people.find((p) => p.username === name)?.id ?? null;
     const underwriter = idOf('underwriter');
+    const enterpriseUscc = await demoEnterpriseUscc(tx);
     let written = 0;
     for (const [i, c] of DEMO_CUSTOMERS.entries()) {
-      const { by, status, opinion, ...fields } = c;
+      const { by, status, opinion, ...given } = c;
+      const fields = given.uscc === DEMO_ENTERPRISE.uscc ? { ...given, uscc: enterpriseUscc } : given;
       const author = by ? idOf(by) : null;
       const decided = status !== 'pending';
       const [row] = await tx
@@ -210,7 +221,7 @@ export async function seedDemoCustomers(db: Db): Promise<number> {
       await tx.insert(reviewTasks).values({
         kind: 'customer',
         subjectId: row.id,
-        title: taskTitle(c),
+        title: taskTitle(fields),
         status: decision ? 'done' : 'open',
         submittedBy: author,
         decision: decision ?? null,

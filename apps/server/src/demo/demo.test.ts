@@ -387,3 +387,33 @@ describe('the demo’s operation log reads in words (PIIBS_DEMO=1)', () => {
     }
   });
 });
+
+describe('a data directory seeded when the demo enterprise had another credit code', () => {
+  const EARLIER = '91321100MA1XXXXXX4';
+  let old: TestContext;
+  beforeAll(async () => {
+    old = await createTestApp({ demo: true });
+    await seedDemo(old.database.db);
+    await old.database.db.execute(sql`update app_user set uscc = ${EARLIER} where username = 'enterprise'`);
+    await onStart({ config: old.config, database: old.database, log: () => {} });
+  }, 120_000);
+  afterAll(() => old?.close());
+
+  it('starts, and every demo record is the enterprise’s under the code its account holds', async () => {
+    const count = async (query: ReturnType<typeof sql>) =>
+      ((await old.database.db.execute(query)).rows[0] as { n: number }).n;
+    expect(
+      await count(sql`select count(*)::int as n from customer where uscc = ${DEMO_ENTERPRISE.uscc}`),
+    ).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from customer where uscc = ${EARLIER} and review_status = 'approved'`,
+      ),
+    ).toBe(1);
+    expect(
+      await count(sql`select count(*)::int as n from policy where holder_uscc = ${EARLIER}`),
+    ).toBeGreaterThanOrEqual(3);
+    expect(existsSync(demoCaPaths(old.config.dataDir, EARLIER).enterpriseP12)).toBe(true);
+    expect(existsSync(demoCaPaths(old.config.dataDir, DEMO_ENTERPRISE.uscc).enterpriseP12)).toBe(false);
+  });
+});

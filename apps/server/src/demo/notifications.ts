@@ -12,7 +12,7 @@ import {
   notifyReviewDecision,
   notifyTaskOpened,
 } from '../modules/notifications/events.ts';
-import { DEMO_CUSTOMERS } from './base.ts';
+import { DEMO_CUSTOMERS, demoEnterpriseUscc } from './base.ts';
 
 /** Runs `each` over the items in transactions of 500 (one per item made a volume-seeded demo start slow). */
 async function inBatches<T>(db: Db, items: readonly T[], each: (tx: Tx, item: T) => Promise<unknown>) {
@@ -46,10 +46,7 @@ export async function seedDemoNotifications(db: Db): Promise<number> {
         eq(reviewTasks.kind, 'customer'),
         eq(reviewTasks.status, 'done'),
         isNotNull(reviewTasks.decidedBy),
-        inArray(
-          customers.uscc,
-          DEMO_CUSTOMERS.map((c) => c.uscc),
-        ),
+        inArray(customers.uscc, [await demoEnterpriseUscc(db), ...DEMO_CUSTOMERS.map((c) => c.uscc)]),
       ),
     );
   await inBatches(db, decided, (tx, { task: t }) =>

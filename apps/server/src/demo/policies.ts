@@ -23,7 +23,7 @@ import { paymentResult, startPayment } from '../modules/payments/service.ts';
 import { redrawPolicyDocument } from '../modules/policies/issue.ts';
 import { insertSeedProduct, SEED_PRODUCTS } from '../modules/products/seed.ts';
 import { decideTask } from '../modules/tasks/service.ts';
-import { DEMO_ENTERPRISE } from './base.ts';
+import { demoEnterpriseUscc } from './base.ts';
 import { moveIntoPast } from './clock.ts';
 import { type DemoActor, demoMaterials } from './materials.ts';
 import { demoUser } from './user.ts';
@@ -76,7 +76,10 @@ export const DEMO_NAMED_PERSONS = [
 /** Writes the demo policies once; answers how many policies it issued (0 to 3). */
 export async function seedDemoPolicies(db: Db, config: Config): Promise<number> {
   const [ent, uw] = await Promise.all([actorFor(db, 'enterprise'), actorFor(db, 'underwriter')]);
-  const [customer] = await db.select().from(customers).where(eq(customers.uscc, DEMO_ENTERPRISE.uscc));
+  const [customer] = await db
+    .select()
+    .from(customers)
+    .where(eq(customers.uscc, await demoEnterpriseUscc(db)));
   const [product] = await db.select().from(products).where(eq(products.code, 'AZX_GM_2025'));
   if (!ent || !uw || !customer || !product || customer.reviewStatus !== 'approved') return 0;
   const [had] = await db

@@ -19,7 +19,7 @@ import { paymentResult, startPayment } from '../modules/payments/service.ts';
 import { reviewPolicyChange, submitCancellation, submitEndorsement } from '../modules/policies/changes.ts';
 import { redrawPolicyDocument } from '../modules/policies/issue.ts';
 import { decideTask } from '../modules/tasks/service.ts';
-import { DEMO_ENTERPRISE } from './base.ts';
+import { demoEnterpriseUscc } from './base.ts';
 import { moveIntoPast } from './clock.ts';
 import { type DemoActor, demoMaterials } from './materials.ts';
 import { DEMO_NAMED_PRODUCT } from './policies.ts';
@@ -52,13 +52,14 @@ export async function seedDemoPolicyChanges(db: Db, config: Config): Promise<num
   if (!ent || !agent || !uw) return 0;
   const ctx = createBusinessContext({ db, config, log: quiet });
   let made = 0;
+  const enterpriseUscc = await demoEnterpriseUscc(db);
 
   // The enterprise's newest policy (the co-insured one): a new contact telephone, approved at once (no premium to pay).
   const [own] = await db
     .select({ id: policies.id })
     .from(policies)
     .innerJoin(customers, eq(customers.id, policies.customerId))
-    .where(eq(customers.uscc, DEMO_ENTERPRISE.uscc))
+    .where(eq(customers.uscc, enterpriseUscc))
     .orderBy(desc(policies.id))
     .limit(1);
   if (own) {
@@ -78,7 +79,7 @@ export async function seedDemoPolicyChanges(db: Db, config: Config): Promise<num
     .from(policies)
     .innerJoin(customers, eq(customers.id, policies.customerId))
     .innerJoin(products, eq(products.id, policies.productId))
-    .where(and(eq(customers.uscc, DEMO_ENTERPRISE.uscc), eq(products.code, DEMO_NAMED_PRODUCT.product.code)));
+    .where(and(eq(customers.uscc, enterpriseUscc), eq(products.code, DEMO_NAMED_PRODUCT.product.code)));
   if (named) {
     await submitEndorsement(
       ctx,

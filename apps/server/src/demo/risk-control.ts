@@ -25,7 +25,7 @@ import { setOrgMembers } from '../modules/risk-control/org-members.ts';
 import { createOrg } from '../modules/risk-control/orgs.ts';
 import { createPerson } from '../modules/risk-control/persons.ts';
 import { addPlanItem } from '../modules/risk-control/plans.ts';
-import { DEMO_ENTERPRISE } from './base.ts';
+import { demoEnterpriseUscc } from './base.ts';
 import { demoUser } from './user.ts';
 
 /** The demo service organisation's code (passes the GB 32100 check). */
@@ -50,7 +50,7 @@ export async function seedDemoRiskControl(db: Db): Promise<number> {
   const [policy] = await db
     .select()
     .from(policies)
-    .where(eq(policies.holderUscc, DEMO_ENTERPRISE.uscc))
+    .where(eq(policies.holderUscc, await demoEnterpriseUscc(db)))
     .orderBy(desc(policies.id))
     .limit(1);
   if (!uwUser || !svcUser || !entUser || !policy || policyStatusOn(policy) === 'EXPIRED') return 0;
