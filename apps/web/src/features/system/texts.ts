@@ -183,6 +183,8 @@ export const SYSTEM_TEXTS = Object.freeze({
   dbExternal: '外部 PostgreSQL',
   slowest: '最慢的请求',
   routes: '接口耗时统计',
+  slowRequest: '慢请求',
+  routeStat: '接口',
   method: '方法',
   route: '路由',
   duration: '耗时',

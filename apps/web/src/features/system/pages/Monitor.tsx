@@ -21,13 +21,12 @@ import {
   Space,
   Spin,
   Statistic,
-  Table,
-  type TableColumnsType,
   Tag,
   Tooltip,
   Typography,
 } from 'antd';
-import type { ReactNode } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
+import { type DetailColumn, DetailTable } from '@/components/crud/DetailTable.tsx';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { monitorQuery } from '../api.ts';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
@@ -65,28 +64,26 @@ const METHOD_COLORS: Record<string, string> = {
 const method = (m: string) => <Tag color={METHOD_COLORS[m] ?? 'default'}>{m}</Tag>;
 const ms = (value: number) => `${Math.round(value)} ms`;
 
-const slowColumns: TableColumnsType<SlowRequest> = [
+// The route leads: it heads each card on a phone.
+const routeColumn = <R extends { route: string }>(): DetailColumn<R> => ({
+  key: 'route',
+  title: T.route,
+  dataIndex: 'route',
+  render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
+});
+
+const slowColumns: DetailColumn<SlowRequest>[] = [
+  routeColumn(),
   { key: 'method', title: T.method, dataIndex: 'method', width: 90, render: method },
-  {
-    key: 'route',
-    title: T.route,
-    dataIndex: 'route',
-    render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
-  },
   { key: 'ms', title: T.duration, dataIndex: 'ms', width: 110, render: ms },
   { key: 'status', title: T.statusCode, dataIndex: 'status', width: 90 },
   { key: 'at', title: T.at, dataIndex: 'at', width: 180, render: (v: string) => formatTime(v) },
 ];
 
 type RouteStat = MonitorResult['routes'][number];
-const routeColumns: TableColumnsType<RouteStat> = [
+const routeColumns: DetailColumn<RouteStat>[] = [
+  routeColumn(),
   { key: 'method', title: T.method, dataIndex: 'method', width: 90, render: method },
-  {
-    key: 'route',
-    title: T.route,
-    dataIndex: 'route',
-    render: (v: string) => <Typography.Text code>{v}</Typography.Text>,
-  },
   { key: 'count', title: T.calls, dataIndex: 'count', width: 100, sorter: (a, b) => a.count - b.count },
   {
     key: 'avgMs',
@@ -193,11 +190,40 @@ function Overview({ data }: { data: MonitorResult }) {
   );
 }
 
+/** A monitor table, 10 rows a page; a card per row on a phone. */
+function MonitorTable<R extends object>({
+  noun,
+  rowKey,
+  columns,
+  rows,
+}: {
+  noun: string;
+  rowKey: (row: R) => string;
+  columns: DetailColumn<R>[];
+  rows: readonly R[];
+}) {
+  const [page, setPage] = useState(1);
+  return (
+    <DetailTable<R>
+      noun={noun}
+      size="small"
+      rowKey={rowKey}
+      columns={columns}
+      dataSource={rows}
+      pages={{ current: page, pageSize: 10, onChange: setPage }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={T.noSlow} /> }}
+      scroll={{ x: 'max-content' }}
+    />
+  );
+}
+
 /** 服务监控: process, memory, load and database figures, the slowest requests; refreshed every 10 seconds. */
 export default function Monitor() {
   // A hidden tab unmounts its effects (<Activity>), which stops the polling too.
   const monitor = useQuery({ ...monitorQuery, refetchInterval: REFRESH_MS });
   const data = monitor.data;
+  // Slowest first, as the table sorts them by default (a phone's cards keep this order).
+  const routes = useMemo(() => [...(data?.routes ?? [])].sort((a, b) => b.maxMs - a.maxMs), [data]);
 
   return (
     <div style={{ padding: 16 }}>
@@ -233,25 +259,19 @@ export default function Monitor() {
         <Space orientation="vertical" size={16} style={{ width: '100%' }}>
           <Overview data={data} />
           <Card variant="borderless" title={T.slowest}>
-            <Table<SlowRequest>
-              size="small"
+            <MonitorTable<SlowRequest>
+              noun={T.slowRequest}
               rowKey={(row) => `${row.method} ${row.route} ${row.at} ${row.ms}`}
               columns={slowColumns}
-              dataSource={data.slowest}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={T.noSlow} /> }}
-              scroll={{ x: 'max-content' }}
+              rows={data.slowest}
             />
           </Card>
           <Card variant="borderless" title={T.routes}>
-            <Table<RouteStat>
-              size="small"
+            <MonitorTable<RouteStat>
+              noun={T.routeStat}
               rowKey={(row) => `${row.method} ${row.route}`}
               columns={routeColumns}
-              dataSource={data.routes}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
-              locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={T.noSlow} /> }}
-              scroll={{ x: 'max-content' }}
+              rows={routes}
             />
           </Card>
         </Space>

@@ -1,10 +1,11 @@
 // Each remaining system page renders its data and its main actions from a mocked API.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { invalidateDict } from '@/lib/dict.tsx';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
+import { onPhone } from '@/test/phone.ts';
 import type { MenuRow } from '../api.ts';
 import { deptNode, dictAnswer, page } from '../test-data.ts';
 import Depts from './Depts.tsx';
@@ -21,6 +22,7 @@ beforeEach(() => signInAs(['admin']));
 afterEach(() => {
   api?.restore();
   resetKitState();
+  vi.restoreAllMocks();
 });
 
 const menu = (overrides: Partial<MenuRow>): MenuRow => ({
@@ -280,5 +282,41 @@ describe('system pages', { timeout: 20_000 }, () => {
     expect(screen.getByText('PostgreSQL 18.1')).toBeInTheDocument();
     expect(screen.getAllByText('/api/users')).toHaveLength(2);
     expect(screen.getByRole('link', { name: /接口文档/ })).toHaveAttribute('href', '/api/docs');
+  });
+
+  it('服务监控 on a phone: a card per slow request and per route, headed by the route, slowest route first', async () => {
+    onPhone();
+    const stat = (route: string, maxMs: number) => ({ method: 'GET', route, count: 3, avgMs: 50, maxMs });
+    api = mockApi({
+      'GET api/monitor': {
+        data: {
+          server: {
+            uptimeSeconds: 60,
+            startedAt: '2026-01-01T00:00:00Z',
+            nodeVersion: 'v24',
+            platform: 'Linux',
+            pid: 1,
+          },
+          memory: { rss: 1, heapUsed: 1, heapTotal: 2, external: 1 },
+          os: { loadavg: [0, 0, 0], cpus: 2, totalMem: 2, freeMem: 1 },
+          database: { version: 'PostgreSQL 18.1', sizeBytes: 1, connections: 1, embedded: true },
+          slowest: [
+            { method: 'POST', route: '/api/applications', ms: 812, status: 201, at: '2026-01-02T00:00:00Z' },
+          ],
+          routes: [stat('/api/menus', 20), stat('/api/applications', 812)],
+          docsUrl: '/api/docs',
+        },
+      },
+    });
+    renderWithProviders(<Monitor />, '/piibs/system/monitor');
+    const slow = await screen.findByRole('list', { name: '慢请求列表' });
+    const [request] = within(slow).getAllByRole('listitem');
+    expect(request!.querySelector('.crud-card-title')).toHaveTextContent('/api/applications');
+    expect(within(request!).getByText('耗时').nextElementSibling).toHaveTextContent('812 ms');
+    const routes = within(screen.getByRole('list', { name: '接口列表' })).getAllByRole('listitem');
+    expect(routes.map((card) => card.querySelector('.crud-card-title')?.textContent)).toEqual([
+      '/api/applications',
+      '/api/menus',
+    ]);
   });
 });
