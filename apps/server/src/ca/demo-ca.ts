@@ -198,8 +198,11 @@ export interface DemoCaFiles {
   written: string[];
 }
 
+/** DATA_DIR/ca: the demo CA's files. */
+export const demoCaDir = (dataDir: string) => path.join(dataDir, 'ca');
+
 export function demoCaPaths(dataDir: string, uscc: string) {
-  const dir = path.join(dataDir, 'ca');
+  const dir = demoCaDir(dataDir);
   return {
     dir,
     rootCert: path.join(dir, 'trusted', 'piibs-demo-root.pem'),

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_ENTERPRISE } from '../demo/base.ts';
-import { DEMO_P12_PASSWORD, demoCaPaths, ensureDemoCa } from './demo-ca.ts';
+import { DEMO_P12_PASSWORD, demoCaDir, ensureDemoCa } from './demo-ca.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, 'data'));
@@ -13,7 +13,7 @@ const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, 'data')
 /** The code of the enterprise certificate already there: a data directory keeps its demo enterprise's code. */
 function existingUscc(): string | undefined {
   try {
-    const codes = readdirSync(demoCaPaths(dataDir, '').dir).flatMap(
+    const codes = readdirSync(demoCaDir(dataDir)).flatMap(
       (name) => /^enterprise-([0-9A-Z]{18})\.p12$/.exec(name)?.[1] ?? [],
     );
     return codes.length === 1 ? codes[0] : undefined;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { verification } from '@/features/policy/test-data.ts';
-import { HttpError, http, request, resetHttp } from '@/lib/http.ts';
+import { HttpError, http, request } from '@/lib/http.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { App } from './App.tsx';
@@ -131,15 +131,8 @@ describe('scroll resets to the top on each navigation', () => {
 });
 
 describe('a 403 response leads to /piibs/401', () => {
-  const originalAdapter = http.defaults.adapter;
-  afterEach(() => {
-    http.defaults.adapter = originalAdapter;
-    resetHttp();
-    window.history.replaceState(null, '', '/');
-  });
-
   it('the app router receives the navigation from the HTTP client', async () => {
-    http.defaults.adapter = async () => ({ data: {}, status: 403, headers: {} });
+    http.transport = async () => ({ data: {}, status: 403, headers: {} });
     const router = createAppRouter();
     await expect(request({ url: 'api/menus/build' })).rejects.toBeInstanceOf(HttpError);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/piibs/401'));

@@ -1,7 +1,7 @@
 // The shared client over a real HTTP server: jsdom's XMLHttpRequest, as the browser's, and Node's http server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CanceledError,
   configureHttp,
@@ -9,7 +9,6 @@ import {
   type HttpResponse,
   http,
   request,
-  resetHttp,
   urlOf,
   xhrTransport,
 } from './http.ts';
@@ -19,7 +18,6 @@ type Seen = { method: string; url: string; headers: IncomingMessage['headers']; 
 let server: Server;
 let base: string;
 let errors: string[];
-const testAdapter = http.defaults.adapter;
 
 /** jsdom enforces CORS like a browser (its page is on another port): every answer allows the test's page. */
 function allow(req: IncomingMessage, res: ServerResponse): void {
@@ -74,13 +72,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 beforeEach(() => {
   errors = [];
-  http.defaults.adapter = xhrTransport;
+  http.transport = xhrTransport;
   configureHttp({ ui: { confirm: () => {}, error: (message) => errors.push(message) } });
-});
-
-afterEach(() => {
-  http.defaults.adapter = testAdapter;
-  resetHttp();
 });
 
 describe('the shared client over HTTP', () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   CanceledError,
   configureHttp,
@@ -6,7 +6,6 @@ import {
   type HttpResponse,
   http,
   request,
-  resetHttp,
   type SentRequest,
   urlOf,
 } from './http.ts';
@@ -22,15 +21,13 @@ let reload: ReturnType<typeof vi.fn<() => void>>;
 let seen: SentRequest[];
 
 function mockNetwork(answer: (config: SentRequest) => HttpResponse): void {
-  http.defaults.adapter = async (config) => {
+  http.transport = async (config) => {
     seen.push(config);
     return answer(config);
   };
 }
 
 const respond = (status: number, data: unknown) => (): HttpResponse => ({ data, status, headers: {} });
-
-const originalAdapter = http.defaults.adapter;
 
 beforeEach(() => {
   confirms = [];
@@ -48,11 +45,6 @@ beforeEach(() => {
     onLogout,
     reload,
   });
-});
-
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-  resetHttp();
 });
 
 describe('calls (spec §7)', () => {

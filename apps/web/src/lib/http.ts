@@ -176,13 +176,6 @@ export function urlOf(url: string, params?: object): string {
   return `${path}${path.includes('?') ? '&' : '?'}${parts.join('&')}${hash === undefined ? '' : `#${hash}`}`;
 }
 
-const asIs = (data: unknown) =>
-  typeof data === 'string' ||
-  (typeof FormData !== 'undefined' && data instanceof FormData) ||
-  (typeof URLSearchParams !== 'undefined' && data instanceof URLSearchParams) ||
-  (typeof Blob !== 'undefined' && data instanceof Blob) ||
-  data instanceof ArrayBuffer;
-
 /** The call with its token, its body serialised and the Content-Type that body needs. */
 function prepare(config: RequestConfig): SentRequest {
   const headers: Record<string, string> = {
@@ -195,13 +188,11 @@ function prepare(config: RequestConfig): SentRequest {
   const token = headers.Authorization ? undefined : authorization();
   if (token) headers.Authorization = token;
   let data = config.data;
-  if (data === undefined) delete headers['Content-Type'];
-  else if (typeof FormData !== 'undefined' && data instanceof FormData) {
-    // The browser writes the multipart Content-Type with its boundary.
+  // No body, no Content-Type; a form's is the browser's to write (the multipart boundary).
+  if (data === undefined || data instanceof FormData || data instanceof URLSearchParams)
     delete headers['Content-Type'];
-  } else if (typeof URLSearchParams !== 'undefined' && data instanceof URLSearchParams) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=utf-8';
-  } else if (!asIs(data)) data = JSON.stringify(data);
+  else if (!(typeof data === 'string' || data instanceof Blob || data instanceof ArrayBuffer))
+    data = JSON.stringify(data);
   return {
     ...config,
     method: (config.method ?? 'get').toLowerCase(),
@@ -329,13 +320,13 @@ async function send(config: RequestConfig): Promise<unknown> {
   const sent = prepare(config);
   let response: HttpResponse;
   try {
-    response = await http.defaults.adapter(sent);
+    response = await http.transport(sent);
   } catch (error) {
     return failed(error);
   }
   const valid = sent.validateStatus ?? ((status: number) => status >= 200 && status < 300);
   if (!valid(response.status)) {
-    if (typeof Blob !== 'undefined' && response.data instanceof Blob) {
+    if (response.data instanceof Blob) {
       response = { ...response, data: await readBlobBody(response.data) };
     }
     return failed(
@@ -346,7 +337,7 @@ async function send(config: RequestConfig): Promise<unknown> {
 }
 
 /** The shared client's transport, which tests replace with a table of answers (test/mock-api.ts). */
-export const http: { defaults: { adapter: Transport } } = { defaults: { adapter: xhrTransport } };
+export const http: { transport: Transport } = { transport: xhrTransport };
 
 /**
  * A call through the shared client under the spec §8 policy, typed by its response body (by the whole response,

@@ -2,7 +2,7 @@
 // this module once per module graph, so nothing here is patched twice.
 import { theme } from 'antd';
 import { resetDictCache } from '@/lib/dict.tsx';
-import { CanceledError, http, resetHttp } from '@/lib/http.ts';
+import { CanceledError, http, resetHttp, type Transport } from '@/lib/http.ts';
 import { useNotificationStore } from '@/lib/notifications/store.ts';
 import { useAppStore } from '@/stores/app.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
@@ -101,7 +101,8 @@ globalThis.getComputedStyle = window.getComputedStyle;
 // No test reaches the network: a call no mock answers is cancelled, as an unmounted page's calls are, so it
 // raises no error notice. A page still mounted after its test's mocks are restored (its file's after-hooks run
 // before the setup file's cleanup) would otherwise ask the network, and the notice land in a later test.
-http.defaults.adapter = (config) => Promise.reject(new CanceledError(config));
+const noNetwork: Transport = (config) => Promise.reject(new CanceledError(config));
+http.transport = noNetwork;
 
 // The app's stores as a fresh page has them, taken once (before any test file ran, storage empty): the test files
 // share one module graph per worker, so each test ends by putting them back (setup.ts), and a file never starts
@@ -116,13 +117,17 @@ const STORES = [
 ];
 const FRESH = STORES.map((store) => store.getState());
 
-/** Puts the app's module-level state back as on a fresh page: stores, the dictionary cache, the HTTP policy. */
+/**
+ * Puts the app's module-level state back as on a fresh page: stores, the dictionary cache, the HTTP policy and its
+ * transport (no network).
+ */
 export function resetAppState(): void {
   STORES.forEach((store, i) => {
     (store.setState as (state: unknown, replace: true) => void)(FRESH[i], true);
   });
   resetDictCache();
   resetHttp();
+  http.transport = noNetwork;
 }
 
 /** The signed-out user store as a fresh page has it (for tests that sign a fake user in). */

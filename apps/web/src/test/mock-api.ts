@@ -24,7 +24,7 @@ const keyOf = (config: SentRequest) =>
  * else is a 404. The client judges the status as it does a real answer, so the error policy runs as live.
  */
 export function mockApi(table: Record<string, MockHandler | MockAnswer>): MockApi {
-  const original = http.defaults.adapter;
+  const original = http.transport;
   const calls: SentRequest[] = [];
   const adapter: Transport = async (config) => {
     calls.push(config);
@@ -36,12 +36,12 @@ export function mockApi(table: Record<string, MockHandler | MockAnswer>): MockAp
       : { status: 404, data: { status: 404, message: `未模拟的接口 ${keyOf(config)}` } };
     return { data: answer.data, status: answer.status ?? 200, headers: answer.headers ?? {} };
   };
-  http.defaults.adapter = adapter;
+  http.transport = adapter;
   return {
     calls,
     callsTo: (key) => calls.filter((config) => keyOf(config) === key),
     restore: () => {
-      http.defaults.adapter = original;
+      http.transport = original;
     },
   };
 }

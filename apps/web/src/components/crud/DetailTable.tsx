@@ -23,6 +23,11 @@ export interface DetailTableProps<R>
   rowKey: (keyof R & string) | ((row: R) => Key);
   /** What a row is ('保险责任'): names the list of cards on a phone ('保险责任列表'). */
   noun: string;
+  /**
+   * Names the rows as a region. On a wide screen the region scrolls the table sideways and takes the keyboard
+   * focus (WCAG 2.1.1), for tables wider than a narrow window; a phone's cards need neither.
+   */
+  region?: string;
   /** Pages kept by the caller (a long list being edited); none: the whole table. */
   pages?: { current: number; pageSize: number; onChange: (page: number) => void };
   /** A heading over the rows (antd's table title; above the cards on a phone). */
@@ -42,6 +47,7 @@ export function DetailTable<R extends object>({
   dataSource,
   rowKey,
   noun,
+  region,
   pages,
   title,
   footer,
@@ -55,7 +61,7 @@ export function DetailTable<R extends object>({
   // A list that fits one page shows no pager.
   const paged = pages && dataSource.length > pages.pageSize ? pages : undefined;
   if (!phone) {
-    return (
+    const table = (
       <Table<R>
         {...props}
         columns={columns.map(({ card: _, ...column }) => column as TableColumnType<R>)}
@@ -69,6 +75,14 @@ export function DetailTable<R extends object>({
         data-testid={testId}
       />
     );
+    return region ? (
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+      <section aria-label={region} tabIndex={0} style={{ overflowX: 'auto' }}>
+        {table}
+      </section>
+    ) : (
+      table
+    );
   }
   const cardColumns = columns
     .filter((column) => !column.hidden && column.card !== false)
@@ -81,7 +95,7 @@ export function DetailTable<R extends object>({
   const rows = paged
     ? dataSource.slice((paged.current - 1) * paged.pageSize, paged.current * paged.pageSize)
     : dataSource;
-  return (
+  const cards = (
     <div data-testid={testId} style={props.style}>
       {title ? <div className="crud-cards-title">{title()}</div> : null}
       <RowCards<R>
@@ -107,4 +121,5 @@ export function DetailTable<R extends object>({
       {footer ? <div className="crud-cards-footer">{footer()}</div> : null}
     </div>
   );
+  return region ? <section aria-label={region}>{cards}</section> : cards;
 }

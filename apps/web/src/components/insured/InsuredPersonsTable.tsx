@@ -1,10 +1,9 @@
 // A 从业人员名单 read-only: 序号, name and the masked identity card number of each person (20 a page), plus any
-// columns of the caller's. On a wide screen a table in a region that scrolls sideways and takes the keyboard
-// focus; on a phone a card per person (DetailTable).
+// columns of the caller's: a table in a region that scrolls sideways on a wide screen, a card per person on a
+// phone (DetailTable).
 import { NAMED_INSURED_COLUMNS } from '@piibs/shared/named-insured';
 import { useState } from 'react';
 import { type DetailColumn, DetailTable } from '@/components/crud/DetailTable.tsx';
-import { usePhone } from '@/lib/use-phone.ts';
 
 interface Person {
   sort: number;
@@ -24,10 +23,10 @@ export function InsuredPersonsTable<P extends Person>({
   more?: DetailColumn<P>[];
 }) {
   const [page, setPage] = useState(1);
-  const phone = usePhone();
-  const table = (
+  return (
     <DetailTable<P>
       noun="从业人员"
+      region={label}
       rowKey="sort"
       size="small"
       dataSource={persons}
@@ -40,13 +39,5 @@ export function InsuredPersonsTable<P extends Person>({
         ...more,
       ]}
     />
-  );
-  return phone ? (
-    <section aria-label={label}>{table}</section>
-  ) : (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
-    <section aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
-      {table}
-    </section>
   );
 }

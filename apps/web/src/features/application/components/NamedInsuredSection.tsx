@@ -126,74 +126,71 @@ export function NamedInsuredSection(props: NamedInsuredSectionProps) {
           />
         ) : null}
         {imported !== null ? <Alert type="success" showIcon title={T.imported(imported)} /> : null}
-        {/* A narrow screen scrolls the table sideways in a region the keyboard can reach. */}
-        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1) */}
-        <section aria-label="人员列表" tabIndex={0} style={{ overflowX: 'auto' }}>
-          <DetailTable<NamedRow>
-            noun="从业人员"
-            rowKey="key"
-            size="small"
-            dataSource={rows}
-            locale={{ emptyText: T.empty }}
-            pages={{ current: page, pageSize, onChange: setPage }}
-            columns={[
-              {
-                title: '序号',
-                key: 'n',
-                width: 64,
-                render: (_, _r, i) => (page - 1) * pageSize + i + 1,
+        <DetailTable<NamedRow>
+          noun="从业人员"
+          region="人员列表"
+          rowKey="key"
+          size="small"
+          dataSource={rows}
+          locale={{ emptyText: T.empty }}
+          pages={{ current: page, pageSize, onChange: setPage }}
+          columns={[
+            {
+              title: '序号',
+              key: 'n',
+              width: 64,
+              render: (_, _r, i) => (page - 1) * pageSize + i + 1,
+            },
+            {
+              title: NAMED_INSURED_COLUMNS[0],
+              key: 'name',
+              render: (_, r, i) => {
+                const n = (page - 1) * pageSize + i + 1;
+                if (r.sort !== undefined) return r.name;
+                return cellInput(r, n, 'name', problemOf(r)?.startsWith('姓名') ?? false);
               },
-              {
-                title: NAMED_INSURED_COLUMNS[0],
-                key: 'name',
-                render: (_, r, i) => {
-                  const n = (page - 1) * pageSize + i + 1;
-                  if (r.sort !== undefined) return r.name;
-                  return cellInput(r, n, 'name', problemOf(r)?.startsWith('姓名') ?? false);
-                },
-              },
-              {
-                title: NAMED_INSURED_COLUMNS[1],
-                key: 'idNumber',
-                render: (_, r, i) => {
-                  const n = (page - 1) * pageSize + i + 1;
-                  const problem = problemOf(r);
-                  if (r.sort !== undefined)
-                    return (
-                      <>
-                        {r.idNumberMasked}
-                        {problem ? <RowProblem id={`${r.key}-problem`} text={problem} /> : null}
-                      </>
-                    );
-                  const idBad = problem !== undefined && !problem.startsWith('姓名');
+            },
+            {
+              title: NAMED_INSURED_COLUMNS[1],
+              key: 'idNumber',
+              render: (_, r, i) => {
+                const n = (page - 1) * pageSize + i + 1;
+                const problem = problemOf(r);
+                if (r.sort !== undefined)
                   return (
                     <>
-                      {cellInput(r, n, 'idNumber', idBad)}
+                      {r.idNumberMasked}
                       {problem ? <RowProblem id={`${r.key}-problem`} text={problem} /> : null}
                     </>
                   );
-                },
+                const idBad = problem !== undefined && !problem.startsWith('姓名');
+                return (
+                  <>
+                    {cellInput(r, n, 'idNumber', idBad)}
+                    {problem ? <RowProblem id={`${r.key}-problem`} text={problem} /> : null}
+                  </>
+                );
               },
-              {
-                title: '操作',
-                key: 'actions',
-                width: 80,
-                render: (_, r, i) => (
-                  <Button
-                    size="small"
-                    danger
-                    autoInsertSpace={false}
-                    disabled={props.disabled}
-                    aria-label={`${T.remove}第 ${(page - 1) * pageSize + i + 1} 行${r.name ? `（${r.name}）` : ''}`}
-                    onClick={() => onRows(rows.filter((x) => x.key !== r.key))}
-                  >
-                    {T.remove}
-                  </Button>
-                ),
-              },
-            ]}
-          />
-        </section>
+            },
+            {
+              title: '操作',
+              key: 'actions',
+              width: 80,
+              render: (_, r, i) => (
+                <Button
+                  size="small"
+                  danger
+                  autoInsertSpace={false}
+                  disabled={props.disabled}
+                  aria-label={`${T.remove}第 ${(page - 1) * pageSize + i + 1} 行${r.name ? `（${r.name}）` : ''}`}
+                  onClick={() => onRows(rows.filter((x) => x.key !== r.key))}
+                >
+                  {T.remove}
+                </Button>
+              ),
+            },
+          ]}
+        />
       </Space>
     </section>
   );
