@@ -104,6 +104,11 @@ globalThis.getComputedStyle = window.getComputedStyle;
 const noNetwork: Transport = (config) => Promise.reject(new CanceledError(config));
 http.transport = noNetwork;
 
+/** After a test: no network again, whatever transport the test put in (setup.ts). */
+export function resetTransport(): void {
+  http.transport = noNetwork;
+}
+
 // The app's stores as a fresh page has them, taken once (before any test file ran, storage empty): the test files
 // share one module graph per worker, so each test ends by putting them back (setup.ts), and a file never starts
 // from what an earlier one left (a signed-in user, loaded menus, open tags).
@@ -117,17 +122,13 @@ const STORES = [
 ];
 const FRESH = STORES.map((store) => store.getState());
 
-/**
- * Puts the app's module-level state back as on a fresh page: stores, the dictionary cache, the HTTP policy and its
- * transport (no network).
- */
+/** Puts the app's module-level state back as on a fresh page: stores, the dictionary cache, the HTTP policy. */
 export function resetAppState(): void {
   STORES.forEach((store, i) => {
     (store.setState as (state: unknown, replace: true) => void)(FRESH[i], true);
   });
   resetDictCache();
   resetHttp();
-  http.transport = noNetwork;
 }
 
 /** The signed-out user store as a fresh page has it (for tests that sign a fake user in). */

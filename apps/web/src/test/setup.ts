@@ -3,7 +3,7 @@ import { act, cleanup, configure } from '@testing-library/react';
 import { Modal, message, notification } from 'antd';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { queryClient } from '@/lib/antd-providers.tsx';
-import { resetAppState } from './jsdom.ts';
+import { resetAppState, resetTransport } from './jsdom.ts';
 
 // findBy*/waitFor wait up to 5 s: a lazy route's first chunk can take more than the default 1 s on a busy
 // 2-core CI machine, and a passing test never waits that long.
@@ -41,6 +41,7 @@ afterEach(async () => {
   queryClient.clear();
   // Stores first: a persisted one writes as it is put back, and the storage is emptied after.
   resetAppState();
+  resetTransport();
   localStorage.clear();
   sessionStorage.clear();
   window.history.replaceState(null, '', '/');
