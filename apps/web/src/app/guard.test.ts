@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dropEarly, EARLY_URLS, requestEarly } from '@/lib/early-requests.ts';
-import { configureHttp, resetHttp } from '@/lib/http.ts';
+import { configureHttp, HttpError, resetHttp, type SentRequest } from '@/lib/http.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 import { fakeUser, type MockApi, mockApi } from '@/test/mock-api.ts';
@@ -174,6 +174,34 @@ describe('guard glue (root loader)', () => {
     expect(result?.headers.get('Location')).toMatch(/^\/piibs\/login/);
     expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBeNull();
     expect(localStorage.getItem('CA')).toBeNull();
+  });
+
+  const unreachable = (config: SentRequest): never => {
+    throw new HttpError('Network Error', 'ERR_NETWORK', config);
+  };
+
+  it('user info that gets no answer while the page stays (the server is unreachable): logged out all the same', async () => {
+    localStorage.setItem('EL-ADMIN-TOEKN', 't');
+    api = mockApi({ 'GET api/auth/info': unreachable, 'POST api/auth/logout': unreachable });
+    const result = await guardNavigation(url('/piibs/dashboard'), deps);
+    expect(result?.headers.get('Location')).toMatch(/^\/piibs\/login/);
+    expect(api.callsTo('POST api/auth/logout')).toHaveLength(1);
+    expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBeNull();
+  });
+
+  it('a user-info request cut off by leaving the page (F5, another address typed in) does not end the session', async () => {
+    localStorage.setItem('EL-ADMIN-TOEKN', 't');
+    api = mockApi({
+      'GET api/auth/info': (config) => {
+        window.dispatchEvent(new Event('pagehide'));
+        return unreachable(config);
+      },
+    });
+    const result = await guardNavigation(url('/piibs/riskControl?tab=2'), deps);
+    // The next page finds the session as it was: the token is still stored and the server was not told to end it.
+    expect(api.callsTo('POST api/auth/logout')).toEqual([]);
+    expect(localStorage.getItem('EL-ADMIN-TOEKN')).toBe('t');
+    expect(result?.headers.get('Location')).toBe('/piibs/riskControl?tab=2');
   });
 
   it('a failed menu load is shown by the HTTP client and the app stays usable', async () => {

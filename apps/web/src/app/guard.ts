@@ -4,6 +4,7 @@ import { type LoaderFunctionArgs, replace } from 'react-router';
 import { getToken } from '@/lib/auth-storage.ts';
 import { EARLY_URLS, earlyOrNow } from '@/lib/early-requests.ts';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
+import { ApiError } from '@/lib/request-inline.ts';
 import { usePermissionStore } from '@/stores/permission.ts';
 import { useUserStore } from '@/stores/user.ts';
 
@@ -172,6 +173,28 @@ export function resetGuard(): void {
   initializedForPage = false;
 }
 
+/** How many times this page was hidden to leave it (pagehide). */
+let pageHides = 0;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => {
+    pageHides++;
+  });
+}
+
+/** How long a request that got no answer waits before it counts as a failure rather than a page being left. */
+export const LEAVE_GRACE_MS = 300;
+
+/**
+ * Whether a request that got no answer at all (no HTTP status: a network failure, a timeout, a cut-off) failed
+ * while the page stays. Leaving the page (a reload, an address typed over it) cuts off its requests; the page's
+ * timers then never run, or run after its pagehide. Such a cut-off is not the server refusing the user.
+ */
+async function failedWhilePageStays(error: unknown, hidesAtAsking: number): Promise<boolean> {
+  if (error instanceof ApiError) return true;
+  await new Promise((resolve) => setTimeout(resolve, LEAVE_GRACE_MS));
+  return pageHides === hidesAtAsking;
+}
+
 /** Runs the access rules for one navigation: null to go ahead, or a redirect response. */
 export async function guardNavigation(url: URL, deps: GuardDeps): Promise<Response | null> {
   const path = url.pathname;
@@ -194,10 +217,13 @@ export async function guardNavigation(url: URL, deps: GuardDeps): Promise<Respon
         return null;
       case 'redirect':
         return replace(decision.to);
-      case 'loadInfo':
+      case 'loadInfo': {
+        const hides = pageHides;
         try {
           await user.getInfo();
-        } catch {
+        } catch (error) {
+          // A page being left ends here; one kept in the back-forward cache asks again when it comes back.
+          if (!(await failedWhilePageStays(error, hides))) return replace(fullPath);
           // Spec §4/§8: user info cannot be loaded → the user is logged out.
           await user.endSession();
           return replace(loginRedirect(fullPath));
@@ -205,6 +231,7 @@ export async function guardNavigation(url: URL, deps: GuardDeps): Promise<Respon
         // As the original: once the user is known, its menus are loaded and the navigation repeated.
         useUserStore.getState().setLoadMenus(true);
         break;
+      }
       case 'loadMenus':
         useUserStore.getState().setLoadMenus(false);
         try {
