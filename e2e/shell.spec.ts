@@ -76,6 +76,8 @@ test.describe('shell', () => {
     const risk = menus.find((m) => m.meta?.title === '风险管控')!;
     await menuItem(page, '风险管控').click();
     for (const title of visible(risk.children)) await expect(menuItem(page, title)).toBeVisible();
+    // Its entries slide open: a click on one while it still moves can land beside it (as openFromSidebar waits).
+    await expect(page.locator('.ant-motion-collapse')).toHaveCount(0);
 
     // A directory is not a page: its crumb is plain text, and its address leads to its first page.
     await menuItem(page, '服务机构').click();
