@@ -78,7 +78,7 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   const spentBefore = (await main.getByTestId('fund-spent').textContent())!;
 
   await main.getByRole('button', { name: '新增服务项目' }).click();
-  const itemDialog = uw.locator('.ant-modal:visible');
+  const itemDialog = await opened(uw.locator('.ant-modal:visible'));
   await pickOption(uw, itemDialog, '服务项目', '安全评估');
   await itemDialog.getByLabel('服务内容').fill(itemContent);
   await itemDialog.getByLabel('单次费用（元）').fill((fen / 100).toFixed(2));
@@ -92,7 +92,7 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   const itemRow = main.getByTestId('plan-items').getByRole('row').filter({ hasText: itemContent });
   await expect(itemRow).toContainText(cost);
   await itemRow.getByRole('button', { name: spaced('派单') }).click();
-  const dispatchDialog = uw.locator('.ant-modal:visible');
+  const dispatchDialog = await opened(uw.locator('.ant-modal:visible'));
   await dispatchDialog.getByRole('button', { name: spaced('派单') }).click();
   await expect(dispatchDialog).toBeHidden();
   await expect(itemRow).toContainText('1 / 1');
@@ -151,7 +151,7 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   await expect(main.getByText('冲压车间安全光栅失效')).toBeVisible();
   await expect(main.locator('[data-testid^="material-"]')).toHaveCount(1);
   await main.getByRole('button', { name: '确认服务' }).click();
-  const confirm = ent.locator('.ant-modal:visible');
+  const confirm = await opened(ent.locator('.ant-modal:visible'));
   // Five stars; a click landing while the dialog still opens is lost (the form then says 请选择满意度): click until
   // the fifth star is checked.
   const fifthStar = confirm.getByRole('radio').nth(4);
