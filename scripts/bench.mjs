@@ -19,7 +19,8 @@
 // BENCH_SECONDS (default 5) sets each load run's length. `--only PART,…` (or BENCH_ONLY) runs only the parts
 // named, BENCH_SKIP=PART,… skips parts: bundle, browser, api, lighthouse (or one of lighthouse:login,
 // lighthouse:dashboard, lighthouse:wizard), cold; e.g. `npm run bench -- --only browser,lighthouse:dashboard`.
-// Every figure, the machine and the commit go to test-results/bench.json. Exit code 1 when a budget fails.
+// Every figure, the machine and the commit go to test-results/bench.json; each Lighthouse report to
+// test-results/lighthouse-<page>-<preset>.json. Exit code 1 when a budget fails.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -345,6 +346,10 @@ async function lighthouse(url, preset, token) {
     if (run.status !== 0 || !existsSync(file))
       return { error: (run.stderr || run.stdout || String(run.error)).trim().split('\n').at(-1) };
     const lhr = JSON.parse(readFileSync(file, 'utf8'));
+    // The whole report beside bench.json: its LCP element, long tasks and waterfall tell why a score moved.
+    const slug = new URL(url).pathname.split('/').filter(Boolean).slice(1, 3).join('-');
+    mkdirSync(path.join(root, 'test-results'), { recursive: true });
+    writeFileSync(path.join(root, `test-results/lighthouse-${slug}-${preset}.json`), JSON.stringify(lhr));
     const audit = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
     return {
       finalUrl: lhr.finalDisplayedUrl ?? lhr.finalUrl,
@@ -353,6 +358,7 @@ async function lighthouse(url, preset, token) {
       lcp: audit('largest-contentful-paint'),
       tbt: audit('total-blocking-time'),
       fcp: audit('first-contentful-paint'),
+      lcpElement: lhr.audits['lcp-breakdown-insight']?.details?.items?.find((i) => i.type === 'node')?.nodeLabel,
       // What moved, largest first (Lighthouse's layout-shifts audit): where a CLS comes from.
       shifts: (lhr.audits['layout-shifts']?.details?.items ?? []).slice(0, 3).map((item) => ({
         score: item.score,
@@ -377,6 +383,7 @@ function lighthouseVerdict(what, r, need) {
     r,
   );
   for (const shift of r.shifts ?? []) console.log(`        shift ${shift.score.toFixed(3)}  ${shift.node}`);
+  if (r.lcpElement) console.log(`        LCP element: ${r.lcpElement}`);
 }
 const canLighthouse = () => {
   if (existsSync(lighthouseCli) && existsSync(chrome)) return true;
