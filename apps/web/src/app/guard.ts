@@ -182,7 +182,7 @@ if (typeof window !== 'undefined') {
 }
 
 /** How long a request that got no answer waits before it counts as a failure rather than a page being left. */
-export const LEAVE_GRACE_MS = 300;
+const LEAVE_GRACE_MS = 300;
 
 /**
  * Whether a request that got no answer at all (no HTTP status: a network failure, a timeout, a cut-off) failed
