@@ -358,7 +358,8 @@ async function lighthouse(url, preset, token) {
       lcp: audit('largest-contentful-paint'),
       tbt: audit('total-blocking-time'),
       fcp: audit('first-contentful-paint'),
-      lcpElement: lhr.audits['lcp-breakdown-insight']?.details?.items?.find((i) => i.type === 'node')?.nodeLabel,
+      lcpElement: lhr.audits['lcp-breakdown-insight']?.details?.items?.find((i) => i.type === 'node')
+        ?.nodeLabel,
       // What moved, largest first (Lighthouse's layout-shifts audit): where a CLS comes from.
       shifts: (lhr.audits['layout-shifts']?.details?.items ?? []).slice(0, 3).map((item) => ({
         score: item.score,
