@@ -138,13 +138,23 @@ export const menuItem = (page: Page, title: string) =>
 /** Clicks through the sidebar: directories first, then the page. */
 export async function openFromSidebar(page: Page, ...titles: string[]): Promise<void> {
   for (const [index, title] of titles.entries()) {
-    const item = menuItem(page, title);
-    // A directory is opened unless it already is (the sidebar opens the current page's directory itself).
-    if (index === titles.length - 1 || (await item.getAttribute('aria-expanded')) !== 'true')
+    // A directory's title comes before its entries (审核任务 holds a page of its own name).
+    const item = index < titles.length - 1 ? menuItem(page, title).first() : menuItem(page, title).last();
+    if (index < titles.length - 1) {
+      // A directory is opened unless it already is (the sidebar opens the current page's directory itself).
+      if ((await item.getAttribute('aria-expanded')) !== 'true') await item.click();
+      await expect(item).toHaveAttribute('aria-expanded', 'true');
+      // Its entries slide open (antd's collapse motion names the moving list): a click on one while it still
+      // moves can land beside it.
+      await expect(page.locator('.ant-motion-collapse')).toHaveCount(0);
+      continue;
+    }
+    // The page: clicked until its entry is the selected one. The motion check above can pass before the motion
+    // has begun, and a click lost to the sliding list left a CI run one tab short.
+    await expect(async () => {
       await item.click();
-    // Its entries slide open (antd's collapse motion names the moving list): a click on one while it still
-    // moves can land beside it.
-    if (index < titles.length - 1) await expect(page.locator('.ant-motion-collapse')).toHaveCount(0);
+      await expect(item).toHaveClass(/ant-menu-item-selected/, { timeout: 3_000 });
+    }).toPass({ timeout: 20_000 });
   }
 }
 
