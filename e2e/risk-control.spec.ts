@@ -152,13 +152,10 @@ test('risk control: plan and dispatch → organisation serves with a photo → e
   await expect(main.locator('[data-testid^="material-"]')).toHaveCount(1);
   await main.getByRole('button', { name: '确认服务' }).click();
   const confirm = await opened(ent.locator('.ant-modal:visible'));
-  // Five stars; a click landing while the dialog still opens is lost (the form then says 请选择满意度): click until
-  // the fifth star is checked.
+  // Five stars (the dialog has finished opening: a click while it zoomed in was lost).
   const fifthStar = confirm.getByRole('radio').nth(4);
-  await expect(async () => {
-    await fifthStar.click();
-    await expect(fifthStar).toHaveAttribute('aria-checked', 'true', { timeout: 2_000 });
-  }).toPass();
+  await fifthStar.click();
+  await expect(fifthStar).toHaveAttribute('aria-checked', 'true');
   await confirm.getByLabel('评价').fill('评估细致，建议可行');
   await confirm.getByRole('button', { name: spaced('确定') }).click();
   await expect(ent).toHaveURL(/\/prevention\/success\//);

@@ -138,9 +138,10 @@ export const menuItem = (page: Page, title: string) =>
 /** Clicks through the sidebar: directories first, then the page. */
 export async function openFromSidebar(page: Page, ...titles: string[]): Promise<void> {
   for (const [index, title] of titles.entries()) {
+    const directory = index < titles.length - 1;
     // A directory's title comes before its entries (审核任务 holds a page of its own name).
-    const item = index < titles.length - 1 ? menuItem(page, title).first() : menuItem(page, title).last();
-    if (index < titles.length - 1) {
+    const item = directory ? menuItem(page, title).first() : menuItem(page, title).last();
+    if (directory) {
       // A directory is opened unless it already is (the sidebar opens the current page's directory itself).
       if ((await item.getAttribute('aria-expanded')) !== 'true') await item.click();
       await expect(item).toHaveAttribute('aria-expanded', 'true');

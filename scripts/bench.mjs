@@ -82,6 +82,9 @@ function verdict(pass, what, figure, budget, data = {}) {
 const loadStart = os.loadavg();
 const extra = {};
 const started = Date.now();
+/** Where the run leaves its figures and reports. */
+const resultsDir = path.join(root, 'test-results');
+mkdirSync(resultsDir, { recursive: true });
 
 // ── Web bundle ────────────────────────────────────────────────────────────────
 const dist = path.join(root, 'apps/web/dist');
@@ -196,8 +199,7 @@ if (runs('bundle')) {
     for (const [name, len] of top) lines.push(`- ${name}: ${((100 * len) / total).toFixed(1)}%`);
     lines.push('');
   }
-  mkdirSync(path.join(root, 'test-results'), { recursive: true });
-  writeFileSync(path.join(root, 'test-results/bundle-report.md'), lines.join('\n'));
+  writeFileSync(path.join(resultsDir, 'bundle-report.md'), lines.join('\n'));
   console.log(`        composition of ${chunks.length} chunks: test-results/bundle-report.md`);
 }
 
@@ -348,8 +350,7 @@ async function lighthouse(url, preset, token) {
     const lhr = JSON.parse(readFileSync(file, 'utf8'));
     // The whole report beside bench.json: its LCP element, long tasks and waterfall tell why a score moved.
     const slug = new URL(url).pathname.split('/').filter(Boolean).slice(1, 3).join('-');
-    mkdirSync(path.join(root, 'test-results'), { recursive: true });
-    writeFileSync(path.join(root, `test-results/lighthouse-${slug}-${preset}.json`), JSON.stringify(lhr));
+    writeFileSync(path.join(resultsDir, `lighthouse-${slug}-${preset}.json`), JSON.stringify(lhr));
     const audit = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
     return {
       finalUrl: lhr.finalDisplayedUrl ?? lhr.finalUrl,
@@ -624,9 +625,8 @@ if (runs('cold')) {
 
 const seconds = Math.round((Date.now() - started) / 1000);
 const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout.trim();
-mkdirSync(path.join(root, 'test-results'), { recursive: true });
 writeFileSync(
-  path.join(root, 'test-results/bench.json'),
+  path.join(resultsDir, 'bench.json'),
   `${JSON.stringify(
     {
       date: new Date().toISOString(),
