@@ -43,6 +43,85 @@ function precompress(): Plugin {
   };
 }
 
+type ChunkingContext = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+type ChunkName = (id: string, ctx: ChunkingContext) => string | null;
+/** antd's and the icons' indexes: importing one names every component, so the shell imports them by path. */
+const BARREL = /node_modules[\\/](antd[\\/]es|@ant-design[\\/]icons[\\/]es)[\\/]index\.js$/;
+
+/**
+ * The chunks of a signed-in first load. Left to the default splitting, the modules every signed-in page needs
+ * made about 60 small shared chunks (a button's styles, an icon, a hook), requested in three waves before the
+ * dashboard could draw: on a phone's link, six at a time over HTTP/1.1, the requests' round trips were most of
+ * the wait. They now make three chunks, each the static closure of a root less what an earlier one holds:
+ * - `antd-root`: `app/AntdRoot.tsx`, every page drawn with antd (the login page is not: the entry holds it);
+ * - `shell`: the signed-in shell (`layout/Layout.tsx`) and its first-page loader (`app/shell-routes.ts`);
+ * - `pages-common`: what the dashboard shares with other pages (its own modules stay in its chunk).
+ * A closure is only as exact as its imports: a module in the first two that imports antd's or the icons' index
+ * stops the build (import `antd/es/button`, `@ant-design/icons/es/icons/UserOutlined`).
+ */
+function firstLoadChunks(): { entry: ChunkName; signedIn: ChunkName } {
+  let chunkOf: Map<string, string> | null = null;
+  /** At an index: 'stop' the build, or 'skip' it (the modules only it leads to keep the default splitting). */
+  const closure = (
+    ctx: ChunkingContext,
+    roots: string[],
+    held: Set<string>,
+    atIndex: 'stop' | 'skip' | 'follow',
+  ) => {
+    const seen = new Set<string>();
+    const todo = roots.map((r) => path.join(src, r));
+    while (todo.length) {
+      const id = todo.pop()!;
+      if (seen.has(id) || held.has(id)) continue;
+      seen.add(id);
+      for (const next of ctx.getModuleInfo(id)?.importedIds ?? []) {
+        if (atIndex !== 'follow' && BARREL.test(next)) {
+          if (atIndex === 'skip') continue;
+          throw new Error(
+            `${path.relative(repo, id)} imports ${path.relative(repo, next)}: import the component by path`,
+          );
+        }
+        todo.push(next);
+      }
+    }
+    return seen;
+  };
+  const chunks = (ctx: ChunkingContext) => {
+    if (!chunkOf) {
+      const entry = closure(ctx, ['main.tsx'], new Set(), 'stop');
+      const root = closure(ctx, ['app/AntdRoot.tsx'], entry, 'stop');
+      const shell = closure(
+        ctx,
+        ['layout/Layout.tsx', 'app/shell-routes.ts'],
+        new Set([...entry, ...root]),
+        'stop',
+      );
+      const page = closure(
+        ctx,
+        ['features/dashboard/pages/DashboardPage.tsx'],
+        new Set([...entry, ...root, ...shell]),
+        'skip',
+      );
+      const own = (m: string) => /[\\/]src[\\/](features[\\/]dashboard|components[\\/]charts)[\\/]/.test(m);
+      chunkOf = new Map<string, string>();
+      for (const m of entry) chunkOf.set(m, 'index');
+      for (const m of root) chunkOf.set(m, 'antd-root');
+      for (const m of shell) chunkOf.set(m, 'shell');
+      for (const m of page) if (!own(m)) chunkOf.set(m, 'pages-common');
+    }
+    return chunkOf;
+  };
+  // A group takes its modules' imports along (rolldown's includeDependenciesRecursively): the entry's modules
+  // are named by a group of higher priority, so that the shell's chunks do not take them from the login page.
+  return {
+    entry: (id, ctx) => (chunks(ctx).get(id) === 'index' ? 'index' : null),
+    signedIn: (id, ctx) => {
+      const name = chunks(ctx).get(id);
+      return name && name !== 'index' ? name : null;
+    },
+  };
+}
+
 /** Writes .vite/modules.json: each chunk's modules and their rendered sizes, for `npm run bench`'s report. */
 function moduleSizes(): Plugin {
   return {
@@ -64,6 +143,8 @@ function moduleSizes(): Plugin {
   };
 }
 
+const firstLoad = firstLoadChunks();
+
 // One file serves `vite` (dev server, build) and the root vitest run, which lists it as the 'web' project.
 export default defineConfig({
   plugins: [react(), moduleSizes(), precompress()],
@@ -77,9 +158,17 @@ export default defineConfig({
       output: {
         codeSplitting: {
           // Every page needs React and the router, so they get a long-lived chunk of their own that
-          // survives deploys of app code. antd stays split per route: one antd group would make the
-          // login page download components only the admin shell uses.
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }],
+          // survives deploys of app code. What every signed-in page needs makes a few chunks
+          // (firstLoadChunks); the rest of antd stays split per route.
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+              priority: 3,
+            },
+            { name: firstLoad.entry, priority: 2 },
+            { name: firstLoad.signedIn, priority: 1 },
+          ],
         },
       },
     },
@@ -103,6 +192,15 @@ export default defineConfig({
     // 2 s of CPU a file, half the project's time. src/test/setup.ts puts away what each test leaves behind.
     isolate: false,
     setupFiles: ['./src/test/setup.ts'],
+    // Node loads antd's and the icons' indexes as CommonJS (lib/); the shell's imports by path (antd/es/…, see
+    // firstLoadChunks) go there too, or a test would hold two antd copies whose contexts do not meet.
+    alias: [
+      { find: /^antd\/es\/(.*)$/, replacement: 'antd/lib/$1' },
+      {
+        find: /^@ant-design\/icons\/es\/icons\/(\w+)$/,
+        replacement: path.join(repo, 'node_modules/@ant-design/icons/lib/icons/$1.js'),
+      },
+    ],
     // Whole journeys through a page (typing a form, lazy chunks) can pass 5 s on a busy 2-core machine.
     testTimeout: 20_000,
   },

@@ -1,4 +1,5 @@
-import { Button, Spin } from 'antd';
+import Button from 'antd/es/button';
+import Spin from 'antd/es/spin';
 import { Component, type ErrorInfo, type ReactElement, type ReactNode, Suspense, useMemo } from 'react';
 import { type Location, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';

@@ -1,5 +1,7 @@
-import { CaretDownOutlined, UserOutlined } from '@ant-design/icons';
-import { Avatar, Dropdown } from 'antd';
+import CaretDownOutlined from '@ant-design/icons/es/icons/CaretDownOutlined';
+import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
+import Avatar from 'antd/es/avatar';
+import Dropdown from 'antd/es/dropdown';
 import { useNavigate } from 'react-router';
 import { USER_CENTER_PATH } from '@/app/shell-routes.ts';
 import { useSettingsStore } from '@/stores/settings.ts';

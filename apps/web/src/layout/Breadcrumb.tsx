@@ -1,4 +1,4 @@
-import { Breadcrumb as AntBreadcrumb } from 'antd';
+import AntBreadcrumb from 'antd/es/breadcrumb';
 import { Link } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { isNavigable, type MenuNode } from '@/stores/permission.ts';

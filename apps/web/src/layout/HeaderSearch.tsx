@@ -1,4 +1,4 @@
-import { SearchOutlined } from '@ant-design/icons';
+import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import { lazy, Suspense, useState } from 'react';
 import type { SearchEntry } from './header-search.ts';
 

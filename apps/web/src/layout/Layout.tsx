@@ -32,7 +32,7 @@
  */
 import './layout.css';
 import { SIDEBAR_WIDTH_PX } from '@piibs/shared/constants';
-import { theme } from 'antd';
+import theme from 'antd/es/theme';
 import { type CSSProperties, lazy, Suspense, useEffect, useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { useRouteBase, useShellNodes } from '@/app/menu-routes.tsx';

@@ -1,4 +1,5 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import MenuFoldOutlined from '@ant-design/icons/es/icons/MenuFoldOutlined';
+import MenuUnfoldOutlined from '@ant-design/icons/es/icons/MenuUnfoldOutlined';
 import { useAppStore } from '@/stores/app.ts';
 import type { MenuNode } from '@/stores/permission.ts';
 import { AvatarMenu } from './AvatarMenu.tsx';

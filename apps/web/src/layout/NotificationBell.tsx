@@ -1,5 +1,8 @@
-import { BellOutlined } from '@ant-design/icons';
-import { App, Popover, Spin, theme } from 'antd';
+import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
+import App from 'antd/es/app';
+import Popover from 'antd/es/popover';
+import Spin from 'antd/es/spin';
+import theme from 'antd/es/theme';
 import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import type { AppNotification } from '@/lib/notifications/api.ts';
 import { createNotificationConnection } from '@/lib/notifications/connection.ts';

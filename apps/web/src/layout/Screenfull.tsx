@@ -1,5 +1,6 @@
-import { FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
-import { App } from 'antd';
+import FullscreenExitOutlined from '@ant-design/icons/es/icons/FullscreenExitOutlined';
+import FullscreenOutlined from '@ant-design/icons/es/icons/FullscreenOutlined';
+import App from 'antd/es/app';
 import { useEffect, useState } from 'react';
 import screenfull from 'screenfull';
 

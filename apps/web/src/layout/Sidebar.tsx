@@ -1,5 +1,6 @@
 import { SITE_TITLE } from '@piibs/shared/constants';
-import { Menu, type MenuProps } from 'antd';
+import type { MenuProps } from 'antd';
+import Menu from 'antd/es/menu';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { MenuIcon } from '@/lib/icons.tsx';

@@ -1,6 +1,7 @@
-import { ColumnHeightOutlined } from '@ant-design/icons';
+import ColumnHeightOutlined from '@ant-design/icons/es/icons/ColumnHeightOutlined';
 import type { Size } from '@piibs/shared/constants';
-import { App, Dropdown } from 'antd';
+import App from 'antd/es/app';
+import Dropdown from 'antd/es/dropdown';
 import { useAppStore } from '@/stores/app.ts';
 
 const SIZE_OPTIONS: readonly { label: string; value: Size }[] = [

@@ -1,4 +1,6 @@
-import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import CloseOutlined from '@ant-design/icons/es/icons/CloseOutlined';
+import LeftOutlined from '@ant-design/icons/es/icons/LeftOutlined';
+import RightOutlined from '@ant-design/icons/es/icons/RightOutlined';
 import { TAG_CONTEXT_MENU_WIDTH_PX } from '@piibs/shared/constants';
 import { type KeyboardEvent, type MouseEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';

@@ -1,5 +1,8 @@
 import type { Size } from '@piibs/shared/constants';
-import { App as AntApp, ConfigProvider, type ThemeConfig, theme } from 'antd';
+import type { ThemeConfig } from 'antd';
+import AntApp from 'antd/es/app';
+import ConfigProvider from 'antd/es/config-provider';
+import theme from 'antd/es/theme';
 import zhCN from 'antd/locale/zh_CN';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import { useAppStore } from '@/stores/app.ts';

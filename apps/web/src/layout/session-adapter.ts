@@ -3,7 +3,7 @@
  * helpers and logout dialog. Everything the layout needs about the user goes through here, so a change
  * there is a change in this file only.
  */
-import { App } from 'antd';
+import App from 'antd/es/app';
 import { useCallback } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { isReducedShell } from '@/lib/permission.tsx';

@@ -1,35 +1,33 @@
-import {
-  ApartmentOutlined,
-  AppstoreOutlined,
-  AuditOutlined,
-  BankOutlined,
-  BarChartOutlined,
-  BookOutlined,
-  CloudUploadOutlined,
-  CompassOutlined,
-  CustomerServiceOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  FileProtectOutlined,
-  FileTextOutlined,
-  FormOutlined,
-  GiftOutlined,
-  IdcardOutlined,
-  InsuranceOutlined,
-  MenuOutlined,
-  MoneyCollectOutlined,
-  MonitorOutlined,
-  PayCircleOutlined,
-  ProfileOutlined,
-  ProjectOutlined,
-  ReadOutlined,
-  SafetyOutlined,
-  SettingOutlined,
-  SolutionOutlined,
-  TeamOutlined,
-  UnorderedListOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
+import ApartmentOutlined from '@ant-design/icons/es/icons/ApartmentOutlined';
+import AppstoreOutlined from '@ant-design/icons/es/icons/AppstoreOutlined';
+import AuditOutlined from '@ant-design/icons/es/icons/AuditOutlined';
+import BankOutlined from '@ant-design/icons/es/icons/BankOutlined';
+import BarChartOutlined from '@ant-design/icons/es/icons/BarChartOutlined';
+import BookOutlined from '@ant-design/icons/es/icons/BookOutlined';
+import CloudUploadOutlined from '@ant-design/icons/es/icons/CloudUploadOutlined';
+import CompassOutlined from '@ant-design/icons/es/icons/CompassOutlined';
+import CustomerServiceOutlined from '@ant-design/icons/es/icons/CustomerServiceOutlined';
+import DashboardOutlined from '@ant-design/icons/es/icons/DashboardOutlined';
+import DatabaseOutlined from '@ant-design/icons/es/icons/DatabaseOutlined';
+import FileProtectOutlined from '@ant-design/icons/es/icons/FileProtectOutlined';
+import FileTextOutlined from '@ant-design/icons/es/icons/FileTextOutlined';
+import FormOutlined from '@ant-design/icons/es/icons/FormOutlined';
+import GiftOutlined from '@ant-design/icons/es/icons/GiftOutlined';
+import IdcardOutlined from '@ant-design/icons/es/icons/IdcardOutlined';
+import InsuranceOutlined from '@ant-design/icons/es/icons/InsuranceOutlined';
+import MenuOutlined from '@ant-design/icons/es/icons/MenuOutlined';
+import MoneyCollectOutlined from '@ant-design/icons/es/icons/MoneyCollectOutlined';
+import MonitorOutlined from '@ant-design/icons/es/icons/MonitorOutlined';
+import PayCircleOutlined from '@ant-design/icons/es/icons/PayCircleOutlined';
+import ProfileOutlined from '@ant-design/icons/es/icons/ProfileOutlined';
+import ProjectOutlined from '@ant-design/icons/es/icons/ProjectOutlined';
+import ReadOutlined from '@ant-design/icons/es/icons/ReadOutlined';
+import SafetyOutlined from '@ant-design/icons/es/icons/SafetyOutlined';
+import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
+import SolutionOutlined from '@ant-design/icons/es/icons/SolutionOutlined';
+import TeamOutlined from '@ant-design/icons/es/icons/TeamOutlined';
+import UnorderedListOutlined from '@ant-design/icons/es/icons/UnorderedListOutlined';
+import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import type { ComponentType } from 'react';
 
 type IconComponent = ComponentType<{ className?: string }>;
