@@ -131,7 +131,10 @@ function chartOrTop(file) {
 if (runs('bundle')) {
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
   const loginKey = keyOf(/features\/auth\/(pages\/)?LoginPage\.tsx$/);
+  // The shell's modules make chunks of their own (vite.config.ts firstLoadChunks), where its lazy routes' modules
+  // end up: named by the chunk, or by the module while it still has one.
   const shellKeys = [
+    ...Object.keys(manifest).filter((k) => ['antd-root', 'shell'].includes(manifest[k].name)),
     keyOf(/app\/AntdRoot\.tsx$/),
     keyOf(/layout\/Layout\.tsx$/),
     keyOf(/features\/dashboard\/(pages\/)?\w+\.tsx$/),

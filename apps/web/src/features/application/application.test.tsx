@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders, resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { page } from '@/features/customer/test-data.ts';
 import { type MockApi, mockApi } from '@/test/mock-api.ts';
-import { sharesProblem, typedShares } from './components/CoinsuranceSection.tsx';
+import { sharesProblem, typedShares } from './components/coinsurance-shares.ts';
 import { livePrice } from './components/LiveQuote.tsx';
 import { FLOWS, flowOf, stepsOf, viewPathOf } from './flows.ts';
 import InsureList from './pages/InsureList.tsx';

@@ -2,34 +2,16 @@ import type { ApplicationDetail, ApplicationEventRow } from '@piibs/shared/appli
 import {
   APPLICATION_STATUS_LABELS,
   type ApplicationEventAction,
-  type ApplicationStatus,
   CHANNEL_LABELS,
   POLICYHOLDER_TYPE_LABELS,
 } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
 import { amountShortText, formatFen, microPercentText } from '@piibs/shared/money';
 import { COVERAGE_LABELS, type CoverageType, PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
-import { Card, Descriptions, Empty, Tag, Timeline } from 'antd';
+import { Card, Descriptions, Empty, Timeline } from 'antd';
 import { ApplicationInsuredPersons } from './ApplicationInsuredPersons.tsx';
+import { ApplicationStatusTag } from './ApplicationStatusTag.tsx';
 import { CoinsurerTable, CollectionNotice, QuoteBreakdown } from './QuoteBreakdown.tsx';
-
-const STATUS_COLORS: Partial<Record<ApplicationStatus, string>> = {
-  DRAFT: 'default',
-  PENDING_REVIEW: 'processing',
-  RETURNED: 'warning',
-  DECLINED: 'error',
-  PENDING_PAYMENT: 'warning',
-  PAID: 'cyan',
-  PAYMENT_EXPIRED: 'default',
-  CANCELLED: 'default',
-  ISSUED: 'success',
-  IN_FORCE: 'success',
-  EXPIRED: 'default',
-};
-
-export function ApplicationStatusTag({ status }: { status: ApplicationStatus }) {
-  return <Tag color={STATUS_COLORS[status]}>{APPLICATION_STATUS_LABELS[status]}</Tag>;
-}
 
 /** The application's facts: product, parties, period, rating inputs, project. */
 export function ApplicationFacts({ app }: { app: ApplicationDetail }) {

@@ -1,49 +1,12 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  type CoinsurerShare,
-  coinsuranceProblem,
-  ISSUER_CODE,
-  parseShare,
-  SHARE_MESSAGE,
-  shareTotal,
-  splitCoinsurance,
-} from '@piibs/shared/coinsurance';
+import { ISSUER_CODE, shareTotal, splitCoinsurance } from '@piibs/shared/coinsurance';
 import { microPercentText } from '@piibs/shared/money';
-import { problemText } from '@piibs/shared/problem';
 import { rules } from '@piibs/shared/validators';
 import { Alert, Button, Checkbox, Form, type FormInstance, Input, Space, Switch, Typography } from 'antd';
 import { DictSelect, dictLabel, useDict } from '@/lib/dict.tsx';
-import { type ShareValue, sharesOf, type WizardValues, withIssuer } from '../values.ts';
+import { type ShareValue, type WizardValues, withIssuer } from '../values.ts';
+import { sharesProblem, typedShares } from './coinsurance-shares.ts';
 import { CoinsurerTable, CollectionNotice } from './QuoteBreakdown.tsx';
-
-/** The table as typed, parsed; null while a row is incomplete or a share is not a valid percentage. */
-export function typedShares(values: WizardValues | undefined): CoinsurerShare[] | null {
-  if (!values?.coinsured) return [];
-  const out: CoinsurerShare[] = [];
-  for (const s of sharesOf(values)) {
-    const share = parseShare(s.share);
-    if (!s.insurerCode || share === null) return null;
-    out.push({ insurerCode: s.insurerCode, lead: s.lead, share });
-  }
-  return out;
-}
-
-/**
- * The problem the table has now (Chinese), or null: the issuer a party (the lead when the product says so), at
- * least two insurers, every share 1–100 with ≤ 6 decimals, one lead, total exactly 100% ("共保份额合计须为100%，
- * 当前合计为 99.5%"). The server checks the same on save and at submit.
- */
-export function sharesProblem(values: WizardValues | undefined, issuerLeads: boolean): string | null {
-  if (!values?.coinsured) return null;
-  const rows = values.shares ?? [];
-  const shares = typedShares(values);
-  if (!shares) {
-    const typed = rows.map((r) => parseShare(r.share ?? '') ?? 0);
-    return `共保信息：${SHARE_MESSAGE}；当前合计为 ${microPercentText(typed.reduce((a, b) => a + b, 0))}%`;
-  }
-  const problem = coinsuranceProblem(shares, { issuerLeads });
-  return problem && problemText(problem);
-}
 
 /**
  * 共保信息 / 共保/联保信息: the insurers sharing the contract, shares typed as percentages. The issuing insurer's

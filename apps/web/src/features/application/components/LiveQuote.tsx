@@ -3,9 +3,11 @@ import { percentTextToMicro, yuanTextToFen } from '@piibs/shared/money';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { type ComposedQuote, composeQuote } from '@piibs/shared/quote';
 import { Alert, Card, Form, type FormInstance, Typography } from 'antd';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { WizardValues } from '../values.ts';
-import { QuoteBreakdown } from './QuoteBreakdown.tsx';
+
+// The breakdown (a table) shows once the inputs price; its code comes then, not with the step's first load.
+const QuoteBreakdown = lazy(() => import('./QuoteBreakdown.tsx').then((m) => ({ default: m.QuoteBreakdown })));
 
 const fenOf = (v: string | null | undefined) => (v ? yuanTextToFen(String(v)) : null);
 
@@ -59,17 +61,19 @@ export function LiveQuote({
       {!product ? (
         <Typography.Text type="secondary">选择险种后显示保费</Typography.Text>
       ) : quote ? (
-        <QuoteBreakdown
-          compact
-          quote={quote.premium}
-          preventionRatio={quote.preventionRatio}
-          preventionFeeFen={quote.preventionFeeFen}
-          tableText={
-            product.rating
-              ? `第 ${product.rating.versionNo} 版（${product.rating.effectiveDate} 生效）`
-              : null
-          }
-        />
+        <Suspense fallback={<Typography.Text type="secondary">正在计算保费…</Typography.Text>}>
+          <QuoteBreakdown
+            compact
+            quote={quote.premium}
+            preventionRatio={quote.preventionRatio}
+            preventionFeeFen={quote.preventionFeeFen}
+            tableText={
+              product.rating
+                ? `第 ${product.rating.versionNo} 版（${product.rating.effectiveDate} 生效）`
+                : null
+            }
+          />
+        </Suspense>
       ) : (
         <Alert type="info" showIcon title={problem ?? '填写计费信息后显示保费'} />
       )}

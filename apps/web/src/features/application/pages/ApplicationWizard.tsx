@@ -32,12 +32,8 @@ import {
   saveInsuredList,
   submitApplication,
 } from '../api.ts';
-import {
-  ApplicationCards,
-  ApplicationPremium,
-  ApplicationStatusTag,
-} from '../components/ApplicationSummary.tsx';
-import { CoinsuranceSection, sharesProblem } from '../components/CoinsuranceSection.tsx';
+import { ApplicationStatusTag } from '../components/ApplicationStatusTag.tsx';
+import { sharesProblem } from '../components/coinsurance-shares.ts';
 import { InsuranceSection } from '../components/InsuranceSection.tsx';
 import { useMissingMaterials } from '../components/missing-materials.ts';
 import {
@@ -65,8 +61,18 @@ import {
 } from '../flows.ts';
 import { draftFieldsOf, REQUEST_FIELD_NAMES, sharesOf, valuesOf, type WizardValues } from '../values.ts';
 
-// Sections of later steps come with those steps: the first step loads neither the list's table nor the
-// materials' uploads.
+// Sections of later steps come with those steps: the first step loads neither the list's table, the
+// coinsurers' table nor the materials' uploads; an application's summary (a timeline, descriptions) only where
+// one is shown.
+const CoinsuranceSection = lazy(() =>
+  import('../components/CoinsuranceSection.tsx').then((m) => ({ default: m.CoinsuranceSection })),
+);
+const ApplicationCards = lazy(() =>
+  import('../components/ApplicationSummary.tsx').then((m) => ({ default: m.ApplicationCards })),
+);
+const ApplicationPremium = lazy(() =>
+  import('../components/ApplicationSummary.tsx').then((m) => ({ default: m.ApplicationPremium })),
+);
 const NamedInsuredSection = lazy(() =>
   import('../components/NamedInsuredSection.tsx').then((m) => ({ default: m.NamedInsuredSection })),
 );
@@ -161,7 +167,9 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
               showIcon
               title={`投保单${app.number}当前状态为「${APPLICATION_STATUS_LABELS[app.status]}」，不能再修改。`}
             />
-            <ApplicationCards app={app} />
+            <Suspense fallback={<Spin />}>
+              <ApplicationCards app={app} />
+            </Suspense>
           </>
         ) : (
           <StepForm
@@ -483,14 +491,16 @@ function StepForm({
         ) : null}
         {kinds.includes('coinsurance') && app ? (
           <Card variant="borderless" title={flow.name === 'epinsure' ? '共保/联保信息' : '共保信息'}>
-            <CoinsuranceSection
-              form={form}
-              allowed={app.allowsCoinsurance}
-              issuerName={app.issuerName}
-              issuerLeads={app.issuerLeads}
-              premiumFen={app.quote?.premiumFen ?? null}
-              preventionFeeFen={app.quote?.preventionFeeFen ?? null}
-            />
+            <Suspense fallback={<Spin />}>
+              <CoinsuranceSection
+                form={form}
+                allowed={app.allowsCoinsurance}
+                issuerName={app.issuerName}
+                issuerLeads={app.issuerLeads}
+                premiumFen={app.quote?.premiumFen ?? null}
+                preventionFeeFen={app.quote?.preventionFeeFen ?? null}
+              />
+            </Suspense>
           </Card>
         ) : null}
         {kinds.includes('confirm') && app ? (
@@ -499,7 +509,9 @@ function StepForm({
               {app.quoteProblem ? (
                 <Alert type="warning" showIcon title={app.quoteProblem} style={{ marginBottom: 16 }} />
               ) : null}
-              <ApplicationPremium app={app} coinsurers={!kinds.includes('coinsurance')} />
+              <Suspense fallback={<Spin />}>
+                <ApplicationPremium app={app} coinsurers={!kinds.includes('coinsurance')} />
+              </Suspense>
             </Card>
             <Card variant="borderless" title="影像资料">
               <Suspense fallback={<Spin />}>

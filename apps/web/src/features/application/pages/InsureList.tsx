@@ -18,7 +18,7 @@ import { Can } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { applicationsResource } from '../api.ts';
 import { ApplicationActions } from '../components/ApplicationActions.tsx';
-import { ApplicationStatusTag } from '../components/ApplicationSummary.tsx';
+import { ApplicationStatusTag } from '../components/ApplicationStatusTag.tsx';
 import { FLOWS, stepPath } from '../flows.ts';
 
 const SEARCH: SearchField[] = [

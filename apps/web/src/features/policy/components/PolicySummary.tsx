@@ -21,7 +21,7 @@ import { Alert, Button, type ButtonProps, Descriptions, Empty, Spin, Tag, Timeli
 import { useState } from 'react';
 import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { serverError } from '@/components/crud/resource.ts';
-import { ApplicationStatusTag } from '@/features/application/components/ApplicationSummary.tsx';
+import { ApplicationStatusTag } from '@/features/application/components/ApplicationStatusTag.tsx';
 import { downloadPolicyPdf, policyQuery } from '../api.ts';
 import { POLICY_TEXTS as T } from '../texts.ts';
 
