@@ -7,7 +7,9 @@ import { lazy, Suspense, useMemo } from 'react';
 import type { WizardValues } from '../values.ts';
 
 // The breakdown (a table) shows once the inputs price; its code comes then, not with the step's first load.
-const QuoteBreakdown = lazy(() => import('./QuoteBreakdown.tsx').then((m) => ({ default: m.QuoteBreakdown })));
+const QuoteBreakdown = lazy(() =>
+  import('./QuoteBreakdown.tsx').then((m) => ({ default: m.QuoteBreakdown })),
+);
 
 const fenOf = (v: string | null | undefined) => (v ? yuanTextToFen(String(v)) : null);
 
