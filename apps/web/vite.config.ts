@@ -52,22 +52,18 @@ const BARREL = /node_modules[\\/](antd[\\/]es|@ant-design[\\/]icons[\\/]es)[\\/]
  * The chunks of a signed-in first load. Left to the default splitting, the modules every signed-in page needs
  * made about 60 small shared chunks (a button's styles, an icon, a hook), requested in three waves before the
  * dashboard could draw: on a phone's link, six at a time over HTTP/1.1, the requests' round trips were most of
- * the wait. They now make three chunks, each the static closure of a root less what an earlier one holds:
+ * the wait. They now make a few chunks, each the static closure of its roots less what an earlier one holds:
+ * - `index`: the entry (`main.tsx`, with the login page), which the later ones must not take modules from;
  * - `antd-root`: `app/AntdRoot.tsx`, every page drawn with antd (the login page is not: the entry holds it);
  * - `shell`: the signed-in shell (`layout/Layout.tsx`) and its first-page loader (`app/shell-routes.ts`);
  * - `pages-common`: what the dashboard shares with other pages (its own modules stay in its chunk).
- * A closure is only as exact as its imports: a module in the first two that imports antd's or the icons' index
+ * A closure is only as exact as its imports: a module in the first three that imports antd's or the icons' index
  * stops the build (import `antd/es/button`, `@ant-design/icons/es/icons/UserOutlined`).
  */
 function firstLoadChunks(): { entry: ChunkName; signedIn: ChunkName } {
   let chunkOf: Map<string, string> | null = null;
   /** At an index: 'stop' the build, or 'skip' it (the modules only it leads to keep the default splitting). */
-  const closure = (
-    ctx: ChunkingContext,
-    roots: string[],
-    held: Set<string>,
-    atIndex: 'stop' | 'skip' | 'follow',
-  ) => {
+  const closure = (ctx: ChunkingContext, roots: string[], held: Set<string>, atIndex: 'stop' | 'skip') => {
     const seen = new Set<string>();
     const todo = roots.map((r) => path.join(src, r));
     while (todo.length) {
@@ -75,7 +71,7 @@ function firstLoadChunks(): { entry: ChunkName; signedIn: ChunkName } {
       if (seen.has(id) || held.has(id)) continue;
       seen.add(id);
       for (const next of ctx.getModuleInfo(id)?.importedIds ?? []) {
-        if (atIndex !== 'follow' && BARREL.test(next)) {
+        if (BARREL.test(next)) {
           if (atIndex === 'skip') continue;
           throw new Error(
             `${path.relative(repo, id)} imports ${path.relative(repo, next)}: import the component by path`,
