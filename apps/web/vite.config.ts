@@ -47,6 +47,8 @@ type ChunkingContext = { getModuleInfo(id: string): { importedIds: readonly stri
 type ChunkName = (id: string, ctx: ChunkingContext) => string | null;
 /** antd's and the icons' indexes: importing one names every component, so the shell imports them by path. */
 const BARREL = /node_modules[\\/](antd[\\/]es|@ant-design[\\/]icons[\\/]es)[\\/]index\.js$/;
+/** The dashboard's own modules (its page and charts), which stay in its chunk. */
+const DASHBOARD_OWN = /[\\/]src[\\/](features[\\/]dashboard|components[\\/]charts)[\\/]/;
 
 /**
  * The chunks of a signed-in first load. Left to the default splitting, the modules every signed-in page needs
@@ -63,7 +65,12 @@ const BARREL = /node_modules[\\/](antd[\\/]es|@ant-design[\\/]icons[\\/]es)[\\/]
 function firstLoadChunks(): { entry: ChunkName; signedIn: ChunkName } {
   let chunkOf: Map<string, string> | null = null;
   /** At an index: 'stop' the build, or 'skip' it (the modules only it leads to keep the default splitting). */
-  const closure = (ctx: ChunkingContext, roots: string[], held: Set<string>, atIndex: 'stop' | 'skip') => {
+  const closure = (
+    ctx: ChunkingContext,
+    roots: string[],
+    held: ReadonlyMap<string, string>,
+    atIndex: 'stop' | 'skip',
+  ) => {
     const seen = new Set<string>();
     const todo = roots.map((r) => path.join(src, r));
     while (todo.length) {
@@ -83,28 +90,22 @@ function firstLoadChunks(): { entry: ChunkName; signedIn: ChunkName } {
     return seen;
   };
   const chunks = (ctx: ChunkingContext) => {
-    if (!chunkOf) {
-      const entry = closure(ctx, ['main.tsx'], new Set(), 'stop');
-      const root = closure(ctx, ['app/AntdRoot.tsx'], entry, 'stop');
-      const shell = closure(
-        ctx,
-        ['layout/Layout.tsx', 'app/shell-routes.ts'],
-        new Set([...entry, ...root]),
-        'stop',
-      );
-      const page = closure(
-        ctx,
-        ['features/dashboard/pages/DashboardPage.tsx'],
-        new Set([...entry, ...root, ...shell]),
-        'skip',
-      );
-      const own = (m: string) => /[\\/]src[\\/](features[\\/]dashboard|components[\\/]charts)[\\/]/.test(m);
-      chunkOf = new Map<string, string>();
-      for (const m of entry) chunkOf.set(m, 'index');
-      for (const m of root) chunkOf.set(m, 'antd-root');
-      for (const m of shell) chunkOf.set(m, 'shell');
-      for (const m of page) if (!own(m)) chunkOf.set(m, 'pages-common');
-    }
+    if (chunkOf) return chunkOf;
+    const named = new Map<string, string>();
+    /** Names the closure of `roots` that no earlier chunk holds, but the modules `keep` leaves out. */
+    const claim = (name: string, roots: string[], atIndex: 'stop' | 'skip', keep = (_m: string) => true) => {
+      for (const m of closure(ctx, roots, named, atIndex)) if (keep(m)) named.set(m, name);
+    };
+    claim('index', ['main.tsx'], 'stop');
+    claim('antd-root', ['app/AntdRoot.tsx'], 'stop');
+    claim('shell', ['layout/Layout.tsx', 'app/shell-routes.ts'], 'stop');
+    claim(
+      'pages-common',
+      ['features/dashboard/pages/DashboardPage.tsx'],
+      'skip',
+      (m) => !DASHBOARD_OWN.test(m),
+    );
+    chunkOf = named;
     return chunkOf;
   };
   // A group takes its modules' imports along (rolldown's includeDependenciesRecursively): the entry's modules
