@@ -1,12 +1,9 @@
 import path from 'node:path';
-import { buildApp } from './app.ts';
 import { loadConfig, loadSecrets } from './config.ts';
 import { ConfigError } from './config-error.ts';
-import { connect, runMigrations } from './db/client.ts';
 import { type EmbeddedPostgres, lockDataDir, StartupError, startEmbeddedPostgres } from './db/embedded.ts';
 import { S3FileStorage } from './modules/materials/s3-storage.ts';
 import { materialStorageFor } from './modules/materials/storage.ts';
-import { onStart } from './startup.ts';
 
 const say = (line: string) => process.stdout.write(`[piibs] ${line}\n`);
 
@@ -22,6 +19,9 @@ async function main() {
   let url = config.databaseUrl;
   // Set once the server runs: how it stops (SIGINT, SIGTERM, or its embedded database lost for good).
   let stop: ((why: string, code: number) => Promise<void>) | undefined;
+  // The rest of the server (about a second of module loading) loads while the embedded PostgreSQL starts.
+  const loadRest = () => Promise.all([import('./db/client.ts'), import('./startup.ts'), import('./app.ts')]);
+  let rest: ReturnType<typeof loadRest> | undefined;
   if (!url) {
     unlock = lockDataDir(config.dataDir);
     const started = Date.now();
@@ -35,10 +35,15 @@ async function main() {
         if (stop) void stop('embedded PostgreSQL lost', 1);
         else process.exit(1);
       },
+      meanwhile: () => {
+        rest = loadRest();
+        rest.catch(() => {}); // awaited below, once PostgreSQL is up
+      },
     });
     url = embeddedPg.url;
     say(`embedded PostgreSQL ready in ${Date.now() - started} ms (data in ${config.dataDir})`);
   }
+  const [{ connect, runMigrations }, { onStart }, { buildApp }] = await (rest ?? loadRest());
   const database = connect(url, config.dbPoolSize);
   await runMigrations(database);
   await onStart({ config, database, log: say });

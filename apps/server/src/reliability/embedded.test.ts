@@ -6,7 +6,7 @@
 // - it cannot be started again: the state is `failed`, onFailure is called (main.ts exits non-zero on it), and
 //   liveness answers 503.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -21,6 +21,8 @@ const started: EmbeddedPostgres[] = [];
 const opened: { app?: App; database?: Database }[] = [];
 let decoy: ChildProcess | undefined;
 const lines: string[] = [];
+/** When the first start (initdb) called `meanwhile`: whether the cluster was still being made then. */
+const firstStartMeanwhile: boolean[] = [];
 
 async function start(extra: Partial<EmbeddedOptions> = {}): Promise<EmbeddedPostgres> {
   const pg = await startEmbeddedPostgres({
@@ -69,7 +71,8 @@ beforeAll(async () => {
   chmodSync(dir, 0o755); // as root, the postgres user can reach it, so the cluster stays inside
   clusterDir = path.join(dir, 'pg');
   // The cluster, made once and stopped cleanly.
-  await (await start()).stop();
+  const pgVersion = path.join(clusterDir, 'PG_VERSION');
+  await (await start({ meanwhile: () => firstStartMeanwhile.push(!existsSync(pgVersion)) })).stop();
 }, 120_000);
 
 afterAll(async () => {
@@ -83,6 +86,16 @@ afterAll(async () => {
 });
 
 describe('the embedded PostgreSQL server', () => {
+  it('meanwhile (main.ts loads the rest of the server in it) is called once, while initdb or postgres starts', async () => {
+    expect(firstStartMeanwhile).toEqual([true]); // during initdb: its cluster not made yet
+    let ready = false;
+    const calls: boolean[] = [];
+    const pg = await start({ meanwhile: () => calls.push(ready) });
+    ready = true;
+    expect(calls).toEqual([false]);
+    await pg.stop();
+  }, 60_000);
+
   it('a stale postmaster.pid naming a live process that is not our server: the process is left alone, the server starts', async () => {
     // A process that looks like a postmaster to a glance at its command line (`postgres -D <our cluster>`) but
     // runs elsewhere: what a reused pid or another PIIBS's PostgreSQL looks like.
