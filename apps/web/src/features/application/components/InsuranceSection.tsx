@@ -10,7 +10,7 @@ import {
 } from '@piibs/shared/rating';
 import { rules } from '@piibs/shared/validators';
 import { useQuery } from '@tanstack/react-query';
-import { Checkbox, Col, Form, type FormInstance, InputNumber, Row, Select, Tag } from 'antd';
+import { Checkbox, Col, Form, type FormInstance, InputNumber, Row, Select, Tag, Typography } from 'antd';
 import { useDeferredValue, useEffect, useState } from 'react';
 import { YuanInput } from '@/components/form/YuanInput.tsx';
 import { yuanRule } from '@/components/form/zod-rule.ts';
@@ -98,12 +98,17 @@ export function InsuranceSection(props: InsuranceSectionProps) {
             notFoundContent="没有已审核通过的投保人，请先新增客户并等待审核"
           />
         </Form.Item>
-        {customer ? (
-          <Form.Item label="所属行业">
-            {customer.industrySectionName ?? customer.industrySection} /{' '}
-            {customer.industryDivisionName ?? customer.industryDivision}
-          </Form.Item>
-        ) : null}
+        {/* Always there, so the applicant's industry (an enterprise's own, once its customers load) moves nothing. */}
+        <Form.Item label="所属行业">
+          {customer ? (
+            <>
+              {customer.industrySectionName ?? customer.industrySection} /{' '}
+              {customer.industryDivisionName ?? customer.industryDivision}
+            </>
+          ) : (
+            <Typography.Text type="secondary">选择投保人后显示</Typography.Text>
+          )}
+        </Form.Item>
 
         {flow.name === 'epinsure' ? null : <PeriodFields form={form} />}
 

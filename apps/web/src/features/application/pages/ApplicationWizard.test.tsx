@@ -11,9 +11,9 @@ import { App as AntApp } from 'antd';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
-import { page } from '@/features/customer/test-data.ts';
+import { customerRow, page } from '@/features/customer/test-data.ts';
 import { applicationDetail } from '@/features/policy/test-data.ts';
-import { dictAnswers, type MockApi, mockApi } from '@/test/mock-api.ts';
+import { dictAnswers, type MockAnswer, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { onPhone } from '@/test/phone.ts';
 import type { FlowName } from '../flows.ts';
 import { ApplicationWizard } from './ApplicationWizard.tsx';
@@ -83,6 +83,21 @@ describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000
     fireEvent.click(screen.getByRole('radio', { name: '企业' }));
     await waitFor(() => expect(path()).toBe('/piibs/insured/stepOne/0/1'));
     expect(await screen.findByText('投保人（企业）')).toBeInTheDocument();
+  });
+
+  it("所属行业 holds its place from the first paint: 选择投保人后显示, then the enterprise's own applicant's industry (nothing below moves)", async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    let answer: (value: MockAnswer) => void = () => {};
+    const customers = new Promise<MockAnswer>((resolve) => {
+      answer = resolve;
+    });
+    api = mockApi({ 'GET api/products/available': { data: [] }, 'GET api/customers': () => customers });
+    renderAt('/piibs/insured/stepOne/0/1');
+    expect(await screen.findByText('选择投保人后显示')).toBeInTheDocument();
+    expect(screen.getByText('所属行业')).toBeInTheDocument();
+    answer(page([customerRow()]));
+    expect(await screen.findByText(/制造业\s*\/\s*通用设备制造业/)).toBeInTheDocument();
+    expect(screen.queryByText('选择投保人后显示')).toBeNull();
   });
 
   it('project insurance is for an enterprise: no choice, an individual URL goes back to 1', async () => {
