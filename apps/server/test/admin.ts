@@ -3,6 +3,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { departments, menus, roleMenus, roles, userRoles, users } from '../src/db/schema.ts';
+import { forgetSessions } from '../src/modules/auth/sessions.ts';
 import { bumpMenuVersion } from '../src/modules/menus/service.ts';
 import { bearer } from './auth.ts';
 import type { TestContext } from './helpers.ts';
@@ -37,6 +38,7 @@ export async function roleWith(
     // As granting through the API does: cached permission checks and menus are of the old version.
     await bumpMenuVersion(db);
   }
+  forgetSessions(); // as a write request does (plugins/auth.ts): sessions read before carry the old versions
   return id;
 }
 
@@ -45,15 +47,18 @@ export async function addDept(t: TestContext, name: string, parentId: number | n
     .insert(departments)
     .values({ name, parentId })
     .returning({ id: departments.id });
+  forgetSessions(); // as a write request does: sessions read before carry the old data-scope version
   return row!.id;
 }
 
 export async function setDept(t: TestContext, userId: number, deptId: number | null): Promise<void> {
   await t.database.db.update(users).set({ deptId }).where(eq(users.id, userId));
+  forgetSessions(); // as a write request does: the department is read with the session
 }
 
 export async function giveRole(t: TestContext, userId: number, roleId: number): Promise<void> {
   await t.database.db.insert(userRoles).values({ userId, roleId }).onConflictDoNothing();
+  forgetSessions(); // as a write request does: the roles are read with the session
 }
 
 /** The root department made by first-run setup. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { forbidden, HttpError } from '../lib/errors.ts';
-import { type RequestUser, resolveSession } from '../modules/auth/sessions.ts';
+import { forgetSessions, type RequestUser, resolveSession } from '../modules/auth/sessions.ts';
 import { menuVersionValue } from '../modules/menus/service.ts';
 
 /**
@@ -34,19 +34,31 @@ export function bearerToken(req: FastifyRequest): string | null {
   return m?.[1] ?? null;
 }
 
+/** Methods of requests that change nothing: they may reuse a session read a moment ago (SESSION_REUSE_MS). */
+const READS = new Set(['GET', 'HEAD']);
+
 /**
  * The one place sessions are checked: an onRequest hook on the root instance. Every /api route needs a live
- * full session unless its config says otherwise; unknown paths fall through to the 404 handler.
+ * full session unless its config says otherwise; unknown paths fall through to the 404 handler. A request that
+ * may change something reads its session afresh, and the sessions read so far are forgotten before and after it
+ * (it may sign out, disable an account, change a role or a grant).
  */
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('user', null as unknown as RequestUser);
+  app.addHook('onResponse', async (req) => {
+    if (!READS.has(req.method)) forgetSessions();
+  });
   app.addHook('onRequest', async (req) => {
+    const reads = READS.has(req.method);
+    if (!reads) forgetSessions();
     const url = req.routeOptions.url;
     if (!url?.startsWith('/api/') || url.startsWith('/api/docs')) return;
     const auth = req.routeOptions.config.auth;
     if (auth === 'public') return;
     const token = bearerToken(req);
-    const user = token ? await resolveSession(app.deps.database.db, app.deps.config.jwtSecret, token) : null;
+    const user = token
+      ? await resolveSession(app.deps.database.db, app.deps.config.jwtSecret, token, { reuse: reads })
+      : null;
     if (!user) throw new HttpError(401, SESSION_EXPIRED);
     if (user.scope !== 'full' && auth !== 'session') throw forbidden(CHANGE_PASSWORD_FIRST);
     req.user = user;

@@ -1,6 +1,7 @@
 import { ROLE_SYSTEM_DEFAULT } from '@piibs/shared';
 import { eq, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giveRole, roleWith } from '../../../test/admin.ts';
 import {
@@ -16,6 +17,7 @@ import {
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { auditLog, roles, sessions, users } from '../../db/schema.ts';
 import { setUserEnabled } from '../users/service.ts';
+import { SESSION_REUSE_MS } from './sessions.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -201,6 +203,61 @@ describe('session expiry and renewal', () => {
       .update(sessions)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(sessions.id, sidOf(token)));
+    expect((await get('/api/auth/info', token)).json()).toEqual(EXPIRED);
+  });
+});
+
+describe('a session read once for the requests that change nothing (SESSION_REUSE_MS)', () => {
+  /** Counts the session look-ups sent to PostgreSQL (the prepared statement piibs_session_lookup). */
+  function countLookups() {
+    const proto = pg.Pool.prototype as unknown as { query: (...args: unknown[]) => unknown };
+    const original = proto.query;
+    const counter = {
+      count: 0,
+      restore: () => {
+        proto.query = original;
+      },
+    };
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      if ((args[0] as { name?: string } | undefined)?.name === 'piibs_session_lookup') counter.count++;
+      return original.apply(this, args);
+    };
+    return counter;
+  }
+
+  it("a screen's GETs read it once; a request that changes something reads it afresh, and a force logout shows at the next GET", async () => {
+    const admin = await tokenFor(t, ADMIN.username, ADMIN.password);
+    await createUser(t, { username: 'reuser' });
+    const token = await tokenFor(t, 'reuser');
+    const lookups = countLookups();
+    try {
+      for (const url of ['/api/auth/info', '/api/auth/getUserRole', '/api/auth/info'])
+        expect((await get(url, token)).statusCode).toBe(200);
+      expect(lookups.count).toBe(1);
+      // A request that may change something (here a refused one) reads its own session from the database.
+      expect((await post('/api/auth/online/revoke', token, { ids: [sidOf(admin)] })).statusCode).toBe(403);
+      expect(lookups.count).toBe(2);
+      expect((await get('/api/auth/info', token)).statusCode).toBe(200);
+      expect(lookups.count).toBe(3); // read again: that request made this instance forget what it had read
+
+      expect((await post('/api/auth/online/revoke', admin, { ids: [sidOf(token)] })).json()).toEqual({
+        revoked: 1,
+      });
+      expect((await get('/api/auth/info', token)).json()).toEqual(EXPIRED);
+    } finally {
+      lookups.restore();
+    }
+  });
+
+  it('a session revoked by another instance (here: in the database) is refused within SESSION_REUSE_MS', async () => {
+    await createUser(t, { username: 'elsewhere' });
+    const token = await tokenFor(t, 'elsewhere');
+    expect((await get('/api/auth/info', token)).statusCode).toBe(200);
+    await t.database.db
+      .update(sessions)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(sessions.id, sidOf(token)));
+    await new Promise((r) => setTimeout(r, SESSION_REUSE_MS));
     expect((await get('/api/auth/info', token)).json()).toEqual(EXPIRED);
   });
 });

@@ -95,8 +95,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * Tokens whose signature checked out, with their claims, per secret: a client sends the same token with every
  * request, and the check (WebCrypto HMAC, an async job) cost more than the session lookup. Only the signature
- * check is remembered; the token's expiry is checked at every use and the session row is read every time, so
- * revocation is as immediate as before. Bounded: cleared when full.
+ * check is remembered; the token's expiry is checked at every use, and the session row is read as
+ * resolveSession says (afresh, or reused for a second by a request that changes nothing). Bounded: cleared when full.
  */
 const verifiedTokens = new Map<string, Map<string, { sid: string; userId: number; exp: number }>>();
 const VERIFIED_MAX = 10_000;
@@ -174,34 +174,46 @@ function prepareSessionLookup(db: Db) {
  */
 const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
 
+type LookupRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['execute']>>[number];
+
 /**
- * Resolves a bearer token to the live session and its user, or null when the token is invalid or its session
- * expired, was revoked, or belongs to a disabled account. Extends the session when under 30 minutes remain.
+ * How long a session read for a request that changes nothing may answer the same token's next such requests: a
+ * screen's requests (5–10 at once, on the dashboard) read their session once. Any request that changes something
+ * reads its session afresh and, before and after it runs, makes this instance forget the sessions it has read
+ * (`forgetSessions`, plugins/auth.ts), as does a revocation; so a sign-out, a disabled account or a changed role
+ * shows here at the next request, and on another instance (or after a change made in the database directly)
+ * within this time.
  */
-export async function resolveSession(db: Db, secret: string, token: string): Promise<RequestUser | null> {
-  const claims = await readToken(secret, token);
-  if (!claims) return null;
-  let lookup = sessionLookups.get(db);
-  if (!lookup) {
-    lookup = prepareSessionLookup(db);
-    sessionLookups.set(db, lookup);
-  }
-  const [row] = await lookup.execute({ sid: claims.sid, userId: claims.userId });
-  if (!row) return null;
+export const SESSION_REUSE_MS = 1000;
+const REUSE_MAX = 10_000;
 
-  const now = row.now.getTime();
-  if (row.expiresAt.getTime() - now < RENEW_UNDER_MS) {
-    await db
-      .update(sessions)
-      .set({
-        expiresAt: sql`greatest(${sessions.expiresAt}, least(now() + make_interval(secs => ${SESSION_TTL_MS / 1000}), ${sessions.createdAt} + make_interval(secs => ${SESSION_MAX_LIFETIME_MS / 1000})))`,
-        lastSeenAt: sql`now()`,
-      })
-      .where(eq(sessions.id, row.id));
-  } else if (now - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
-    await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.id));
-  }
+/** Advanced by forgetSessions: a session read before it is not used again, nor kept if it was being read. */
+let generation = 0;
+/** Per database: session id → the row read, when (performance.now() before it was asked for), at which generation. */
+const readSessions = new WeakMap<Db, Map<string, { row: LookupRow; readAt: number; generation: number }>>();
 
+function readSessionsOf(db: Db) {
+  let read = readSessions.get(db);
+  if (!read) {
+    read = new Map();
+    readSessions.set(db, read);
+  }
+  return read;
+}
+
+/** Makes this instance read every session from the database again (after anything that may change one). */
+export function forgetSessions(): void {
+  generation++;
+}
+
+/** What the session needs written now (given the database's time): a renewal, a last-seen mark, or nothing. */
+function dueWrite(row: LookupRow, now: number): 'renew' | 'seen' | null {
+  if (row.expiresAt.getTime() - now < RENEW_UNDER_MS) return 'renew';
+  if (now - row.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) return 'seen';
+  return null;
+}
+
+function requestUserOf(row: LookupRow): RequestUser {
   return {
     id: row.userId,
     username: row.username,
@@ -219,6 +231,61 @@ export async function resolveSession(db: Db, secret: string, token: string): Pro
   };
 }
 
+/**
+ * Resolves a bearer token to the live session and its user, or null when the token is invalid or its session
+ * expired, was revoked, or belongs to a disabled account. Extends the session when under 30 minutes remain.
+ * `reuse` (a request that changes nothing): a session this instance read for the same token within
+ * SESSION_REUSE_MS answers without asking the database, unless it has expired or is due a write since.
+ */
+export async function resolveSession(
+  db: Db,
+  secret: string,
+  token: string,
+  opts: { reuse?: boolean } = {},
+): Promise<RequestUser | null> {
+  const claims = await readToken(secret, token);
+  if (!claims) return null;
+  const read = readSessionsOf(db);
+  const startedAt = performance.now();
+  if (opts.reuse) {
+    const known = read.get(claims.sid);
+    const age = startedAt - (known?.readAt ?? 0);
+    if (known?.generation === generation && age < SESSION_REUSE_MS && known.row.userId === claims.userId) {
+      const now = known.row.now.getTime() + age; // the database's time now, as far as it can be told
+      if (now < known.row.expiresAt.getTime() && !dueWrite(known.row, now)) return requestUserOf(known.row);
+    }
+  }
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const readGeneration = generation;
+  const [row] = await lookup.execute({ sid: claims.sid, userId: claims.userId });
+  if (!row) {
+    read.delete(claims.sid);
+    return null;
+  }
+
+  const due = dueWrite(row, row.now.getTime());
+  if (due === 'renew') {
+    await db
+      .update(sessions)
+      .set({
+        expiresAt: sql`greatest(${sessions.expiresAt}, least(now() + make_interval(secs => ${SESSION_TTL_MS / 1000}), ${sessions.createdAt} + make_interval(secs => ${SESSION_MAX_LIFETIME_MS / 1000})))`,
+        lastSeenAt: sql`now()`,
+      })
+      .where(eq(sessions.id, row.id));
+  } else if (due === 'seen') {
+    await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.id));
+  } else if (readGeneration === generation) {
+    // Kept only if nothing was forgotten while it was read (a change under way may have made it stale).
+    if (read.size >= REUSE_MAX) read.clear();
+    read.set(claims.sid, { row, readAt: startedAt, generation });
+  }
+  return requestUserOf(row);
+}
+
 /** Database handles that can revoke: the database or a transaction. */
 type Revoker = Pick<Db, 'update' | 'execute'>;
 
@@ -232,6 +299,7 @@ async function revokeWhere(db: Revoker, where: SQL | undefined, reason: string) 
     .set({ revokedAt: sql`now()`, revokedReason: reason })
     .where(and(isNull(sessions.revokedAt), where))
     .returning({ id: sessions.id, userId: sessions.userId });
+  forgetSessions();
   await notifyRevoked(db, revoked);
   return revoked;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, createUser, initSystem, tokenFor } from '../../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { dicts, menus, roleMenus, roles, systemSettings, userRoles } from '../../db/schema.ts';
+import { forgetSessions } from '../auth/sessions.ts';
 import { seedDictionaries } from '../dicts/seed.ts';
 import { SEED_MENUS, syncSeedMenus } from './seed.ts';
 
@@ -118,6 +119,7 @@ describe('GET /api/menus/build: the caller route tree', () => {
     const [ent] = await t.database.db.select({ id: roles.id }).from(roles).where(eq(roles.code, '17'));
     await t.database.db.delete(userRoles).where(eq(userRoles.userId, id));
     await t.database.db.insert(userRoles).values({ userId: id, roleId: ent!.id });
+    forgetSessions(); // as the write request changing the roles does (plugins/auth.ts)
     const asEnterprise = (await call('switcher', 'GET', '/api/menus/build')).json();
     expect(asEnterprise).toEqual((await call('ent', 'GET', '/api/menus/build')).json());
     expect(asEnterprise).not.toEqual(asUnderwriter);

@@ -33,7 +33,7 @@ import type { Log } from '../../app-types.ts';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { SESSION_EXPIRED } from '../../plugins/auth.ts';
-import { resolveSession } from '../auth/sessions.ts';
+import { forgetSessions, resolveSession } from '../auth/sessions.ts';
 import { NOTIFY_CHANNEL, notificationsAfter, unreadCountOf } from './service.ts';
 
 const BATCH = 200;
@@ -151,6 +151,7 @@ export class NotificationHub {
       return;
     }
     this.#client = client;
+    forgetSessions(); // sessions revoked while nobody listened: requests read theirs again
     // Rows committed and sessions revoked while nobody listened: every socket looks again.
     const conns = this.#conns();
     for (const c of conns) this.#queueSync(c);
@@ -336,6 +337,8 @@ export class NotificationHub {
   }
 
   #onRevoked(sessionId: string, userId: number): void {
+    // A session revoked through another instance: the sessions this one read for its requests are read again.
+    forgetSessions();
     const now = Date.now();
     // Oldest first (insertion order, all remembered equally long): forget the expired ones.
     for (const [id, until] of this.#revoked) {

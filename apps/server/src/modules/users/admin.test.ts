@@ -23,6 +23,7 @@ import {
 import { createTestApp, type TestContext } from '../../../test/helpers.ts';
 import { auditLog, roles, users } from '../../db/schema.ts';
 import { scopeReads } from '../../lib/data-scope.ts';
+import { forgetSessions } from '../auth/sessions.ts';
 
 let t: TestContext;
 let admin: ReturnType<typeof client>;
@@ -586,6 +587,7 @@ describe('a data scope remembered at one version of the departments and roles', 
     expect(moved).not.toContain('ua11');
     // The role's scope narrowed (a statement on role): only its own.
     await t.database.db.update(roles).set({ dataScope: 'self' }).where(eq(roles.id, role));
+    forgetSessions(); // as the write request changing the role does (plugins/auth.ts)
     expect(await names()).toEqual(['scopemgr']);
   });
 });
