@@ -168,11 +168,6 @@ function prepareSessionLookup(db: Db) {
     .limit(1)
     .prepare('piibs_session_lookup');
 }
-/**
- * Every authenticated request runs this lookup: as a prepared statement it is built once per database and
- * planned once per connection (planning the join cost more than running it).
- */
-const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
 
 type LookupRow = Awaited<ReturnType<ReturnType<typeof prepareSessionLookup>['execute']>>[number];
 
@@ -189,16 +184,27 @@ const REUSE_MAX = 10_000;
 
 /** Advanced by forgetSessions: a session read before it is not used again, nor kept if it was being read. */
 let generation = 0;
-/** Per database: session id → the row read, when (performance.now() before it was asked for), at which generation. */
-const readSessions = new WeakMap<Db, Map<string, { row: LookupRow; readAt: number; generation: number }>>();
 
-function readSessionsOf(db: Db) {
-  let read = readSessions.get(db);
-  if (!read) {
-    read = new Map();
-    readSessions.set(db, read);
+/**
+ * Per database: the lookup, built once as a prepared statement and planned once per connection (planning the join
+ * cost more than running it), and the sessions read: session id → the row, when (performance.now() before it was
+ * asked for), at which generation.
+ */
+const lookups = new WeakMap<
+  Db,
+  {
+    lookup: ReturnType<typeof prepareSessionLookup>;
+    read: Map<string, { row: LookupRow; readAt: number; generation: number }>;
   }
-  return read;
+>();
+
+function lookupsOf(db: Db) {
+  let state = lookups.get(db);
+  if (!state) {
+    state = { lookup: prepareSessionLookup(db), read: new Map() };
+    lookups.set(db, state);
+  }
+  return state;
 }
 
 /** Makes this instance read every session from the database again (after anything that may change one). */
@@ -245,7 +251,7 @@ export async function resolveSession(
 ): Promise<RequestUser | null> {
   const claims = await readToken(secret, token);
   if (!claims) return null;
-  const read = readSessionsOf(db);
+  const { lookup, read } = lookupsOf(db);
   const startedAt = performance.now();
   if (opts.reuse) {
     const known = read.get(claims.sid);
@@ -254,11 +260,6 @@ export async function resolveSession(
       const now = known.row.now.getTime() + age; // the database's time now, as far as it can be told
       if (now < known.row.expiresAt.getTime() && !dueWrite(known.row, now)) return requestUserOf(known.row);
     }
-  }
-  let lookup = sessionLookups.get(db);
-  if (!lookup) {
-    lookup = prepareSessionLookup(db);
-    sessionLookups.set(db, lookup);
   }
   const readGeneration = generation;
   const [row] = await lookup.execute({ sid: claims.sid, userId: claims.userId });
