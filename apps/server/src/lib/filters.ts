@@ -1,6 +1,7 @@
 // The filters lists share: keyword "contains" over several columns, and time ranges.
 
 import { type AnyColumn, and, gte, lte, or, type SQL, sql } from 'drizzle-orm';
+import { probeOf } from './trigram-probe.ts';
 
 /** `%text%` for ILIKE with the wildcards in `text` escaped. */
 export function likePattern(text: string): string {
@@ -18,18 +19,21 @@ export function blurry(text: string | undefined | null, ...columns: (AnyColumn |
  * "Contains" (as blurry) over columns whose table keeps them in a search key (migration 0017: `search_key`, the
  * columns written by piibs_text_key in letters and digits, with a trigram index; the C locale gives Chinese
  * characters no trigrams). The key finds the candidates through the index, ILIKE on the columns is the exact
- * check (a key may match across characters or columns).
+ * check (a key may match across characters or columns). With the table's `frequent` trigrams (trigram-probe.ts)
+ * the index is asked for the key's rare part only: a part of the key, so no row holding the term is missed.
  */
 export function keyedContains(
   text: string | undefined | null,
   key: AnyColumn,
-  ...columns: AnyColumn[]
+  columns: AnyColumn[],
+  frequent?: ReadonlySet<string>,
 ): SQL | undefined {
   if (!text) return undefined;
   const pattern = likePattern(text);
   // The key's pattern as a value: PostgreSQL plans each search for its term, and computing piibs_text_key there
   // costs that planning more than the statement's run (the key holds no LIKE wildcards).
-  return sql`(${key} like ${`%${textKey(text)}%`} and ${or(...columns.map((c) => sql`${c} ilike ${pattern}`))})`;
+  const probe = probeOf(textKey(text), frequent);
+  return sql`(${key} like ${`%${probe}%`} and ${or(...columns.map((c) => sql`${c} ilike ${pattern}`))})`;
 }
 
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';

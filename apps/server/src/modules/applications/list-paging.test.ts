@@ -1,6 +1,6 @@
 // insureList at depth: keyset (cursor) pages against offset pages, ties, the cached count and data scope, on a
 // small volume data set (apps/server/src/demo/volume.ts).
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { seedVolume } from '../../demo/volume.ts';
 import { keyedContains, textKey } from '../../lib/filters.ts';
 import { CountCache, CURSOR_INVALID } from '../../lib/keyset.ts';
 import { AnchorCache } from '../../lib/page-anchors.ts';
+import { probeOf, refreshFrequentTrigrams, trigramStats } from '../../lib/trigram-probe.ts';
 import { type CustomerViewer, customerViewerOf } from '../customers/access.ts';
 import { applicationScopeBranches } from './access.ts';
 import { listApplications } from './queries.ts';
@@ -238,9 +239,9 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
   });
 
   it('"contains" on names, numbers and credit codes is a trigram index search', async () => {
-    const name = keyedContains('安全', customers.searchKey, customers.name, customers.uscc);
+    const name = keyedContains('安全', customers.searchKey, [customers.name, customers.uscc]);
     expect(await planOf(sql`select id from customer where ${name}`)).toMatch(/customer_search_trgm/);
-    const number = keyedContains('TB2026', applications.searchKey, applications.number);
+    const number = keyedContains('TB2026', applications.searchKey, [applications.number]);
     expect(await planOf(sql`select id from application where ${number}`)).toMatch(/application_search_trgm/);
   });
 
@@ -332,6 +333,58 @@ describe('keyword search over the applicant and an insured other than the applic
       expect(await search(w.admin, text)).toEqual(await expected(text));
     expect(await search(agent, '更名后的投保')).toContain(b!.id);
     expect(await search(agent, applicant!.name)).toContain(b!.id);
+  });
+});
+
+describe('a keyword search asks the trigram index for the rare part of its key', () => {
+  const db = () => w.t.database.db;
+  const search = async (text: string) =>
+    ids([await page(w.admin, `sort=updatedAt,desc&size=500&page=0&blurry=${encodeURIComponent(text)}`)]);
+  /** What a plain ILIKE over every row answers (the number only: these terms are digits). */
+  const expected = async (text: string) =>
+    (
+      await db().execute<{
+        id: string;
+      }>(sql`select a.id from application a join customer c on c.id = a.customer_id
+        where a.number ilike ${`%${text}%`} or a.insured_name ilike ${`%${text}%`} or c.name ilike ${`%${text}%`}
+          or c.uscc ilike ${`%${text}%`}
+        order by a.updated_at desc, a.id desc`)
+    ).rows.map((r) => Number(r.id));
+  const defaults = { ...trigramStats };
+  afterAll(async () => {
+    Object.assign(trigramStats, defaults);
+    await refreshFrequentTrigrams(db(), 'application');
+  });
+
+  it("a number's serial, not the year every number holds, and the same rows as a search of every row", async () => {
+    // 300 applications here: a trigram in a fifth of them counts as frequent, every row sampled.
+    Object.assign(trigramStats, { frequentRows: 60, sampleRows: 100_000 });
+    await db().execute(sql`analyze application`);
+    const frequent = await refreshFrequentTrigrams(db(), 'application');
+    // The newest: its serial (…0300) has trigrams few numbers share; the first ones' (…0001) are in most here.
+    const [a] = await db().select().from(applications).orderBy(desc(applications.id)).limit(1);
+    const year = String(new Date().getFullYear());
+    expect(a!.number).toContain(year);
+    expect(frequent).toContain(textKey(year).slice(0, 3));
+    const tail = a!.number.slice(-8);
+    const probe = probeOf(textKey(tail), frequent);
+    expect(probe.length).toBeLessThan(tail.length);
+    expect(textKey(tail)).toContain(probe);
+    const plan = await db().transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const where = keyedContains(tail, applications.searchKey, [applications.number], frequent);
+      const res = await tx.execute<{ 'QUERY PLAN': string }>(
+        sql`explain select id from application where ${where}`,
+      );
+      return res.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/application_search_trgm/);
+    // The index is asked for the rare part; the row is still checked against the whole term.
+    expect(plan).toContain(`Index Cond: (search_key ~~ '%${probe}%'::text)`);
+    expect(plan).toContain(`(number ~~* '%${tail}%'::text)`);
+    for (const text of [tail, a!.number, a!.number.slice(3, 9), year, a!.number.slice(-3)])
+      expect(await search(text), text).toEqual(await expected(text));
+    expect(await search(tail)).toContain(a!.id);
   });
 });
 

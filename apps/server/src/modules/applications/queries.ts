@@ -61,6 +61,7 @@ import {
 } from '../../lib/keyset.ts';
 import { type AnchorCache, anchorFor, anchorGuard, anchorKey, readAnchors } from '../../lib/page-anchors.ts';
 import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
+import { frequentTrigrams } from '../../lib/trigram-probe.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
 import { getCustomer } from '../customers/service.ts';
@@ -461,9 +462,21 @@ function searchBranches(db: Db, text: string | undefined): SQL[] | undefined {
   const applicants = db
     .select({ id: customers.id })
     .from(customers)
-    .where(keyedContains(text, customers.searchKey, customers.name, customers.uscc));
+    .where(
+      keyedContains(
+        text,
+        customers.searchKey,
+        [customers.name, customers.uscc],
+        frequentTrigrams(db, 'customer'),
+      ),
+    );
   return [
-    keyedContains(text, applications.searchKey, applications.number, applications.insuredName)!,
+    keyedContains(
+      text,
+      applications.searchKey,
+      [applications.number, applications.insuredName],
+      frequentTrigrams(db, 'application'),
+    )!,
     sql`${applications.customerId} = any(array(${applicants}))`,
   ];
 }

@@ -31,6 +31,7 @@ import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { keyedContains, timeRange } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
+import { frequentTrigrams } from '../../lib/trigram-probe.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { dictLabels } from '../dicts/labels.ts';
 import { openReviewTask } from '../tasks/queue.ts';
@@ -172,7 +173,12 @@ export function customerListSpec(
 ): ListSpec<SortField, CustomerRow> {
   const where = and(
     customersVisibleTo(db, viewer),
-    keyedContains(f.blurry, customers.searchKey, customers.name, customers.uscc, customers.contactName),
+    keyedContains(
+      f.blurry,
+      customers.searchKey,
+      [customers.name, customers.uscc, customers.contactName],
+      frequentTrigrams(db, 'customer'),
+    ),
     f.uscc ? eq(customers.uscc, f.uscc) : undefined,
     f.reviewStatus ? eq(customers.reviewStatus, f.reviewStatus) : undefined,
     f.region ? eq(customers.region, f.region) : undefined,
