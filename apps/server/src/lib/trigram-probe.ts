@@ -108,7 +108,8 @@ async function sampleFrequent(db: Pick<Db, 'execute'>, table: KeyedTable): Promi
   if (rows < trigramStats.frequentRows) return frequent;
   const percent = Math.min(100, (100 * trigramStats.sampleRows) / rows);
   const sample = await db.execute<{ k: string }>(
-    sql`select search_key as k from ${sql.identifier(table)} tablesample bernoulli (${percent})`,
+    sql`select search_key as k from ${sql.identifier(table)} tablesample bernoulli (${percent})
+      where search_key is not null`,
   );
   if (!sample.rows.length) return frequent;
   const counts = new Map<string, number>();
