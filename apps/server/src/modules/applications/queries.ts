@@ -411,14 +411,28 @@ const sortColumns: SortColumns<SortField> = {
 };
 const DEFAULT_ORDER = [sql`${applications.id} desc`];
 /**
- * The id and the columns an order reads, for the merged branches of a scoped or searched list: no more, so that
- * a branch whose rows come from several index ranges (an agent's clients, the applicants found) is an index-only
- * scan of (column, key, id).
+ * The id and the columns an order reads (its rendered text), for the merged branches of a scoped or searched list:
+ * no more, so that a branch whose rows come from several index ranges (an agent's clients, the applicants found)
+ * is an index-only scan of (column, key, id).
  */
-function sortedBy(order: SQL): SQL {
-  const names = new Set(['id']);
-  for (const m of dialect.sqlToQuery(order).sql.matchAll(/"application"\."(\w+)"/g)) names.add(m[1]!);
-  return sql.raw([...names].map((n) => `"${n}"`).join(', '));
+function sortedBy(orderText: string): SQL {
+  let columns = sortedColumns.get(orderText);
+  if (columns === undefined) {
+    const names = new Set(['id']);
+    for (const m of orderText.matchAll(/"application"\."(\w+)"/g)) names.add(m[1]!);
+    columns = [...names].map((n) => `"${n}"`).join(', ');
+    if (sortedColumns.size >= 100) sortedColumns.clear(); // a few orders in use: the sortable columns, each way
+    sortedColumns.set(orderText, columns);
+  }
+  return sql.raw(columns);
+}
+const sortedColumns = new Map<string, string>();
+
+/** An order as the statement writes it: rendered once, as text (an order names columns, no values). */
+function orderOf(orderBy: SQL[]): { sql: SQL; text: string } {
+  const joined = sql.join(orderBy, sql`, `);
+  const rendered = dialect.sqlToQuery(joined);
+  return { sql: rendered.params.length ? joined : sql.raw(rendered.sql), text: rendered.sql };
 }
 
 /** The sorts that page by cursor (NOT NULL columns, each with an index on (column, id)); no sort: by id. */
@@ -521,7 +535,8 @@ function fetchListPage(
     : q.guard
       ? sql.raw(` offset ${Math.trunc(q.offset)}`)
       : sql` offset ${q.offset}`;
-  const order = sql.join(q.orderBy, sql`, `);
+  // Written up to five times below: rendered once.
+  const { sql: order, text: orderText } = orderOf(q.orderBy);
   let ids: SQL;
   if (q.branches && q.branches.length > 1) {
     // A data scope or a keyword (an OR of owner, agent, clients …, of number, applicant …): each branch's first
@@ -529,7 +544,7 @@ function fetchListPage(
     // and the sort columns under the table's name, so the order (and the cursor boundary inside each branch) reads
     // as it does on the table.
     const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
-    const columns = sortedBy(order);
+    const columns = sortedBy(orderText);
     const parts = q.branches.map(
       (branch) => sql`(select ${columns} from ${applications}
         where ${and(branch, where, q.boundary)} order by ${order} limit ${each})`,
@@ -544,7 +559,7 @@ function fetchListPage(
   const key = q.key ? dialect.sqlToQuery(q.key).sql : `''`;
   const guard = q.guard ? sql`${q.guard} and ` : sql``;
   const query = sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${guard}${applications.id} in ${ids}
-    order by ${sql.join(q.orderBy, sql`, `)}`;
+    order by ${order}`;
   return runNamed<ListRowWithKey>(db, dialect.sqlToQuery(query), LIST_KEYS);
 }
 
@@ -595,7 +610,7 @@ async function pageFromAnchors(
       table: 'application',
       sequence: CHANGE_SEQUENCE,
       stride: anchors.stride,
-      rows: sql`select ${sortedBy(sql.join(order.orderBy, sql`, `))} from ${applications}
+      rows: sql`select ${sortedBy(orderOf(order.orderBy).text)} from ${applications}
         where ${where ?? sql`true`}`,
       orderBy: order.orderBy,
       key: order.keyText,
