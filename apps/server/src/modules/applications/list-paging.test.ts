@@ -336,6 +336,45 @@ describe('keyword search over the applicant and an insured other than the applic
   });
 });
 
+describe("a list row's instants", () => {
+  it('read as PostgreSQL writes them, are shown as Date.toISOString() writes them, to the millisecond', async () => {
+    const db = w.t.database.db;
+    const rows = await db
+      .select({ id: applications.id })
+      .from(applications)
+      .orderBy(applications.id)
+      .limit(4);
+    const instants = [
+      '2026-03-04 05:06:07+00',
+      '2026-03-04 05:06:07.5+00',
+      '2026-03-04 05:06:07.123456+00',
+      '2026-12-31 23:59:59.9999+08',
+    ];
+    for (const [i, at] of instants.entries())
+      await db.execute(
+        sql`update application set created_at = ${at}::timestamptz, submitted_at = ${at}::timestamptz
+          where id = ${rows[i]!.id}`,
+      );
+    const listed = (await page(w.admin, 'sort=id,asc&size=4&page=0')).content as unknown as {
+      id: number;
+      createdAt: string;
+      submittedAt: string | null;
+    }[];
+    const expected = [
+      '2026-03-04T05:06:07.000Z',
+      '2026-03-04T05:06:07.500Z',
+      '2026-03-04T05:06:07.123Z',
+      '2026-12-31T15:59:59.999Z',
+    ];
+    expect(listed.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+    expect(listed.map((r) => r.createdAt)).toEqual(expected);
+    expect(listed.map((r) => r.submittedAt)).toEqual(expected);
+    // The detail (its instants read as Dates) says the same.
+    const detail = (await w.admin.get(`/api/applications/${rows[2]!.id}`)).json() as { createdAt: string };
+    expect(detail.createdAt).toBe(expected[2]);
+  });
+});
+
 describe('a keyword search asks the trigram index for the rare part of its key', () => {
   const db = () => w.t.database.db;
   const search = async (text: string) =>
