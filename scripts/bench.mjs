@@ -388,7 +388,13 @@ async function lighthouseMedian(url, preset, token) {
   const { report, ...median } = ran[Math.floor((ran.length - 1) / 2)];
   const slug = new URL(url).pathname.split('/').filter(Boolean).slice(1, 3).join('-');
   writeFileSync(path.join(resultsDir, `lighthouse-${slug}-${preset}.json`), JSON.stringify(report));
-  return { ...median, scores: done.map((r) => (r.error ? null : r.score)) };
+  const errors = done.filter((r) => r.error).map((r) => r.error);
+  for (const e of errors) console.log(`        a run did not finish: ${e}`);
+  return {
+    ...median,
+    scores: done.map((r) => (r.error ? null : r.score)),
+    ...(errors.length ? { errors } : {}),
+  };
 }
 function lighthouseVerdict(what, r, need) {
   if (r.error) {
