@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestContext } from '../test/helpers.ts';
@@ -81,6 +82,36 @@ describe('error envelope { status, message }', () => {
     });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toBe('请求内容不是有效的 JSON');
+  });
+});
+
+describe('compressed answers', () => {
+  it('an answer over 1 KB goes gzipped to a client that accepts it, the same JSON; others go plain', async () => {
+    const url = '/api/docs/json';
+    const plain = await t.app.inject({ method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    // As Chromium asks.
+    const gz = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(String(gz.headers.vary)).toMatch(/accept-encoding/i);
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString('utf8'))).toEqual(plain.json());
+    expect(gz.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    // A client that takes only brotli, and a small answer, go plain.
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBeUndefined();
+    expect(br.json()).toEqual(plain.json());
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/api/health/live',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toMatchObject({ status: 'ok' });
   });
 });
 
