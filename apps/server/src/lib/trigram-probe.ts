@@ -53,20 +53,16 @@ export function probeOf(key: string, frequent: ReadonlySet<string> | undefined):
 
 /** The last sample's trigrams; `taken` counts the samples begun, so only the latest one is kept. */
 type State = { set: ReadonlySet<string> | undefined; at: number; loading: boolean; taken: number };
-const states = new WeakMap<Db, Map<KeyedTable, State>>();
+const states = new WeakMap<Db, Record<KeyedTable, State>>();
 
 function stateOf(db: Db, table: KeyedTable): State {
   let tables = states.get(db);
   if (!tables) {
-    tables = new Map();
+    const fresh = (): State => ({ set: undefined, at: 0, loading: false, taken: 0 });
+    tables = { application: fresh(), customer: fresh() };
     states.set(db, tables);
   }
-  let state = tables.get(table);
-  if (!state) {
-    state = { set: undefined, at: 0, loading: false, taken: 0 };
-    tables.set(table, state);
-  }
-  return state;
+  return tables[table];
 }
 
 /**

@@ -288,6 +288,21 @@ describe('indexes that fit the data scope and the keyword search (migration 0017
   });
 });
 
+/** Every application "contains" finds, as one plain query over all rows would answer it, newest first. */
+const expected = async (text: string) =>
+  (
+    await w.t.database.db.execute<{
+      id: string;
+    }>(sql`select a.id from application a join customer c on c.id = a.customer_id
+      where a.number ilike ${`%${text}%`} or a.insured_name ilike ${`%${text}%`} or c.name ilike ${`%${text}%`}
+        or c.uscc ilike ${`%${text}%`}
+      order by a.updated_at desc, a.id desc`)
+  ).rows.map((r) => Number(r.id));
+
+/** The ids of the first `size` applications a keyword search answers `who`, newest first. */
+const keywordSearch = async (who: Client, text: string, size: number) =>
+  ids([await page(who, `sort=updatedAt,desc&size=${size}&page=0&blurry=${encodeURIComponent(text)}`)]);
+
 describe('keyword search over the applicant and an insured other than the applicant (migration 0023)', () => {
   const db = () => w.t.database.db;
   const keyOf = async (id: number) =>
@@ -295,18 +310,7 @@ describe('keyword search over the applicant and an insured other than the applic
       .k;
   const textKey = async (text: string) =>
     (await db().execute<{ k: string }>(sql`select piibs_text_key(${text}) as k`)).rows[0]!.k;
-  /** Every application "contains" finds, as one plain query over all rows would answer it, newest first. */
-  const expected = async (text: string) =>
-    (
-      await db().execute<{
-        id: string;
-      }>(sql`select a.id from application a join customer c on c.id = a.customer_id
-        where a.number ilike ${`%${text}%`} or a.insured_name ilike ${`%${text}%`} or c.name ilike ${`%${text}%`}
-          or c.uscc ilike ${`%${text}%`}
-        order by a.updated_at desc, a.id desc`)
-    ).rows.map((r) => Number(r.id));
-  const search = async (who: Client, text: string) =>
-    ids([await page(who, `sort=updatedAt,desc&size=100&page=0&blurry=${encodeURIComponent(text)}`)]);
+  const search = (who: Client, text: string) => keywordSearch(who, text, 100);
 
   it('finds an insured other than the applicant, and the applicant by its name after a rename', async () => {
     const me = (await idOf('vol_agent_001'))!;
@@ -377,18 +381,7 @@ describe("a list row's instants", () => {
 
 describe('a keyword search asks the trigram index for the rare part of its key', () => {
   const db = () => w.t.database.db;
-  const search = async (text: string) =>
-    ids([await page(w.admin, `sort=updatedAt,desc&size=500&page=0&blurry=${encodeURIComponent(text)}`)]);
-  /** What a plain ILIKE over every row answers (the number only: these terms are digits). */
-  const expected = async (text: string) =>
-    (
-      await db().execute<{
-        id: string;
-      }>(sql`select a.id from application a join customer c on c.id = a.customer_id
-        where a.number ilike ${`%${text}%`} or a.insured_name ilike ${`%${text}%`} or c.name ilike ${`%${text}%`}
-          or c.uscc ilike ${`%${text}%`}
-        order by a.updated_at desc, a.id desc`)
-    ).rows.map((r) => Number(r.id));
+  const search = (text: string) => keywordSearch(w.admin, text, 500);
   const defaults = { ...trigramStats };
   afterAll(async () => {
     Object.assign(trigramStats, defaults);
