@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { type Db, listPoolOf } from '../db/client.ts';
 import { badRequest } from './errors.ts';
 import { SORT_ITEM, sortItems, statementName } from './paging.ts';
+import { asIs, type Bind } from './statement-shapes.ts';
 
 export const CURSOR_INVALID = '游标：无效或与当前排序不一致，请回到第一页重新翻页';
 
@@ -50,8 +51,8 @@ export interface KeysetOrder {
   reversed: SQL[];
   /** The sort key of a row as exact text (timestamps to the microsecond, UTC). */
   keyText: SQL<string>;
-  /** The rows strictly after (or before) the cursor in this order. */
-  boundary(cursor: Cursor, side: 'after' | 'before'): SQL;
+  /** The rows strictly after (or before) the cursor in this order; `bind` its values for a shaped statement. */
+  boundary(cursor: Cursor, side: 'after' | 'before', bind?: Bind): SQL;
   /** Whether a cursor's key is one this order writes (checked before it reaches SQL). */
   validKey(key: string): boolean;
 }
@@ -89,8 +90,8 @@ export function keysetOrder<F extends string>(
       orderBy: [dir(id, descending)],
       reversed: [dir(id, !descending)],
       keyText: sql<string>`''`,
-      boundary: (c, side) =>
-        (side === 'after') === descending ? sql`${id} < ${c.id}` : sql`${id} > ${c.id}`,
+      boundary: (c, side, bind = asIs) =>
+        (side === 'after') === descending ? sql`${id} < ${bind(c.id)}` : sql`${id} > ${bind(c.id)}`,
       validKey: (key) => key === '',
     };
   }
@@ -101,16 +102,16 @@ export function keysetOrder<F extends string>(
     kind === 'timestamp'
       ? sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
       : sql<string>`${column}::text`;
-  const keyValue = (key: string) => (kind === 'timestamp' ? sql`${key}::timestamptz` : sql`${key}::text`);
+  const keyValue = (key: unknown) => (kind === 'timestamp' ? sql`${key}::timestamptz` : sql`${key}::text`);
   return {
     signature,
     orderBy: [dir(column, descending), dir(id, descending)],
     reversed: [dir(column, !descending), dir(id, !descending)],
     keyText,
-    boundary: (c, side) =>
+    boundary: (c, side, bind = asIs) =>
       (side === 'after') === descending
-        ? sql`(${column}, ${id}) < (${keyValue(c.key)}, ${c.id})`
-        : sql`(${column}, ${id}) > (${keyValue(c.key)}, ${c.id})`,
+        ? sql`(${column}, ${id}) < (${keyValue(bind(c.key))}, ${bind(c.id)})`
+        : sql`(${column}, ${id}) > (${keyValue(bind(c.key))}, ${bind(c.id)})`,
     validKey: (key) =>
       kind === 'timestamp' ? validTimestampKey(key) : key.length <= 200 && !key.includes('\0'),
   };
@@ -164,11 +165,22 @@ export async function runNamed<T>(
     values: params,
     rowMode: 'array',
   });
-  return res.rows.map((row) => {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) out[keys[i]!] = row[i];
-    return out as T;
-  });
+  return res.rows.map(rowMakerOf(keys)) as T[];
+}
+
+const rowMakers = new WeakMap<readonly string[], (row: unknown[]) => object>();
+/**
+ * A row's object from its array: an object literal of the keys, compiled once per key list (the keys are the
+ * code's own column names). Assigning the keys one by one in a loop was a twentieth of a list page's CPU time.
+ */
+function rowMakerOf(keys: readonly string[]): (row: unknown[]) => object {
+  let make = rowMakers.get(keys);
+  if (!make) {
+    const fields = keys.map((k, i) => `${JSON.stringify(k)}: r[${i}]`).join(', ');
+    make = new Function('r', `return { ${fields} };`) as (row: unknown[]) => object;
+    rowMakers.set(keys, make);
+  }
+  return make;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { applications, customers, policies, reviewTasks, users } from '../../db/schema.ts';
 import { usersInScope } from '../../lib/data-scope.ts';
+import { asIs, type Bind, type Binder } from '../../lib/statement-shapes.ts';
 import type { CustomerViewer } from '../customers/access.ts';
 
 /**
@@ -21,6 +22,22 @@ import type { CustomerViewer } from '../customers/access.ts';
  */
 export function applicationScopeBranches(db: Pick<Db, 'select'>, v: CustomerViewer): SQL[] | undefined {
   return scopeOf(db, v)?.branches;
+}
+
+/**
+ * The viewer's scope branches (applicationScopeBranches) with their values bound to `binder`, and the scope's shape
+ * (lib/statement-shapes.ts): everything the branches' text depends on. Null for a scope of departments (its users
+ * are read by department ids, as many parameters as departments): such a list renders its statement each time.
+ */
+export function applicationScopeShape(
+  db: Pick<Db, 'select'>,
+  v: CustomerViewer,
+  binder: Binder,
+): { shape: string; branches: SQL[] | undefined } | null {
+  if (v.staffScope?.all) return { shape: 'all', branches: undefined };
+  if (v.staffScope) return null;
+  const shape = `own${v.isEnterprise && v.uscc ? '+enterprise' : ''}${v.isAgent ? '+agent' : ''}`;
+  return { shape, branches: scopeOf(db, v, applications, (value) => binder.bind(value))?.branches };
 }
 
 /**
@@ -52,6 +69,7 @@ function scopeOf(
   db: Pick<Db, 'select'>,
   v: CustomerViewer,
   c: ScopeColumns = applications,
+  bind: Bind = asIs,
 ): { branches: SQL[]; reads: SQL[] } | undefined {
   if (v.staffScope?.all) return undefined;
   const reads: SQL[] = [];
@@ -60,10 +78,10 @@ function scopeOf(
     reads.push(sql`${ids}`);
     return sql`${c.customerId} = any(array(${ids}))`;
   };
-  const branches: SQL[] = [eq(c.ownerId, v.user.id)];
-  if (v.isEnterprise && v.uscc) branches.push(customerIn(eq(customers.uscc, v.uscc)));
+  const branches: SQL[] = [eq(c.ownerId, bind(v.user.id))];
+  if (v.isEnterprise && v.uscc) branches.push(customerIn(eq(customers.uscc, bind(v.uscc))));
   // An agent's clients are the customers they own, whose applications carry that owner (applicant_owner_id).
-  if (v.isAgent) branches.push(eq(c.agentId, v.user.id), eq(c.applicantOwnerId, v.user.id));
+  if (v.isAgent) branches.push(eq(c.agentId, bind(v.user.id)), eq(c.applicantOwnerId, bind(v.user.id)));
   if (v.staffScope) {
     const inScope = db.select({ id: users.id }).from(users).where(usersInScope(v.staffScope));
     reads.push(sql`${inScope}`);

@@ -15,6 +15,7 @@ import { seedVolume } from '../../demo/volume.ts';
 import { keyedContains, textKey } from '../../lib/filters.ts';
 import { CountCache, CURSOR_INVALID } from '../../lib/keyset.ts';
 import { AnchorCache } from '../../lib/page-anchors.ts';
+import { shapeStats } from '../../lib/statement-shapes.ts';
 import { probeOf, refreshFrequentTrigrams, trigramStats } from '../../lib/trigram-probe.ts';
 import { type CustomerViewer, customerViewerOf } from '../customers/access.ts';
 import { applicationScopeBranches } from './access.ts';
@@ -178,6 +179,29 @@ describe('data scope with cursors', () => {
     const entPages = await walkForward(ent, '', 4);
     expect(new Set(ids(entPages))).toEqual(new Set(theirs.rows.map((r) => Number(r.id))));
     expect(theirs.rows.length).toBeGreaterThan(0);
+  });
+
+  it("a page whose statement is filled from its shape's first caller answers only its own caller's rows", async () => {
+    const db = w.t.database.db;
+    const filled = shapeStats.filled;
+    for (const name of ['vol_agent_002', 'vol_agent_003', 'vol_agent_004']) {
+      const who = client(w.t, await tokenFor(w.t, name, DEMO_PASSWORD));
+      const id = (await idOf(name))!;
+      const theirs = async (status: SQL) =>
+        new Set(
+          (
+            await db.execute<{ id: number }>(sql`select a.id from application a
+              where (a.owner_id = ${id} or a.agent_id = ${id}
+                 or a.customer_id in (select id from customer where owner_id = ${id})) and ${status}`)
+          ).rows.map((r) => Number(r.id)),
+        );
+      const got = await page(who, 'sort=updatedAt,desc&size=500');
+      expect(new Set(ids([got]))).toEqual(await theirs(sql`true`));
+      // With a filter: the status is a value of the shape too.
+      const pending = await page(who, 'sort=updatedAt,desc&size=500&status=PENDING_REVIEW');
+      expect(new Set(ids([pending]))).toEqual(await theirs(sql`a.status = 'PENDING_REVIEW'`));
+    }
+    expect(shapeStats.filled - filled).toBeGreaterThanOrEqual(4);
   });
 
   it("another caller's cursor only positions the list: it shows nothing the caller may not see", async () => {

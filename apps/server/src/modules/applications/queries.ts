@@ -60,7 +60,15 @@ import {
   runNamed,
 } from '../../lib/keyset.ts';
 import { type AnchorCache, anchorFor, anchorGuard, anchorKey, readAnchors } from '../../lib/page-anchors.ts';
-import { countRows, type ListSpec, orderByOf, type PageParams, type SortColumns } from '../../lib/paging.ts';
+import {
+  countRows,
+  type ListSpec,
+  orderByOf,
+  type PageParams,
+  type SortColumns,
+  sortItems,
+} from '../../lib/paging.ts';
+import { asIs, type Bind, Binder, shapedQuery } from '../../lib/statement-shapes.ts';
 import { frequentTrigrams } from '../../lib/trigram-probe.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
@@ -70,6 +78,7 @@ import { customerDocTypes } from '../materials/requirements.ts';
 import {
   applicationScopeBranches,
   applicationScopeReads,
+  applicationScopeShape,
   applicationsVisibleTo,
   isApplicationOwner,
 } from './access.ts';
@@ -458,17 +467,21 @@ function filterOf(db: Db, f: ApplicationFilter): SQL | undefined {
   return and(plainFilterOf(f), search && or(...search));
 }
 
-/** The list's filters but the keyword. */
-function plainFilterOf(f: ApplicationFilter): SQL | undefined {
+/** The list's filters but the keyword; `bind` their values for a shaped statement. */
+function plainFilterOf(f: ApplicationFilter, bind: Bind = asIs): SQL | undefined {
   return and(
-    f.status ? eq(applications.status, f.status) : undefined,
-    f.productId ? eq(applications.productId, f.productId) : undefined,
-    f.customerId ? eq(applications.customerId, f.customerId) : undefined,
-    f.channel ? eq(applications.channel, f.channel) : undefined,
-    f.startTime ? gte(applications.createdAt, f.startTime) : undefined,
-    f.endTime ? lte(applications.createdAt, f.endTime) : undefined,
+    f.status ? eq(applications.status, bind(f.status)) : undefined,
+    f.productId ? eq(applications.productId, bind(f.productId)) : undefined,
+    f.customerId ? eq(applications.customerId, bind(f.customerId)) : undefined,
+    f.channel ? eq(applications.channel, bind(f.channel)) : undefined,
+    f.startTime ? gte(applications.createdAt, bind(f.startTime)) : undefined,
+    f.endTime ? lte(applications.createdAt, bind(f.endTime)) : undefined,
   );
 }
+
+/** Which filters but the keyword a list asks for (the shape of plainFilterOf's text). */
+const plainFilterShape = (f: ApplicationFilter) =>
+  [f.status, f.productId, f.customerId, f.channel, f.startTime, f.endTime].map((x) => (x ? 1 : 0)).join('');
 
 /**
  * The keyword ("contains" on number, insured name, applicant's name or credit code) as the branches of an OR,
@@ -529,6 +542,11 @@ function fetchListPage(
     branches?: SQL[] | undefined;
     /** A condition without columns the page is answered under (no rows when false): page anchors' guard. */
     guard?: SQL | undefined;
+    /**
+     * The statement's shape when every value in `where`, `branches` and `boundary` is bound to `binder`
+     * (lib/statement-shapes.ts): `key` names the scope, the filters, the order and the cursor's side.
+     */
+    shape?: { key: string; binder: Binder } | undefined;
   },
 ) {
   // LIMIT written out (a page size, one of a few): with LIMIT as a parameter PostgreSQL keeps re-planning the
@@ -539,7 +557,26 @@ function fetchListPage(
     ? sql``
     : q.guard
       ? sql.raw(` offset ${Math.trunc(q.offset)}`)
-      : sql` offset ${q.offset}`;
+      : sql` offset ${q.shape ? q.shape.binder.bind(q.offset) : q.offset}`;
+  const build = () => listPageStatement(where, q, limit, offset);
+  const query = q.shape
+    ? shapedQuery(
+        // Each branch reads limit + offset rows (written out below), so with branches the offset is in the text.
+        `application list|${q.shape.key}|${q.limit}|${q.branches ? `${q.branches.length}+${q.offset}` : q.offset ? 'offset' : ''}`,
+        q.shape.binder,
+        build,
+      )
+    : dialect.sqlToQuery(build());
+  return runNamed<ListRowWithKey>(db, query, LIST_KEYS);
+}
+
+/** The statement of fetchListPage. */
+function listPageStatement(
+  where: SQL | undefined,
+  q: Parameters<typeof fetchListPage>[2],
+  limit: SQL,
+  offset: SQL,
+): SQL {
   // Written up to five times below: rendered once.
   const { sql: order, text: orderText } = orderOf(q.orderBy);
   let ids: SQL;
@@ -563,9 +600,8 @@ function fetchListPage(
   // The sort key expression goes into the pre-rendered select list: a column expression, without parameters.
   const key = q.key ? dialect.sqlToQuery(q.key).sql : `''`;
   const guard = q.guard ? sql`${q.guard} and ` : sql``;
-  const query = sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${guard}${applications.id} in ${ids}
+  return sql`${sql.raw(LIST_FROM.replace(CURSOR_KEY_MARK, key))} where ${guard}${applications.id} in ${ids}
     order by ${order}`;
-  return runNamed<ListRowWithKey>(db, dialect.sqlToQuery(query), LIST_KEYS);
 }
 
 /** The export's rows: the applications the viewer may see, filtered, in the list's order. */
@@ -661,20 +697,29 @@ export async function listApplications(
   anchors?: AnchorCache,
 ): Promise<Page<ApplicationRow> & { cursors: PageCursors | null }> {
   if (q.after !== undefined && q.before !== undefined) throw badRequest('游标：after 与 before 只能给一个');
-  const where = listFilter(db, viewer, q);
-  // A scope or keyword of several branches is read branch by branch (fetchListPage); one branch is a plain WHERE.
-  const parts = pageBranches(applicationScopeBranches(db, viewer), searchBranches(db, q.blurry));
-  const branches = parts && parts.length > 1 ? parts : undefined;
   const order = keysetOrder(q.sort, KEYSET, applications.id);
   const text = q.after ?? q.before;
   const cursor = text === undefined ? null : decodeCursor(order, text);
   const back = q.before !== undefined;
   const start = q.page * q.size;
-  const pageWhere = branches ? plainFilterOf(q) : where;
-  const anchored =
-    anchors && order && !cursor && !q.blurry && start >= anchors.stride
-      ? await pageFromAnchors(db, viewer, q, order, anchors, { where: pageWhere, branches, start })
-      : null;
+  const fromAnchors = !!anchors && !!order && !cursor && !q.blurry && start >= anchors.stride;
+  // Without a keyword or page anchors, the page's statement is shaped (lib/statement-shapes.ts): its values bound,
+  // its text rendered once per scope, filters, order and cursor side.
+  const binder = new Binder();
+  const scope = q.blurry || fromAnchors ? null : applicationScopeShape(db, viewer, binder);
+  const bind = scope ? binder.bind.bind(binder) : asIs;
+  // A scope or keyword of several branches is read branch by branch (fetchListPage); one branch is a plain WHERE.
+  const parts = pageBranches(
+    scope ? scope.branches : applicationScopeBranches(db, viewer),
+    searchBranches(db, q.blurry),
+  );
+  const branches = parts && parts.length > 1 ? parts : undefined;
+  const filters = plainFilterOf(q, bind);
+  const pageWhere = branches ? filters : and(parts && or(...parts), filters);
+  const anchored = fromAnchors
+    ? await pageFromAnchors(db, viewer, q, order!, anchors!, { where: pageWhere, branches, start })
+    : null;
+  const side = back ? 'before' : 'after';
   const rows =
     anchored ??
     (await fetchListPage(db, pageWhere, {
@@ -686,8 +731,14 @@ export async function listApplications(
           ? order.reversed
           : order.orderBy
         : orderByOf(q.sort, sortColumns, DEFAULT_ORDER),
-      boundary: cursor && order ? order.boundary(cursor, back ? 'before' : 'after') : undefined,
+      boundary: cursor && order ? order.boundary(cursor, side, bind) : undefined,
       key: order?.keyText,
+      shape: scope
+        ? {
+            key: `${scope.shape}|${plainFilterShape(q)}|${order?.signature ?? sortItems(q.sort).join(';')}|${cursor ? side : ''}`,
+            binder,
+          }
+        : undefined,
     }));
   if (back) rows.reverse();
   const short = !back && rows.length < q.size && (rows.length > 0 || start === 0);
@@ -698,7 +749,11 @@ export async function listApplications(
       countKey(viewer, q),
       rows[0]?.dataVersion,
       [CHANGE_SEQUENCE],
-      async () => (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0,
+      async () => {
+        // Values as they are (the page's are bound to its shaped statement).
+        const where = listFilter(db, viewer, q);
+        return (await db.select({ n: count() }).from(applications).where(where))[0]?.n ?? 0;
+      },
     );
   }
   const first = rows[0];
