@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, bearer, initSystem, tokenFor } from '../../test/auth.ts';
 import { createTestApp, type TestContext } from '../../test/helpers.ts';
+import { shapeStats } from '../lib/statement-shapes.ts';
 import { getProduct } from '../modules/products/service.ts';
 import { onStart } from '../startup.ts';
 import { DEMO_PASSWORD } from './base.ts';
@@ -248,6 +249,25 @@ describe('the policy lists and pages on the volume set (HTTP, as the bench reads
     const { n } = await one<{ n: number }>(t, sql`select count(*)::int as n from policy`);
     expect(all.totalElements).toBe(n);
     expect(n).toBeGreaterThan(want.n);
+  });
+
+  it("each agent's and enterprise's page 1 in turn, filled from one statement's shape, holds only their own", async () => {
+    const filled = shapeStats.filled;
+    for (const [names, where] of [
+      [
+        ['vol_agent_002', 'vol_agent_003', 'vol_agent_004'],
+        sql`u.id in (a.owner_id, a.agent_id, c.owner_id)`,
+      ],
+      [['vol_ent_0002', 'vol_ent_0003', 'vol_ent_0004'], sql`c.uscc = u.uscc or a.owner_id = u.id`],
+    ] as const) {
+      for (const name of names) {
+        const want = await expected(name, where);
+        const got = await page(await tokenFor(t, name, DEMO_PASSWORD));
+        expect(got.content.map((r) => r.id)).toEqual(want.ids);
+        expect(got.totalElements).toBe(want.n);
+      }
+    }
+    expect(shapeStats.filled - filled).toBeGreaterThanOrEqual(4);
   });
 
   it("a policy's page: amounts in integer fen as quoted, paid and issued; its e-policy drawn on first download", async () => {

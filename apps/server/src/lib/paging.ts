@@ -26,6 +26,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { type Db, listPoolOf, type Tx } from '../db/client.ts';
+import { type Binder, shapedQuery } from './statement-shapes.ts';
 
 export interface PageParams {
   page: number;
@@ -230,7 +231,9 @@ export function listSource<R>(
 
 /**
  * One page of a list source's rows under `where`, in the order and window asked for (runList). `extra` adds
- * columns that depend on the caller (rendered at every request, after the source's).
+ * columns that depend on the caller (rendered at every request, after the source's). With `shape`, every value in
+ * `where` and `extra` is bound to its binder and the statement is rendered once per shape (statement-shapes.ts):
+ * its key names the source, the scope, the filters and the order.
  */
 export function pageFrom<R>(
   db: Db | Tx,
@@ -238,17 +241,20 @@ export function pageFrom<R>(
   where: SQL | undefined,
   q: { limit: number; offset: number; orderBy: SQL[] },
   extra: Record<string, SQL> = {},
+  shape?: { key: string; binder: Binder },
 ): Promise<R[]> {
   const extras = Object.values(extra);
-  const query = dialect.sqlToQuery(
+  const limit = shape ? shape.binder.bind(q.limit) : q.limit;
+  const offset = shape ? shape.binder.bind(q.offset) : q.offset;
+  const build = () =>
     sql.join([
       sql.raw(source.columns),
       extras.length ? sql`, ${sql.join(extras, sql`, `)}` : sql``,
       sql.raw(source.from),
       where ? sql` where ${where}` : sql``,
-      sql` order by ${sql.join(q.orderBy, sql`, `)} limit ${q.limit} offset ${q.offset}`,
-    ]),
-  );
+      sql` order by ${sql.join(q.orderBy, sql`, `)} limit ${limit} offset ${offset}`,
+    ]);
+  const query = shape ? shapedQuery(shape.key, shape.binder, build) : dialect.sqlToQuery(build());
   return runList(db, query, extras.length ? [...source.fields, ...orderedFields(extra)] : source.fields);
 }
 

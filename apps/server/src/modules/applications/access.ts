@@ -33,11 +33,21 @@ export function applicationScopeShape(
   db: Pick<Db, 'select'>,
   v: CustomerViewer,
   binder: Binder,
+  c: ScopeColumns = applications,
 ): { shape: string; branches: SQL[] | undefined } | null {
   if (v.staffScope?.all) return { shape: 'all', branches: undefined };
   if (v.staffScope) return null;
   const shape = `own${v.isEnterprise && v.uscc ? '+enterprise' : ''}${v.isAgent ? '+agent' : ''}`;
-  return { shape, branches: scopeOf(db, v, applications, (value) => binder.bind(value))?.branches };
+  return { shape, branches: scopeOf(db, v, c, (value) => binder.bind(value))?.branches };
+}
+
+/** The policy list's scope branches (policyScopeBranches), shaped as applicationScopeShape shapes an application's. */
+export function policyScopeShape(
+  db: Pick<Db, 'select'>,
+  v: CustomerViewer,
+  binder: Binder,
+): { shape: string; branches: SQL[] | undefined } | null {
+  return applicationScopeShape(db, v, binder, policies);
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   verifyPath,
 } from '@piibs/shared/policy';
 import type { QuoteResult } from '@piibs/shared/product';
-import { and, asc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   applications,
@@ -38,8 +38,9 @@ import { notFound } from '../../lib/errors.ts';
 import { blurry } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
+import { asIs, type Bind, Binder } from '../../lib/statement-shapes.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
-import { applicationsVisibleTo, policyScopeBranches } from '../applications/access.ts';
+import { applicationsVisibleTo, policyScopeBranches, policyScopeShape } from '../applications/access.ts';
 import { applicationEventsOf } from '../applications/queries.ts';
 import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
 import { insurerName } from '../init/service.ts';
@@ -140,7 +141,10 @@ export interface PolicyFilter {
  * period; otherwise the period decides), so the filter and the shown status agree whether or not the hourly
  * pass (expiry.ts) has stored it yet.
  */
-function statusCondition(status: PolicyStatus | undefined, today: string): SQL | undefined {
+function statusCondition(
+  status: PolicyStatus | undefined,
+  today: string | Placeholder<string, string>,
+): SQL | undefined {
   if (!status) return undefined;
   if (status === 'CANCELLED') return eq(policies.status, 'CANCELLED');
   const live = sql`${policies.status} <> 'CANCELLED'`;
@@ -187,6 +191,7 @@ export function mergedPage(
   branches: SQL[] | undefined,
   filters: SQL | undefined,
   q: { limit: number; offset: number; orderBy: readonly SQL[] },
+  bind: Bind = asIs,
 ): SQL | undefined {
   if (!branches || branches.length < 2 || q.orderBy.length !== 1 || q.orderBy[0] !== NEWEST_FIRST)
     return undefined;
@@ -196,8 +201,24 @@ export function mergedPage(
       order by ${NEWEST_FIRST} limit ${each})`,
   );
   return sql`${policies.id} in (select "id" from (${sql.join(parts, sql` union `)}) as merged
-    order by "id" desc limit ${sql.raw(String(Math.trunc(q.limit)))} offset ${q.offset})`;
+    order by "id" desc limit ${sql.raw(String(Math.trunc(q.limit)))} offset ${bind(q.offset)})`;
 }
+
+/** The policy list's filters; `bind` their values for a shaped statement. */
+function policyFilters(f: PolicyFilter, today: string, bind: Bind = asIs): SQL | undefined {
+  return and(
+    statusCondition(f.status, bind(today)),
+    f.productId ? eq(policies.productId, bind(f.productId)) : undefined,
+    f.customerId ? eq(policies.customerId, bind(f.customerId)) : undefined,
+    blurry(f.blurry, policies.number, policies.holderName, policies.holderUscc, policies.insuredName),
+    f.startTime ? gte(policies.issuedAt, bind(f.startTime)) : undefined,
+    f.endTime ? lte(policies.issuedAt, bind(f.endTime)) : undefined,
+  );
+}
+
+/** What policyFilters' text depends on: the status (each has its own condition) and which filters are given. */
+const policyFiltersShape = (f: PolicyFilter) =>
+  `${f.status ?? ''}|${[f.productId, f.customerId, f.startTime, f.endTime].map((x) => (x ? 1 : 0)).join('')}`;
 
 export function policyListSpec(
   db: Db,
@@ -206,26 +227,38 @@ export function policyListSpec(
   counts?: CountCache,
 ): ListSpec<SortField, PolicyRow> {
   const today = shanghaiToday();
-  const filters = and(
-    statusCondition(f.status, today),
-    f.productId ? eq(policies.productId, f.productId) : undefined,
-    f.customerId ? eq(policies.customerId, f.customerId) : undefined,
-    blurry(f.blurry, policies.number, policies.holderName, policies.holderUscc, policies.insuredName),
-    f.startTime ? gte(policies.issuedAt, f.startTime) : undefined,
-    f.endTime ? lte(policies.issuedAt, f.endTime) : undefined,
-  );
-  const branches = policyScopeBranches(db, viewer);
-  const where = and(branches && or(...branches), filters);
   let version: string | undefined;
-  const countAll = () => countRows(db, policies, where);
+  const countAll = () => {
+    const branches = policyScopeBranches(db, viewer);
+    return countRows(db, policies, and(branches && or(...branches), policyFilters(f, today)));
+  };
   return {
     columns: sortColumns,
     defaultOrder: [NEWEST_FIRST],
     fetch: async (q) => {
-      const merged = mergedPage(branches, filters, q);
+      // Newest first without a keyword, the page's statement is shaped (lib/statement-shapes.ts): its values bound,
+      // its text rendered once per scope, filters and window.
+      const binder = new Binder();
+      const newestFirst = q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
+      const scope = newestFirst && !f.blurry ? policyScopeShape(db, viewer, binder) : null;
+      const bind = scope ? binder.bind.bind(binder) : asIs;
+      const branches = scope ? scope.branches : policyScopeBranches(db, viewer);
+      const filters = policyFilters(f, today, bind);
+      const merged = mergedPage(branches, filters, q, bind);
+      const shape = scope && {
+        key: `policy list|${scope.shape}|${policyFiltersShape(f)}|${merged ? `merged ${q.limit}+${q.offset}` : ''}`,
+        binder,
+      };
       const rows = merged
-        ? await pageFrom(db, LIST_SOURCE, merged, { ...q, offset: 0 })
-        : await pageFrom(db, LIST_SOURCE, where, q);
+        ? await pageFrom(db, LIST_SOURCE, merged, { ...q, offset: 0 }, {}, shape ?? undefined)
+        : await pageFrom(
+            db,
+            LIST_SOURCE,
+            and(branches && or(...branches), filters),
+            q,
+            {},
+            shape ?? undefined,
+          );
       version = rows[0]?.dataVersion;
       return rows.map((r) => toRow(r, today));
     },
