@@ -70,6 +70,9 @@ export const policyRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: listQuery,
         response: { 200: pageOf(policyRow), ...adminErrors },
       },
+      // The rows are typed PolicyRow (toRow), as the application list's: checked against the schema again at every
+      // page, they cost 3-4% of the server's time for the page. The schema still documents the answer.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (req) =>
       paginate(req.query, policyListSpec(db(), await customerViewerOf(db(), req.user), req.query, counts)),
