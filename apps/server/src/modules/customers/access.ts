@@ -10,6 +10,7 @@ import { eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { customers, users } from '../../db/schema.ts';
 import { type DataScope, dataScopeOf, usersInScope } from '../../lib/data-scope.ts';
+import { asIs, type Bind, type Binder } from '../../lib/statement-shapes.ts';
 import type { RequestUser } from '../auth/sessions.ts';
 
 export interface CustomerViewer {
@@ -58,12 +59,32 @@ export async function customerViewerOf(db: Db, user: RequestUser): Promise<Custo
   };
 }
 
-/** The WHERE condition of the customers a viewer may see (undefined: all). */
-export function customersVisibleTo(db: Pick<Db, 'select'>, v: CustomerViewer): SQL | undefined {
+/**
+ * customersVisibleTo with its values bound to `binder`, and its shape (lib/statement-shapes.ts); null for a scope of
+ * departments (as many parameters as departments), whose list renders its statement each time.
+ */
+export function customerScopeShape(
+  db: Pick<Db, 'select'>,
+  v: CustomerViewer,
+  binder: Binder,
+): { shape: string; where: SQL | undefined } | null {
+  if (v.staffScope && !v.staffScope.all) return null;
+  const shape = v.staffScope?.all
+    ? 'all'
+    : `${v.isEnterprise && v.uscc ? 'enterprise' : ''}+${v.isAgent ? 'agent' : ''}`;
+  return { shape, where: customersVisibleTo(db, v, (value) => binder.bind(value)) };
+}
+
+/** The WHERE condition of the customers a viewer may see (undefined: all); `bind` its values for a shaped statement. */
+export function customersVisibleTo(
+  db: Pick<Db, 'select'>,
+  v: CustomerViewer,
+  bind: Bind = asIs,
+): SQL | undefined {
   if (v.staffScope?.all) return undefined;
   const conditions: SQL[] = [];
-  if (v.isEnterprise && v.uscc) conditions.push(eq(customers.uscc, v.uscc));
-  if (v.isAgent) conditions.push(eq(customers.ownerId, v.user.id));
+  if (v.isEnterprise && v.uscc) conditions.push(eq(customers.uscc, bind(v.uscc)));
+  if (v.isAgent) conditions.push(eq(customers.ownerId, bind(v.user.id)));
   if (v.staffScope) {
     const inScope = db.select({ id: users.id }).from(users).where(usersInScope(v.staffScope));
     conditions.push(or(inArray(customers.ownerId, inScope), inArray(customers.createdBy, inScope))!);

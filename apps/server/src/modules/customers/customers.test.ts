@@ -21,6 +21,7 @@ import {
 import { demoUser } from '../../demo/user.ts';
 import { CountCache } from '../../lib/keyset.ts';
 import { paginate } from '../../lib/paging.ts';
+import { shapeStats } from '../../lib/statement-shapes.ts';
 import { forgetSessions } from '../auth/sessions.ts';
 import { dictLabels, dictLabelsChanged } from '../dicts/labels.ts';
 import { syncSeedMenus } from '../menus/seed.ts';
@@ -237,6 +238,28 @@ describe('isolation: another tenant’s record answers 404', () => {
     expect(other.statusCode).toBe(403);
     const rename = await w.ent.post('/api/customers/update', updateBody(entRecord, { uscc: newUscc() }));
     expect(rename.statusCode).toBe(403);
+  });
+
+  it("each caller's list, filled from the statement of the caller before it (one shape), shows only their own", async () => {
+    const filled = shapeStats.filled;
+    const list = async (who: Client, query = '') =>
+      (await who.get(`/api/customers?size=500${query}`)).json().content as Customer[];
+    for (const [who, owner] of [
+      [w.agent, w.ids.agent],
+      [w.agent2, w.ids.agent2],
+      [w.agent, w.ids.agent],
+    ] as const) {
+      const mine = await list(who);
+      expect(mine.every((c) => c.ownerId === owner)).toBe(true);
+      expect(mine.some((c) => c.id === agentsClient.id)).toBe(owner === w.ids.agent);
+      // A filter's value is bound too: the client's own code finds it for its agent only.
+      expect((await list(who, `&uscc=${agentsClient.uscc}`)).map((c) => c.id)).toEqual(
+        owner === w.ids.agent ? [agentsClient.id] : [],
+      );
+    }
+    expect((await list(w.ent)).map((c) => c.uscc)).toEqual([w.entUscc]);
+    expect((await list(w.ent2)).some((c) => c.uscc === w.entUscc)).toBe(false);
+    expect(shapeStats.filled - filled).toBeGreaterThanOrEqual(4);
   });
 
   it('staff see by data scope: unmask, get and update of a record outside it answer 404', async () => {

@@ -25,7 +25,7 @@ import { z } from 'zod';
 import { CountCache } from '../../lib/keyset.ts';
 import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
 import { requireAnyPermission } from '../../lib/permissions.ts';
-import { adminErrors } from '../../lib/schemas.ts';
+import { adminErrors, typedAnswer } from '../../lib/schemas.ts';
 import { sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { hasPermission, requirePermission } from '../../plugins/auth.ts';
 import { customerViewerOf } from './access.ts';
@@ -88,6 +88,8 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: customerQuery,
         response: { 200: pageOf(customerRow), ...adminErrors },
       },
+      // The rows are typed CustomerRow (toRow).
+      ...typedAnswer,
     },
     async (req) =>
       paginate(req.query, customerListSpec(db(), await customerViewerOf(db(), req.user), req.query, counts)),

@@ -20,7 +20,7 @@ import {
   statusAfterResubmit,
   statusOnCreate,
 } from '@piibs/shared/review';
-import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
@@ -28,15 +28,16 @@ import { customers, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { keyedContains, timeRange } from '../../lib/filters.ts';
+import { keyedContains } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
+import { asIs, type Bind, Binder } from '../../lib/statement-shapes.ts';
 import { frequentTrigrams } from '../../lib/trigram-probe.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { dictLabels } from '../dicts/labels.ts';
 import { openReviewTask } from '../tasks/queue.ts';
 import { STALE_VERSION } from '../users/admin-service.ts';
-import { type CustomerViewer, customersVisibleTo, viewerScopeKey } from './access.ts';
+import { type CustomerViewer, customerScopeShape, customersVisibleTo, viewerScopeKey } from './access.ts';
 
 export const CUSTOMER_NOT_FOUND = '投保人不存在';
 export const USCC_TAKEN = '统一社会信用代码已存在：该投保人已登记';
@@ -165,34 +166,70 @@ const sortColumns: SortColumns<SortField> = {
  * The customers the viewer may see, filtered; phones masked. With `counts`, the count is cached per filter and
  * data scope until a customer changes (or 30 s pass), as the application list's is.
  */
+/** The customer list's filters but the keyword; `bind` their values for a shaped statement. */
+function customerFilters(f: CustomerFilter, bind: Bind = asIs): SQL | undefined {
+  return and(
+    f.uscc ? eq(customers.uscc, bind(f.uscc)) : undefined,
+    f.reviewStatus ? eq(customers.reviewStatus, bind(f.reviewStatus)) : undefined,
+    f.region ? eq(customers.region, bind(f.region)) : undefined,
+    f.industrySection ? eq(customers.industrySection, bind(f.industrySection)) : undefined,
+    f.ownerId ? eq(customers.ownerId, bind(f.ownerId)) : undefined,
+    f.startTime ? gte(customers.createdAt, bind(f.startTime)) : undefined,
+    f.endTime ? lte(customers.createdAt, bind(f.endTime)) : undefined,
+  );
+}
+
+/** Which of customerFilters' filters a list asks for (the shape of their text). */
+const customerFiltersShape = (f: CustomerFilter) =>
+  [f.uscc, f.reviewStatus, f.region, f.industrySection, f.ownerId, f.startTime, f.endTime]
+    .map((x) => (x ? 1 : 0))
+    .join('');
+
+/** The customer list's default order, newest first (one object: a page in it is shaped, below). */
+const NEWEST_FIRST = sql`${customers.id} desc`;
+
+/**
+ * The customers the viewer may see, filtered; phones masked. With `counts`, the count is cached per filter and
+ * data scope until a customer changes (or 30 s pass), as the application list's is. Newest first without a
+ * keyword, a page's statement is shaped (lib/statement-shapes.ts): its values bound, its text rendered once per
+ * scope and filters.
+ */
 export function customerListSpec(
   db: Db,
   viewer: CustomerViewer,
   f: CustomerFilter,
   counts?: CountCache,
 ): ListSpec<SortField, CustomerRow> {
-  const where = and(
-    customersVisibleTo(db, viewer),
-    keyedContains(
-      f.blurry,
-      customers.searchKey,
-      [customers.name, customers.uscc, customers.contactName],
-      frequentTrigrams(db, 'customer'),
-    ),
-    f.uscc ? eq(customers.uscc, f.uscc) : undefined,
-    f.reviewStatus ? eq(customers.reviewStatus, f.reviewStatus) : undefined,
-    f.region ? eq(customers.region, f.region) : undefined,
-    f.industrySection ? eq(customers.industrySection, f.industrySection) : undefined,
-    f.ownerId ? eq(customers.ownerId, f.ownerId) : undefined,
-    timeRange(customers.createdAt, f.startTime, f.endTime),
-  );
+  const whereOf = (scope: SQL | undefined, bind?: Bind) =>
+    and(
+      scope,
+      keyedContains(
+        f.blurry,
+        customers.searchKey,
+        [customers.name, customers.uscc, customers.contactName],
+        frequentTrigrams(db, 'customer'),
+      ),
+      customerFilters(f, bind),
+    );
   let version: string | undefined;
-  const countAll = () => countRows(db, customers, where);
+  const countAll = () => countRows(db, customers, whereOf(customersVisibleTo(db, viewer)));
   return {
     columns: sortColumns,
-    defaultOrder: [sql`${customers.id} desc`],
+    defaultOrder: [NEWEST_FIRST],
     fetch: async (q) => {
-      const [rows, labels] = await Promise.all([pageFrom(db, LIST_SOURCE, where, q), dictLabels(db)]);
+      const binder = new Binder();
+      const newestFirst = q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
+      const scope = newestFirst && !f.blurry ? customerScopeShape(db, viewer, binder) : null;
+      const where = scope
+        ? whereOf(scope.where, binder.bind.bind(binder))
+        : whereOf(customersVisibleTo(db, viewer));
+      const shape = scope
+        ? { key: `customer list|${scope.shape}|${customerFiltersShape(f)}`, binder }
+        : undefined;
+      const [rows, labels] = await Promise.all([
+        pageFrom(db, LIST_SOURCE, where, q, {}, shape),
+        dictLabels(db),
+      ]);
       version = rows[0]?.dataVersion;
       return rows.map((r) =>
         toRow(r, {
