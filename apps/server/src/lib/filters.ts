@@ -1,6 +1,7 @@
 // The filters lists share: keyword "contains" over several columns, and time ranges.
 
 import { type AnyColumn, and, gte, lte, or, type SQL, sql } from 'drizzle-orm';
+import { asIs, type Bind } from './statement-shapes.ts';
 import { probeOf } from './trigram-probe.ts';
 
 /** `%text%` for ILIKE with the wildcards in `text` escaped. */
@@ -54,7 +55,10 @@ export function textKey(text: string): string {
   return key;
 }
 
-/** start ≤ column ≤ end, either bound optional (send 23:59:59 as the end of a whole day). */
-export function timeRange(column: AnyColumn, start?: Date, end?: Date): SQL | undefined {
-  return and(start ? gte(column, start) : undefined, end ? lte(column, end) : undefined);
+/**
+ * start ≤ column ≤ end, either bound optional (send 23:59:59 as the end of a whole day); `bind` the bounds for a
+ * shaped statement.
+ */
+export function timeRange(column: AnyColumn, start?: Date, end?: Date, bind: Bind = asIs): SQL | undefined {
+  return and(start ? gte(column, bind(start)) : undefined, end ? lte(column, bind(end)) : undefined);
 }

@@ -20,7 +20,7 @@ import {
   statusAfterResubmit,
   statusOnCreate,
 } from '@piibs/shared/review';
-import { and, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
@@ -28,7 +28,7 @@ import { customers, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { keyedContains } from '../../lib/filters.ts';
+import { keyedContains, timeRange } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import { asIs, type Bind, Binder } from '../../lib/statement-shapes.ts';
@@ -174,8 +174,7 @@ function customerFilters(f: CustomerFilter, bind: Bind = asIs): SQL | undefined 
     f.region ? eq(customers.region, bind(f.region)) : undefined,
     f.industrySection ? eq(customers.industrySection, bind(f.industrySection)) : undefined,
     f.ownerId ? eq(customers.ownerId, bind(f.ownerId)) : undefined,
-    f.startTime ? gte(customers.createdAt, bind(f.startTime)) : undefined,
-    f.endTime ? lte(customers.createdAt, bind(f.endTime)) : undefined,
+    timeRange(customers.createdAt, f.startTime, f.endTime, bind),
   );
 }
 
