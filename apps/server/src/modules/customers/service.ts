@@ -162,10 +162,6 @@ const sortColumns: SortColumns<SortField> = {
   updatedAt: customers.updatedAt,
 };
 
-/**
- * The customers the viewer may see, filtered; phones masked. With `counts`, the count is cached per filter and
- * data scope until a customer changes (or 30 s pass), as the application list's is.
- */
 /** The customer list's filters but the keyword; `bind` their values for a shaped statement. */
 function customerFilters(f: CustomerFilter, bind: Bind = asIs): SQL | undefined {
   return and(
