@@ -36,7 +36,7 @@ import { z } from 'zod';
 import { fieldError } from '../../lib/errors.ts';
 import { allRows, pageQuery, paginate } from '../../lib/paging.ts';
 import { requireAnyPermission } from '../../lib/permissions.ts';
-import { adminErrors } from '../../lib/schemas.ts';
+import { adminErrors, typedAnswer } from '../../lib/schemas.ts';
 import { attachmentHeader, sendXlsx, xlsxResponse } from '../../lib/xlsx.ts';
 import { requirePermission } from '../../plugins/auth.ts';
 import { issueSignedDocument } from '../documents/issue.ts';
@@ -229,6 +229,8 @@ export const preventionRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: orderListQuery,
         response: { 200: pageOf(serviceOrderRow), ...adminErrors },
       },
+      // The rows are typed ServiceOrderRow (toOrderRow).
+      ...typedAnswer,
     },
     async (req) => paginate(req.query, orderListSpec(db(), await viewer(req), req.query)),
   );
