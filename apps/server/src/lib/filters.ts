@@ -1,6 +1,6 @@
 // The filters lists share: keyword "contains" over several columns, and time ranges.
 
-import { type AnyColumn, and, gte, lte, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, gte, lte, or, type SQL, sql } from 'drizzle-orm';
 import { asIs, type Bind } from './statement-shapes.ts';
 import { probeOf } from './trigram-probe.ts';
 
@@ -55,10 +55,26 @@ export function textKey(text: string): string {
   return key;
 }
 
+/** start ≤ column ≤ end, either bound optional (send 23:59:59 as the end of a whole day). */
+export function timeRange(column: AnyColumn, start?: Date, end?: Date): SQL | undefined {
+  return and(start ? gte(column, start) : undefined, end ? lte(column, end) : undefined);
+}
+
+/** A list filter on an optional value: the column, the value, and how they compare (default `=`). */
+export type GivenFilter = readonly [column: AnyColumn, value: unknown, compare?: typeof eq];
+
 /**
- * start ≤ column ≤ end, either bound optional (send 23:59:59 as the end of a whole day); `bind` the bounds for a
- * shaped statement.
+ * The filters whose value is given, ANDed (each value bound with `bind` for a shaped statement), and which were
+ * given: everything their text depends on (a statement's shape, statement-shapes.ts).
  */
-export function timeRange(column: AnyColumn, start?: Date, end?: Date, bind: Bind = asIs): SQL | undefined {
-  return and(start ? gte(column, bind(start)) : undefined, end ? lte(column, bind(end)) : undefined);
+export function givenFilters(
+  filters: readonly GivenFilter[],
+  bind: Bind = asIs,
+): { where: SQL | undefined; shape: string } {
+  return {
+    where: and(
+      ...filters.map(([column, value, compare = eq]) => (value ? compare(column, bind(value)) : undefined)),
+    ),
+    shape: filters.map(([, value]) => (value ? 1 : 0)).join(''),
+  };
 }

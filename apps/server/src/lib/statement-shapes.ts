@@ -23,12 +23,12 @@ export class Binder {
   readonly values: Record<string, unknown> = {};
   private n = 0;
 
-  /** The value as a placeholder of this statement (where the SQL would take the value itself). */
-  bind<T>(value: T): Placeholder<string, T> {
+  /** The value as a placeholder of this statement (where the SQL would take the value itself); a Bind. */
+  readonly bind = <T>(value: T): Placeholder<string, T> => {
     const name = `v${this.n++}`;
     this.values[name] = value;
     return sql.placeholder(name) as Placeholder<string, T>;
-  }
+  };
 
   get count(): number {
     return this.n;

@@ -38,7 +38,7 @@ export function applicationScopeShape(
   if (v.staffScope?.all) return { shape: 'all', branches: undefined };
   if (v.staffScope) return null;
   const shape = `own${v.isEnterprise && v.uscc ? '+enterprise' : ''}${v.isAgent ? '+agent' : ''}`;
-  return { shape, branches: scopeOf(db, v, c, (value) => binder.bind(value))?.branches };
+  return { shape, branches: scopeOf(db, v, c, binder.bind)?.branches };
 }
 
 /** The policy list's scope branches (policyScopeBranches), shaped as applicationScopeShape shapes an application's. */

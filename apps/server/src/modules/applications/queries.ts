@@ -48,7 +48,7 @@ import {
 } from '../../db/schema.ts';
 import { actorNameOf, diff } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { keyedContains } from '../../lib/filters.ts';
+import { givenFilters, keyedContains } from '../../lib/filters.ts';
 import {
   type CountCache,
   dataVersionOf,
@@ -68,7 +68,7 @@ import {
   type SortColumns,
   sortItems,
 } from '../../lib/paging.ts';
-import { asIs, type Bind, Binder, shapedQuery } from '../../lib/statement-shapes.ts';
+import { type Bind, Binder, shapedQuery } from '../../lib/statement-shapes.ts';
 import { frequentTrigrams } from '../../lib/trigram-probe.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { type CustomerViewer, viewerScopeKey } from '../customers/access.ts';
@@ -464,24 +464,23 @@ function listFilter(db: Db, viewer: CustomerViewer, f: ApplicationFilter): SQL |
 /** The list's filters, without the viewer's scope. */
 function filterOf(db: Db, f: ApplicationFilter): SQL | undefined {
   const search = searchBranches(db, f.blurry);
-  return and(plainFilterOf(f), search && or(...search));
+  return and(plainFilterOf(f).where, search && or(...search));
 }
 
-/** The list's filters but the keyword; `bind` their values for a shaped statement. */
-function plainFilterOf(f: ApplicationFilter, bind: Bind = asIs): SQL | undefined {
-  return and(
-    f.status ? eq(applications.status, bind(f.status)) : undefined,
-    f.productId ? eq(applications.productId, bind(f.productId)) : undefined,
-    f.customerId ? eq(applications.customerId, bind(f.customerId)) : undefined,
-    f.channel ? eq(applications.channel, bind(f.channel)) : undefined,
-    f.startTime ? gte(applications.createdAt, bind(f.startTime)) : undefined,
-    f.endTime ? lte(applications.createdAt, bind(f.endTime)) : undefined,
+/** The list's filters but the keyword (givenFilters: `bind` their values for a shaped statement). */
+function plainFilterOf(f: ApplicationFilter, bind?: Bind) {
+  return givenFilters(
+    [
+      [applications.status, f.status],
+      [applications.productId, f.productId],
+      [applications.customerId, f.customerId],
+      [applications.channel, f.channel],
+      [applications.createdAt, f.startTime, gte],
+      [applications.createdAt, f.endTime, lte],
+    ],
+    bind,
   );
 }
-
-/** Which filters but the keyword a list asks for (the shape of plainFilterOf's text). */
-const plainFilterShape = (f: ApplicationFilter) =>
-  [f.status, f.productId, f.customerId, f.channel, f.startTime, f.endTime].map((x) => (x ? 1 : 0)).join('');
 
 /**
  * The keyword ("contains" on number, insured name, applicant's name or credit code) as the branches of an OR,
@@ -707,7 +706,7 @@ export async function listApplications(
   // its text rendered once per scope, filters, order and cursor side.
   const binder = new Binder();
   const scope = q.blurry || fromAnchors ? null : applicationScopeShape(db, viewer, binder);
-  const bind = scope ? binder.bind.bind(binder) : asIs;
+  const bind = scope ? binder.bind : undefined;
   // A scope or keyword of several branches is read branch by branch (fetchListPage); one branch is a plain WHERE.
   const parts = pageBranches(
     scope ? scope.branches : applicationScopeBranches(db, viewer),
@@ -715,7 +714,7 @@ export async function listApplications(
   );
   const branches = parts && parts.length > 1 ? parts : undefined;
   const filters = plainFilterOf(q, bind);
-  const pageWhere = branches ? filters : and(parts && or(...parts), filters);
+  const pageWhere = branches ? filters.where : and(parts && or(...parts), filters.where);
   const anchored = fromAnchors
     ? await pageFromAnchors(db, viewer, q, order!, anchors!, { where: pageWhere, branches, start })
     : null;
@@ -735,7 +734,7 @@ export async function listApplications(
       key: order?.keyText,
       shape: scope
         ? {
-            key: `${scope.shape}|${plainFilterShape(q)}|${order?.signature ?? sortItems(q.sort).join(';')}|${cursor ? side : ''}`,
+            key: `${scope.shape}|${filters.shape}|${order?.signature ?? sortItems(q.sort).join(';')}|${cursor ? side : ''}`,
             binder,
           }
         : undefined,

@@ -72,7 +72,7 @@ export function customerScopeShape(
   const shape = v.staffScope?.all
     ? 'all'
     : `${v.isEnterprise && v.uscc ? 'enterprise' : ''}+${v.isAgent ? 'agent' : ''}`;
-  return { shape, where: customersVisibleTo(db, v, (value) => binder.bind(value)) };
+  return { shape, where: customersVisibleTo(db, v, binder.bind) };
 }
 
 /** The WHERE condition of the customers a viewer may see (undefined: all); `bind` its values for a shaped statement. */

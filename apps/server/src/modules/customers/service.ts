@@ -20,7 +20,7 @@ import {
   statusAfterResubmit,
   statusOnCreate,
 } from '@piibs/shared/review';
-import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
@@ -28,10 +28,10 @@ import { customers, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { keyedContains, timeRange } from '../../lib/filters.ts';
+import { givenFilters, keyedContains } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
-import { asIs, type Bind, Binder } from '../../lib/statement-shapes.ts';
+import { type Bind, Binder } from '../../lib/statement-shapes.ts';
 import { frequentTrigrams } from '../../lib/trigram-probe.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
 import { dictLabels } from '../dicts/labels.ts';
@@ -162,23 +162,21 @@ const sortColumns: SortColumns<SortField> = {
   updatedAt: customers.updatedAt,
 };
 
-/** The customer list's filters but the keyword; `bind` their values for a shaped statement. */
-function customerFilters(f: CustomerFilter, bind: Bind = asIs): SQL | undefined {
-  return and(
-    f.uscc ? eq(customers.uscc, bind(f.uscc)) : undefined,
-    f.reviewStatus ? eq(customers.reviewStatus, bind(f.reviewStatus)) : undefined,
-    f.region ? eq(customers.region, bind(f.region)) : undefined,
-    f.industrySection ? eq(customers.industrySection, bind(f.industrySection)) : undefined,
-    f.ownerId ? eq(customers.ownerId, bind(f.ownerId)) : undefined,
-    timeRange(customers.createdAt, f.startTime, f.endTime, bind),
+/** The customer list's filters but the keyword (givenFilters: `bind` their values for a shaped statement). */
+function customerFilters(f: CustomerFilter, bind?: Bind) {
+  return givenFilters(
+    [
+      [customers.uscc, f.uscc],
+      [customers.reviewStatus, f.reviewStatus],
+      [customers.region, f.region],
+      [customers.industrySection, f.industrySection],
+      [customers.ownerId, f.ownerId],
+      [customers.createdAt, f.startTime, gte],
+      [customers.createdAt, f.endTime, lte],
+    ],
+    bind,
   );
 }
-
-/** Which of customerFilters' filters a list asks for (the shape of their text). */
-const customerFiltersShape = (f: CustomerFilter) =>
-  [f.uscc, f.reviewStatus, f.region, f.industrySection, f.ownerId, f.startTime, f.endTime]
-    .map((x) => (x ? 1 : 0))
-    .join('');
 
 /** The customer list's default order, newest first (one object: a page in it is shaped, below). */
 const NEWEST_FIRST = sql`${customers.id} desc`;
@@ -195,7 +193,7 @@ export function customerListSpec(
   f: CustomerFilter,
   counts?: CountCache,
 ): ListSpec<SortField, CustomerRow> {
-  const whereOf = (scope: SQL | undefined, bind?: Bind) =>
+  const whereOf = (scope: SQL | undefined, filters: SQL | undefined) =>
     and(
       scope,
       keyedContains(
@@ -204,10 +202,11 @@ export function customerListSpec(
         [customers.name, customers.uscc, customers.contactName],
         frequentTrigrams(db, 'customer'),
       ),
-      customerFilters(f, bind),
+      filters,
     );
   let version: string | undefined;
-  const countAll = () => countRows(db, customers, whereOf(customersVisibleTo(db, viewer)));
+  const countAll = () =>
+    countRows(db, customers, whereOf(customersVisibleTo(db, viewer), customerFilters(f).where));
   return {
     columns: sortColumns,
     defaultOrder: [NEWEST_FIRST],
@@ -215,12 +214,9 @@ export function customerListSpec(
       const binder = new Binder();
       const newestFirst = q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
       const scope = newestFirst && !f.blurry ? customerScopeShape(db, viewer, binder) : null;
-      const where = scope
-        ? whereOf(scope.where, binder.bind.bind(binder))
-        : whereOf(customersVisibleTo(db, viewer));
-      const shape = scope
-        ? { key: `customer list|${scope.shape}|${customerFiltersShape(f)}`, binder }
-        : undefined;
+      const filters = customerFilters(f, scope ? binder.bind : undefined);
+      const where = whereOf(scope ? scope.where : customersVisibleTo(db, viewer), filters.where);
+      const shape = scope ? { key: `customer list|${scope.shape}|${filters.shape}`, binder } : undefined;
       const [rows, labels] = await Promise.all([
         pageFrom(db, LIST_SOURCE, where, q, {}, shape),
         dictLabels(db),

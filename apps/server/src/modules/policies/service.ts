@@ -35,7 +35,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
-import { blurry } from '../../lib/filters.ts';
+import { blurry, givenFilters } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
 import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
 import { asIs, type Bind, Binder } from '../../lib/statement-shapes.ts';
@@ -204,21 +204,29 @@ export function mergedPage(
     order by "id" desc limit ${sql.raw(String(Math.trunc(q.limit)))} offset ${bind(q.offset)})`;
 }
 
-/** The policy list's filters; `bind` their values for a shaped statement. */
-function policyFilters(f: PolicyFilter, today: string, bind: Bind = asIs): SQL | undefined {
-  return and(
-    statusCondition(f.status, bind(today)),
-    f.productId ? eq(policies.productId, bind(f.productId)) : undefined,
-    f.customerId ? eq(policies.customerId, bind(f.customerId)) : undefined,
-    blurry(f.blurry, policies.number, policies.holderName, policies.holderUscc, policies.insuredName),
-    f.startTime ? gte(policies.issuedAt, bind(f.startTime)) : undefined,
-    f.endTime ? lte(policies.issuedAt, bind(f.endTime)) : undefined,
+/**
+ * The policy list's filters (givenFilters: `bind` their values for a shaped statement), and their shape: also the
+ * status, each of which has its own condition (the keyword's statement is never shaped).
+ */
+function policyFilters(f: PolicyFilter, today: string, bind: Bind = asIs) {
+  const given = givenFilters(
+    [
+      [policies.productId, f.productId],
+      [policies.customerId, f.customerId],
+      [policies.issuedAt, f.startTime, gte],
+      [policies.issuedAt, f.endTime, lte],
+    ],
+    bind,
   );
+  return {
+    where: and(
+      statusCondition(f.status, bind(today)),
+      given.where,
+      blurry(f.blurry, policies.number, policies.holderName, policies.holderUscc, policies.insuredName),
+    ),
+    shape: `${f.status ?? ''}|${given.shape}`,
+  };
 }
-
-/** What policyFilters' text depends on: the status (each has its own condition) and which filters are given. */
-const policyFiltersShape = (f: PolicyFilter) =>
-  `${f.status ?? ''}|${[f.productId, f.customerId, f.startTime, f.endTime].map((x) => (x ? 1 : 0)).join('')}`;
 
 export function policyListSpec(
   db: Db,
@@ -230,7 +238,7 @@ export function policyListSpec(
   let version: string | undefined;
   const countAll = () => {
     const branches = policyScopeBranches(db, viewer);
-    return countRows(db, policies, and(branches && or(...branches), policyFilters(f, today)));
+    return countRows(db, policies, and(branches && or(...branches), policyFilters(f, today).where));
   };
   return {
     columns: sortColumns,
@@ -241,12 +249,12 @@ export function policyListSpec(
       const binder = new Binder();
       const newestFirst = q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
       const scope = newestFirst && !f.blurry ? policyScopeShape(db, viewer, binder) : null;
-      const bind = scope ? binder.bind.bind(binder) : asIs;
+      const bind = scope ? binder.bind : asIs;
       const branches = scope ? scope.branches : policyScopeBranches(db, viewer);
       const filters = policyFilters(f, today, bind);
-      const merged = mergedPage(branches, filters, q, bind);
+      const merged = mergedPage(branches, filters.where, q, bind);
       const shape = scope && {
-        key: `policy list|${scope.shape}|${policyFiltersShape(f)}|${merged ? `merged ${q.limit}+${q.offset}` : ''}`,
+        key: `policy list|${scope.shape}|${filters.shape}|${merged ? `merged ${q.limit}+${q.offset}` : ''}`,
         binder,
       };
       const rows = merged
@@ -254,7 +262,7 @@ export function policyListSpec(
         : await pageFrom(
             db,
             LIST_SOURCE,
-            and(branches && or(...branches), filters),
+            and(branches && or(...branches), filters.where),
             q,
             {},
             shape ?? undefined,
