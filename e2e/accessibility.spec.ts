@@ -220,7 +220,7 @@ for (const width of [320, 375]) {
         expect(boxes[i]!.x, `control ${i} after control ${i - 1}`).toBeGreaterThanOrEqual(
           boxes[i - 1]!.x + boxes[i - 1]!.width - 0.5,
         );
-      const avatar = (await page.locator('.shell-avatar .ant-avatar').boundingBox())!;
+      const avatar = (await page.locator('.shell-avatar .shell-avatar-image').boundingBox())!;
       expect([avatar.width, avatar.height]).toEqual([30, 30]);
       const crumbs = (await page.locator('.shell-breadcrumb ol').boundingBox())!;
       expect(crumbs.height).toBeLessThanOrEqual(24);

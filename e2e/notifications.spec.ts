@@ -54,7 +54,7 @@ test('a new customer to review reaches the underwriter live, once, and opens the
 
   // The list holds it once; opening it marks it read and leads to the review page.
   await bell.click();
-  const item = page.locator('.ant-popover').getByText(name).first();
+  const item = page.locator('.shell-bell-popup').getByText(name).first();
   await expect(item).toBeVisible();
   await item.click();
   await expect(page).toHaveURL(/\/piibs\/task\/audit\/\d+\/true$/);

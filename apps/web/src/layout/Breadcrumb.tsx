@@ -1,4 +1,4 @@
-import AntBreadcrumb from 'antd/es/breadcrumb';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { isNavigable, type MenuNode } from '@/stores/permission.ts';
@@ -26,10 +26,22 @@ function breadcrumbTrail(active: MenuNode | undefined, reduced: boolean): Crumb[
   return trail;
 }
 
+/** Drawn as antd's Breadcrumb draws it (a list with "/" between crumbs), without its code in the shell's load. */
 export function Breadcrumb({ active, reduced }: { active: MenuNode | undefined; reduced: boolean }) {
-  const items = breadcrumbTrail(active, reduced).map((crumb, index) => ({
-    key: `${index}:${crumb.title}`,
-    title: crumb.to ? <Link to={crumb.to}>{crumb.title}</Link> : crumb.title,
-  }));
-  return <AntBreadcrumb className="shell-breadcrumb" items={items} />;
+  return (
+    <nav className="shell-breadcrumb" aria-label="面包屑">
+      <ol>
+        {breadcrumbTrail(active, reduced).map((crumb, index) => (
+          <Fragment key={`${crumb.title}:${crumb.to ?? ''}`}>
+            {index > 0 && (
+              <li className="shell-breadcrumb-separator" aria-hidden="true">
+                /
+              </li>
+            )}
+            <li>{crumb.to ? <Link to={crumb.to}>{crumb.title}</Link> : crumb.title}</li>
+          </Fragment>
+        ))}
+      </ol>
+    </nav>
+  );
 }

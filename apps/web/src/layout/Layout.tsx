@@ -134,6 +134,10 @@ function Shell() {
     '--shell-secondary-text': token.colorTextSecondary,
     '--shell-primary': token.colorPrimary,
     '--shell-focus': token.colorPrimaryText,
+    '--shell-elevated-bg': token.colorBgElevated,
+    '--shell-popup-shadow': token.boxShadowSecondary,
+    '--shell-avatar-bg': token.colorTextPlaceholder,
+    '--shell-description': token.colorTextDescription,
   } as CSSProperties;
 
   return (

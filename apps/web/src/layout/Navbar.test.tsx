@@ -32,12 +32,10 @@ const crumbs = () =>
     .map((li) => li.textContent?.trim())
     .filter((text) => text && text !== '/');
 
-/** The open antd dropdown's menu (the sidebar is a menu too). */
+/** The open navbar menu (the sidebar is a menu too). */
 async function dropdownMenu(): Promise<HTMLElement> {
   return waitFor(() => {
-    const menu = document.querySelector<HTMLElement>(
-      '.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu',
-    );
+    const menu = document.querySelector<HTMLElement>('.shell-menu[role="menu"]');
     if (!menu) throw new Error('no open dropdown');
     return menu;
   });

@@ -1,13 +1,12 @@
 import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
 import App from 'antd/es/app';
-import Popover from 'antd/es/popover';
-import Spin from 'antd/es/spin';
 import theme from 'antd/es/theme';
-import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { AppNotification } from '@/lib/notifications/api.ts';
 import { createNotificationConnection } from '@/lib/notifications/connection.ts';
 import { useNotificationStore } from '@/lib/notifications/store.ts';
 import { useOpenNotification } from './notification-actions.ts';
+import { useDismiss, usePopupPlace } from './popup.ts';
 import { useSessionToken } from './session-adapter.ts';
 
 // The list, the drawer and their styles load on the first click, not with the shell.
@@ -53,6 +52,11 @@ export function NotificationBell() {
   const [drawerUsed, setDrawerUsed] = useState(false);
   const openNotification = useOpenNotification();
   useNotificationFeed(openNotification);
+  const button = useRef<HTMLButtonElement>(null);
+  const popup = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, close, button, popup);
+  const place = usePopupPlace(open, button);
 
   const viewAll = () => {
     setOpen(false);
@@ -66,32 +70,37 @@ export function NotificationBell() {
 
   return (
     <>
-      <Popover
-        open={open}
-        onOpenChange={setOpen}
-        trigger="click"
-        placement="bottomRight"
-        arrow={false}
-        destroyOnHidden
-        content={
-          <Suspense fallback={<Spin size="small" />}>
+      <button
+        ref={button}
+        type="button"
+        className="shell-icon-button shell-bell"
+        // The visible count is part of the name (WCAG 2.5.3): 消息通知 3 条未读.
+        aria-label={unread > 0 ? `${BELL_LABEL} ${unread > 99 ? '99+' : unread} 条未读` : BELL_LABEL}
+        title={BELL_LABEL}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <span style={{ position: 'relative', display: 'inline-flex' }}>
+          <BellOutlined style={{ fontSize: 18 }} />
+          {unread > 0 && <UnreadCount count={unread} />}
+        </span>
+      </button>
+      {open && (
+        // Drawn by the shell as antd's popover draws it (its code stays out of the first load); the list loads
+        // on the first open.
+        <div
+          ref={popup}
+          role="dialog"
+          aria-label={BELL_LABEL}
+          className="shell-popup shell-bell-popup"
+          style={place ? { top: place.top, right: place.right } : { visibility: 'hidden' }}
+        >
+          <Suspense fallback={<p className="shell-popup-loading">加载中…</p>}>
             <NotificationPanel onOpen={openFromPanel} onViewAll={viewAll} />
           </Suspense>
-        }
-      >
-        <button
-          type="button"
-          className="shell-icon-button shell-bell"
-          // The visible count is part of the name (WCAG 2.5.3): 消息通知 3 条未读.
-          aria-label={unread > 0 ? `${BELL_LABEL} ${unread > 99 ? '99+' : unread} 条未读` : BELL_LABEL}
-          title={BELL_LABEL}
-        >
-          <span style={{ position: 'relative', display: 'inline-flex' }}>
-            <BellOutlined style={{ fontSize: 18 }} />
-            {unread > 0 && <UnreadCount count={unread} />}
-          </span>
-        </button>
-      </Popover>
+        </div>
+      )}
       {drawerUsed && (
         <Suspense fallback={null}>
           <NotificationDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />

@@ -1,12 +1,18 @@
 import { SITE_TITLE } from '@piibs/shared/constants';
 import type { MenuProps } from 'antd';
-import Menu from 'antd/es/menu';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { MenuIcon } from '@/lib/icons.tsx';
 import { HOME_PATH } from '@/lib/paths.ts';
+import { useAppStore } from '@/stores/app.ts';
 import { isContainer, isExternal, isNavigable, type MenuNode } from '@/stores/permission.ts';
 import { useOpenedOnce } from './use-opened-once.ts';
+
+// antd's menu is code the shell's first load leaves out where the sidebar starts closed (a phone): it loads when
+// the sidebar first opens. On a wide screen it shows at once, so its code is asked for beside the shell's.
+const loadMenu = () => import('antd/es/menu');
+const Menu = lazy(loadMenu);
+if (useAppStore.getState().device === 'desktop') void loadMenu();
 
 type MenuItem = NonNullable<MenuProps['items']>[number];
 
@@ -129,16 +135,18 @@ export function Sidebar({
     <aside className="shell-sidebar" aria-label="侧边栏" inert={offscreen}>
       {showLogo && <Logo collapsed={collapsed} linkable={!reduced} />}
       {shown && (
-        <Menu
-          mode="inline"
-          theme="dark"
-          items={items}
-          inlineCollapsed={collapsed}
-          selectedKeys={selected}
-          // While collapsed antd shows directories as pop-ups and manages them itself.
-          {...(collapsed ? {} : { openKeys, onOpenChange })}
-          onClick={onClick}
-        />
+        <Suspense fallback={null}>
+          <Menu
+            mode="inline"
+            theme="dark"
+            items={items}
+            inlineCollapsed={collapsed}
+            selectedKeys={selected}
+            // While collapsed antd shows directories as pop-ups and manages them itself.
+            {...(collapsed ? {} : { openKeys, onOpenChange })}
+            onClick={onClick}
+          />
+        </Suspense>
       )}
     </aside>
   );

@@ -1,8 +1,8 @@
 import ColumnHeightOutlined from '@ant-design/icons/es/icons/ColumnHeightOutlined';
 import type { Size } from '@piibs/shared/constants';
 import App from 'antd/es/app';
-import Dropdown from 'antd/es/dropdown';
 import { useAppStore } from '@/stores/app.ts';
+import { MenuButton } from './MenuButton.tsx';
 
 const SIZE_OPTIONS: readonly { label: string; value: Size }[] = [
   { label: '默认', value: 'default' },
@@ -17,27 +17,23 @@ export function SizeSelect({ onRefresh }: { onRefresh(): void }) {
   const size = useAppStore((s) => s.size);
   const setSize = useAppStore((s) => s.setSize);
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [size],
-        items: SIZE_OPTIONS.map((option) => ({
-          key: option.value,
-          label: option.label,
-          disabled: option.value === size,
-        })),
-        onClick: ({ key }) => {
-          setSize(key as Size);
-          onRefresh();
-          // The new size re-renders the theme provider (and its message holder): say it after that render.
-          setTimeout(() => void message.success('布局设置成功'), 0);
-        },
+    <MenuButton
+      className="shell-icon-button"
+      label="布局大小"
+      // The size in use is shown, not chosen again.
+      entries={SIZE_OPTIONS.map((option) => ({
+        key: option.value,
+        label: option.label,
+        disabled: option.value === size,
+      }))}
+      onSelect={(key) => {
+        setSize(key as Size);
+        onRefresh();
+        // The new size re-renders the theme provider (and its message holder): say it after that render.
+        setTimeout(() => void message.success('布局设置成功'), 0);
       }}
     >
-      <button type="button" className="shell-icon-button" aria-label="布局大小">
-        <ColumnHeightOutlined />
-      </button>
-    </Dropdown>
+      <ColumnHeightOutlined />
+    </MenuButton>
   );
 }

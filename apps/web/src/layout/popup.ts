@@ -1,0 +1,55 @@
+import { type RefObject, useEffect, useLayoutEffect, useState } from 'react';
+
+/** Where a popup below its trigger sits: fixed to the viewport, its right edge under the trigger's. */
+export interface PopupPlace {
+  top: number;
+  right: number;
+}
+
+/** The place under `trigger` while `open` (read once as it opens: the popup closes on scroll and resize). */
+export function usePopupPlace(open: boolean, trigger: RefObject<HTMLElement | null>): PopupPlace | null {
+  const [place, setPlace] = useState<PopupPlace | null>(null);
+  useLayoutEffect(() => {
+    const box = open ? trigger.current?.getBoundingClientRect() : undefined;
+    setPlace(box ? { top: box.bottom + 4, right: Math.max(8, window.innerWidth - box.right) } : null);
+  }, [open, trigger]);
+  return place;
+}
+
+/**
+ * Closes a popup the way antd's dropdowns do: a press outside it and its trigger, Esc (the focus goes back to the
+ * trigger), or the page scrolling or resizing under it (it is placed once, as it opens).
+ */
+export function useDismiss(
+  open: boolean,
+  close: () => void,
+  trigger: RefObject<HTMLElement | null>,
+  popup: RefObject<HTMLElement | null>,
+): void {
+  useEffect(() => {
+    if (!open) return;
+    const inside = (target: EventTarget | null) =>
+      target instanceof Node && (trigger.current?.contains(target) || popup.current?.contains(target));
+    const onPointerDown = (event: PointerEvent) => {
+      if (!inside(event.target)) close();
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      close();
+      trigger.current?.focus();
+    };
+    const onMove = (event: Event) => {
+      if (!inside(event.target)) close();
+    };
+    document.addEventListener('pointerdown', onPointerDown, true);
+    document.addEventListener('keydown', onKeyDown);
+    window.addEventListener('scroll', onMove, true);
+    window.addEventListener('resize', close);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown, true);
+      document.removeEventListener('keydown', onKeyDown);
+      window.removeEventListener('scroll', onMove, true);
+      window.removeEventListener('resize', close);
+    };
+  }, [open, close, trigger, popup]);
+}
