@@ -15,7 +15,7 @@ const SETTINGS_KEY = 'layout-settings';
 
 async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0);
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active, .piibs-page-loading')).toHaveCount(0);
 }
 
 // The pages that are no menu page, checked as plain-words checks the menu pages: loaded once, then switched in

@@ -37,7 +37,7 @@ export async function seriousViolations(
   { rules, include }: { rules?: readonly string[]; include?: string } = {},
 ): Promise<string[]> {
   // A table reloading (the monitor polls) is shown dimmed under its spinner: check what a reader reads, loaded.
-  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.locator('.ant-spin-spinning, .piibs-page-loading')).toHaveCount(0, { timeout: 15_000 });
   const { violations } = await runAxe(page, include ? { include: [include] } : undefined, {
     runOnly: rules ? { type: 'rule', values: [...rules] } : { type: 'tag', values: WCAG21_AA },
     // Violations only: axe skips collecting what passed, which halves its time on a long list page.

@@ -60,7 +60,7 @@ async function themedPaths(page: Page, user: DemoUser): Promise<Set<string>> {
 /** The page's text once its data is in: nothing loading, the network quiet. */
 async function settledText(page: Page): Promise<string> {
   await page.waitForLoadState('networkidle');
-  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active')).toHaveCount(0);
+  await expect(page.locator('.ant-spin-spinning, .ant-skeleton-active, .piibs-page-loading')).toHaveCount(0);
   return content(page).innerText();
 }
 

@@ -37,7 +37,7 @@ const contextMenu = (page: Page) => page.getByRole('list', { name: '标签操作
 /** The page inside the content area has rendered something (a page, or the "missing view" notice). */
 async function expectPageRendered(page: Page) {
   await expect(content(page).locator(':scope > *').first()).toBeVisible();
-  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  await expect(page.locator('.ant-spin-spinning, .piibs-page-loading')).toHaveCount(0);
 }
 
 test.describe('shell', () => {

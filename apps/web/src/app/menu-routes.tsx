@@ -1,21 +1,11 @@
-import Button from 'antd/es/button';
-import Spin from 'antd/es/spin';
 import { Component, type ErrorInfo, type ReactElement, type ReactNode, Suspense, useMemo } from 'react';
 import { type Location, Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { HOME_PATH, NOT_FOUND_PATH } from '@/lib/paths.ts';
 import { flattenMenus, type MenuNode, usePermissionStore } from '@/stores/permission.ts';
+import { PageLoading, RouteError } from './RouteStatus.tsx';
 import { isRoutable, redirectTarget, STATIC_NODES, toRoutePath } from './shell-routes.ts';
 import { ViewMissing } from './ViewMissing.tsx';
 import { resolveView } from './view-registry.ts';
-
-/** Shown inside the layout while a view's code or the menus load (antd is loaded there). */
-function PageLoading() {
-  return (
-    <div style={{ display: 'flex', justifyContent: 'center', paddingTop: '20vh' }}>
-      <Spin size="large" />
-    </div>
-  );
-}
 
 /** The layout's routes: its own pages, then the server's menu tree, resolved. */
 export function useShellNodes(): { nodes: MenuNode[]; flat: MenuNode[]; loaded: boolean } {
@@ -42,16 +32,7 @@ class ViewBoundary extends Component<{ children: ReactNode }, BoundaryState> {
   }
 
   override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <div role="alert" style={{ padding: '15vh 24px', textAlign: 'center' }}>
-        <h2 style={{ fontWeight: 500 }}>页面加载失败</h2>
-        <p>请刷新页面后重试</p>
-        <Button type="primary" onClick={() => window.location.reload()}>
-          刷新页面
-        </Button>
-      </div>
-    );
+    return this.state.failed ? <RouteError /> : this.props.children;
   }
 }
 

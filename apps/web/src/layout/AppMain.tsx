@@ -16,11 +16,11 @@ interface AppMainProps {
   reduced: boolean;
 }
 
-/** A page is a tab unless it only redirects; the reduced shell has no home tab (spec §6). */
 /** The id of the page's content, where the skip-to-content link leads. */
 export const MAIN_CONTENT_ID = 'main-content';
 
-function isTab(node: MenuNode, reduced: boolean): boolean {
+/** A page is a tab unless it only redirects; the reduced shell has no home tab (spec §6). */
+export function isTab(node: MenuNode, reduced: boolean): boolean {
   return !!node.title && !redirectTarget(node) && !(reduced && node.path === HOME_PATH);
 }
 

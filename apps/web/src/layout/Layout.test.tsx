@@ -234,7 +234,7 @@ describe('mounting', () => {
       { wrapper: Providers },
     );
     expect(screen.queryByText('404 页面')).not.toBeInTheDocument();
-    expect(document.querySelector('.ant-spin')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: '加载中' })).toBeInTheDocument();
   });
 });
 

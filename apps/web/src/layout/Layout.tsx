@@ -43,7 +43,7 @@ import { useAppStore } from '@/stores/app.ts';
 import { isHiddenInMenu, type MenuNode, menuPages } from '@/stores/permission.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { useTagsViewStore } from '@/stores/tagsView.ts';
-import { AppMain, MAIN_CONTENT_ID } from './AppMain.tsx';
+import { AppMain, isTab, MAIN_CONTENT_ID } from './AppMain.tsx';
 import { Footer } from './Footer.tsx';
 import type { SearchEntry } from './header-search.ts';
 import { Navbar } from './Navbar.tsx';
@@ -173,7 +173,13 @@ function Shell() {
       <div className="shell-main">
         <header className={fixedHeader ? 'shell-header shell-header-fixed' : 'shell-header'}>
           <Navbar active={active} reduced={reduced} searchEntries={entries} onRefresh={refreshCurrent} />
-          {tagsView && <TagsView activeKey={location.pathname} reduced={reduced} />}
+          {tagsView && (
+            <TagsView
+              activeKey={location.pathname}
+              reduced={reduced}
+              activeIsTab={!!active && isTab(active, reduced)}
+            />
+          )}
         </header>
         <AppMain nodes={nodes} flat={flat} base={base} loaded={loaded} match={match} reduced={reduced} />
         {showFooter && <Footer />}

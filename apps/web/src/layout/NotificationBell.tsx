@@ -1,7 +1,7 @@
 import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
-import App from 'antd/es/app';
 import theme from 'antd/es/theme';
 import { lazy, Suspense, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import type { AppNotification } from '@/lib/notifications/api.ts';
 import { createNotificationConnection } from '@/lib/notifications/connection.ts';
 import { useNotificationStore } from '@/lib/notifications/store.ts';
@@ -20,7 +20,7 @@ export const BELL_LABEL = '消息通知';
 /** The live feed while signed in; every new unread message also shows a toast that opens its record. */
 function useNotificationFeed(openNotification: (notification: AppNotification) => void): void {
   const token = useSessionToken();
-  const { notification } = App.useApp();
+  const { notification } = useAppApis();
   const toast = useEffectEvent((item: AppNotification) => {
     if (item.read) return;
     const key = `notification-${item.id}`;

@@ -1,14 +1,14 @@
 import FullscreenExitOutlined from '@ant-design/icons/es/icons/FullscreenExitOutlined';
 import FullscreenOutlined from '@ant-design/icons/es/icons/FullscreenOutlined';
-import App from 'antd/es/app';
 import { useEffect, useState } from 'react';
 import screenfull from 'screenfull';
+import { useAppApis } from '@/lib/app-apis.tsx';
 
 /** Spec §5/§8 text, word for word. */
 export const FULLSCREEN_UNSUPPORTED = 'your browser can not work';
 
 export function Screenfull() {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [full, setFull] = useState(false);
 
   useEffect(() => {

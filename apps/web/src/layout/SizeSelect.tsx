@@ -1,6 +1,6 @@
 import ColumnHeightOutlined from '@ant-design/icons/es/icons/ColumnHeightOutlined';
 import type { Size } from '@piibs/shared/constants';
-import App from 'antd/es/app';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useAppStore } from '@/stores/app.ts';
 import { MenuButton } from './MenuButton.tsx';
 
@@ -13,7 +13,7 @@ const SIZE_OPTIONS: readonly { label: string; value: Size }[] = [
 
 /** Spec §4: changing the size refreshes the current view and says 布局设置成功. */
 export function SizeSelect({ onRefresh }: { onRefresh(): void }) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const size = useAppStore((s) => s.size);
   const setSize = useAppStore((s) => s.setSize);
   return (

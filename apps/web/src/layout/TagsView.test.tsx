@@ -1,10 +1,12 @@
 import { ROLE_CODES } from '@piibs/shared/auth';
 import { TAG_CONTEXT_MENU_WIDTH_PX } from '@piibs/shared/constants';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { useTagsViewStore } from '@/stores/tagsView.ts';
+import { TagsView } from './TagsView.tsx';
 import { renderShell, resetShellStores, setBodyWidth, signIn } from './test-helpers.tsx';
 
 vi.mock('@/app/view-registry.ts', async (original) =>
@@ -193,6 +195,22 @@ describe('reduced shell hides home tab and keeps the last tab', () => {
     signIn([ROLE_CODES.enterprise]);
     renderShell('/piibs/dashboard');
     await screen.findByTestId('shell');
+    expect(screen.queryByRole('navigation', { name: '标签栏' })).not.toBeInTheDocument();
+  });
+
+  it('is drawn before its first tab is added when the page will be one (the page below does not move down)', () => {
+    const bare = (activeIsTab: boolean) =>
+      render(
+        <MemoryRouter>
+          <TagsView activeKey="/piibs/dashboard" reduced={false} activeIsTab={activeIsTab} />
+        </MemoryRouter>,
+      );
+    expect(useTagsViewStore.getState().visitedViews).toEqual([]);
+    const coming = bare(true);
+    expect(screen.getByRole('navigation', { name: '标签栏' })).toBeInTheDocument();
+    expect(tabTitles()).toEqual([]);
+    coming.unmount();
+    bare(false);
     expect(screen.queryByRole('navigation', { name: '标签栏' })).not.toBeInTheDocument();
   });
 });

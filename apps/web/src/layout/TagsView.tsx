@@ -52,8 +52,15 @@ function useOverflow(ref: RefObject<HTMLDivElement | null>, count: number) {
   return edges;
 }
 
+interface TagsViewProps {
+  activeKey: string;
+  reduced: boolean;
+  /** The current page is a tab: the bar shows from the first paint, before its tab is added (an effect). */
+  activeIsTab: boolean;
+}
+
 /** Spec §2: the tags bar of visited views, with close / close others / close all and a context menu. */
-export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: boolean }) {
+export function TagsView({ activeKey, reduced, activeIsTab }: TagsViewProps) {
   const navigate = useNavigate();
   const visitedViews = useTagsViewStore((s) => s.visitedViews);
   const recordTitles = useTagsViewStore((s) => s.recordTitles);
@@ -178,8 +185,9 @@ export function TagsView({ activeKey, reduced }: { activeKey: string; reduced: b
     if (opener?.isConnected) opener.focus();
   };
 
-  // Nothing to show (a role-17 or CA user on the dashboard, whose home tab is hidden): no empty band.
-  if (tags.length === 0) return null;
+  // Nothing to show (a role-17 or CA user on the dashboard, whose home tab is hidden): no empty band. A bar whose
+  // first tab is on its way is drawn at once, so the page below does not move down when it comes.
+  if (tags.length === 0 && !activeIsTab) return null;
 
   return (
     <nav className="shell-tags" aria-label="标签栏">

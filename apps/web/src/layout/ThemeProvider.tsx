@@ -1,10 +1,10 @@
 import type { Size } from '@piibs/shared/constants';
 import type { ThemeConfig } from 'antd';
-import AntApp from 'antd/es/app';
 import ConfigProvider from 'antd/es/config-provider';
 import theme from 'antd/es/theme';
 import zhCN from 'antd/locale/zh_CN';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
+import { LazyApp } from '@/lib/app-apis.tsx';
 import { useAppStore } from '@/stores/app.ts';
 import { useSettingsStore } from '@/stores/settings.ts';
 import { AA_TEXT, accessibleShade, contrast, firstShade, isLight } from './contrast.ts';
@@ -232,7 +232,7 @@ function OuterThemeProvider({ children }: { children: ReactNode }) {
   return (
     <Themed value={true}>
       <ConfigProvider locale={zhCN} theme={config}>
-        <AntApp>{children}</AntApp>
+        <LazyApp>{children}</LazyApp>
       </ConfigProvider>
     </Themed>
   );

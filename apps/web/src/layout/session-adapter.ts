@@ -3,9 +3,9 @@
  * helpers and logout dialog. Everything the layout needs about the user goes through here, so a change
  * there is a change in this file only.
  */
-import App from 'antd/es/app';
 import { useCallback } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { isReducedShell } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 
@@ -38,7 +38,7 @@ export function useReducedShell(): boolean {
  * the logout. Its module (and antd's Modal with it) loads on the first click, not with the shell.
  */
 export function useLogout(): () => void {
-  const { modal } = App.useApp();
+  const { modal } = useAppApis();
   return useCallback(() => {
     void import('@/features/account/logout.ts').then(({ confirmLogout }) => confirmLogout(modal));
   }, [modal]);

@@ -1,9 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import AntApp from 'antd/es/app';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { type ReactNode, useEffect } from 'react';
 import { ThemeProvider } from '@/layout/ThemeProvider.tsx';
+import { useAppApis } from './app-apis.tsx';
 import { configureHttp, staticHttpUi } from './http.ts';
 import { antdHttpUi } from './http-ui.ts';
 
@@ -21,7 +21,7 @@ export const queryClient = new QueryClient({
 
 /** Gives the HTTP error policy antd's context-aware dialogs, so they follow the app's locale and theme. */
 function HttpUiBridge() {
-  const { modal, notification } = AntApp.useApp();
+  const { modal, notification } = useAppApis();
   useEffect(() => {
     configureHttp({ ui: antdHttpUi(modal, notification) });
     // Back on a page without antd's providers (the login page), the on-demand static dialogs take over.

@@ -2,11 +2,12 @@
 // figures the chart draws), an export of those figures as CSV, and an empty state that says what to do next
 // instead of drawing a flat or made-up series.
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, type GlobalToken, theme } from 'antd';
+import { type GlobalToken, theme } from 'antd';
 import { type CSSProperties, type ReactNode, useMemo, useState } from 'react';
 import { Chart } from './Chart.tsx';
 import { ChoiceGroup } from './ChoiceGroup.tsx';
 import { saveCsv } from './csv.ts';
+import { PlainButton } from './PlainButton.tsx';
 import type { ChartSpec, ChartTheme } from './spec.ts';
 import { CHART_TEXTS as T } from './texts.ts';
 
@@ -109,15 +110,14 @@ export function ChartCard<Row>(props: ChartCardProps<Row>) {
                 { label: T.table, value: 'table' },
               ]}
             />
-            <Button
-              size="small"
+            <PlainButton
               icon={<DownloadOutlined />}
               title={T.exportTitle}
               aria-label={`${T.exportCsv}${title}`}
               onClick={exportCsv}
             >
               {T.exportCsv}
-            </Button>
+            </PlainButton>
           </div>
         )}
       </header>

@@ -2,10 +2,11 @@
 import { shanghaiToday } from '@piibs/shared/application-status';
 import { formatTime } from '@piibs/shared/constants';
 import { useQuery } from '@tanstack/react-query';
-import { Button, theme } from 'antd';
+import { theme } from 'antd';
 import { Component, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChartCardSkeleton } from '@/components/charts/ChartCard.tsx';
+import { PlainButton } from '@/components/charts/PlainButton.tsx';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { permissionsOf } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
@@ -181,9 +182,7 @@ function Problem({
         <div style={{ color: token.colorText }}>{title}</div>
         {description && <div style={{ color: token.colorTextSecondary }}>{description}</div>}
       </div>
-      <Button size="small" onClick={onRetry}>
-        {T.retry}
-      </Button>
+      <PlainButton onClick={onRetry}>{T.retry}</PlainButton>
     </div>
   );
 }

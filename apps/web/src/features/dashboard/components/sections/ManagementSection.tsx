@@ -2,8 +2,8 @@
 // over the range, by product, and the co-insurers' shares.
 import type { ManagementSection as Management } from '@piibs/shared/dashboard';
 import { fenToYuanText, formatFen } from '@piibs/shared/money';
-import { Button } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
+import { PlainButton } from '@/components/charts/PlainButton.tsx';
 import { type ChartTheme, cartesianChart, pieChart } from '@/components/charts/spec.ts';
 import { fenAxisLabel, percentText, periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
@@ -92,9 +92,9 @@ export function ManagementSection({
   const widen = (
     <>
       {T.noPolicies}
-      <Button type="link" size="small" onClick={onWiden} style={{ padding: 0, height: 'auto' }}>
+      <PlainButton variant="link" onClick={onWiden}>
         {T.widen}
-      </Button>
+      </PlainButton>
     </>
   );
   const coinsuredTotal = data.coinsurance.reduce((sum, r) => sum + r.premiumFen, 0);

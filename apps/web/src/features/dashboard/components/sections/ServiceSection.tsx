@@ -1,8 +1,8 @@
 // 风控服务 (staff of a risk-control service organisation): their organisation's service orders by state and
 // dispatched over the range, the hazards awaiting rectification and the complaints awaiting a reply.
 import type { ServiceSection as Service } from '@piibs/shared/dashboard';
-import { Button } from 'antd';
 import { ChartCard, type ChartColumn } from '@/components/charts/ChartCard.tsx';
+import { PlainButton } from '@/components/charts/PlainButton.tsx';
 import { type ChartTheme, cartesianChart } from '@/components/charts/spec.ts';
 import { periodLabel } from '../../format.ts';
 import { DASHBOARD_TEXTS as T } from '../../texts.ts';
@@ -108,9 +108,9 @@ export function ServiceSection({
             ) : (
               <>
                 {T.noDispatched}
-                <Button type="link" size="small" onClick={onWiden} style={{ padding: 0, height: 'auto' }}>
+                <PlainButton variant="link" onClick={onWiden}>
                   {T.widen}
-                </Button>
+                </PlainButton>
               </>
             )
           }
