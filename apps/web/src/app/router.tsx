@@ -121,6 +121,10 @@ export const routes: RouteObject[] = [
                   const [layout] = await Promise.all([
                     import('@/layout/Layout.tsx'),
                     import('./shell-routes.ts').then((m) => m.preloadFirstPage(window.location.pathname)),
+                    // The home page needs no menus to be known: its code is asked for with the shell's, not after.
+                    window.location.pathname === HOME_PATH
+                      ? import('@/features/dashboard/pages/DashboardPage.tsx')
+                      : null,
                   ]);
                   return { Component: layout.default };
                 },

@@ -141,6 +141,14 @@ describe('avatar dropdown', () => {
     expect(screen.getByRole('button', { name: /^用户菜单/ })).toHaveTextContent('测试用户');
   });
 
+  it('without the showSettings setting it offers no 布局设置', async () => {
+    useSettingsStore.setState({ showSettings: false });
+    renderShell('/piibs/dashboard');
+    await userEvent.click(screen.getByRole('button', { name: /^用户菜单/ }));
+    const menu = within(await dropdownMenu());
+    expect(menu.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['个人中心', '退出登录']);
+  });
+
   it('个人中心 goes to /piibs/user/center', async () => {
     const shell = renderShell('/piibs/dashboard');
     await userEvent.click(screen.getByRole('button', { name: /^用户菜单/ }));
