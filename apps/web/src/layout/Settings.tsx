@@ -1,8 +1,9 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { PREDEFINED_THEME_COLORS } from '@piibs/shared/constants';
 import { siteSettingsSchema } from '@piibs/shared/site';
-import { App, Button, Divider, Drawer, Form, Input, Switch } from 'antd';
+import { Button, Divider, Drawer, Form, Input, Switch } from 'antd';
 import { useEffect } from 'react';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { can } from '@/lib/permission.tsx';
 import { type LayoutSettings, useSettingsStore } from '@/stores/settings.ts';
 import { useShellSession } from './session-adapter.ts';
@@ -24,7 +25,7 @@ const row = { display: 'flex', justifyContent: 'space-between', alignItems: 'cen
 
 /** The layout settings drawer (spec §2); loaded on first open. Every choice is persisted at once. */
 export default function SettingsDrawer() {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const settings = useSettingsStore();
   const { roles } = useShellSession();
 
@@ -110,7 +111,7 @@ export default function SettingsDrawer() {
 
 /** The administrator's footer text and filing numbers, for everyone (server-side setting). */
 function SiteSettingsForm() {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [form] = Form.useForm();
   const { data } = useSiteSettings();
   const save = useSaveSiteSettings();

@@ -17,7 +17,10 @@ export type AppApis = useAppProps;
 
 const Holders = lazy(() => import('./app-holders.tsx'));
 
-/** The App context's methods, as `App.useApp()` gives them (the shell's modules read it here, not from antd's App). */
+/**
+ * The App context's methods, as `App.useApp()` gives them. Pages and the shell read them here: importing antd's App
+ * for its `useApp` would bring the holders' code into every page's first load.
+ */
 export const useAppApis = (): AppApis => useContext(AppContext);
 
 type Handle<T> = { value: T };

@@ -1,6 +1,7 @@
-import { Alert, App, Button, Drawer, Form, type FormInstance, type FormProps, Modal, Space } from 'antd';
+import { Alert, Button, Drawer, Form, type FormInstance, type FormProps, Modal, Space } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { applyServerErrors, type FieldNames } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { serverError } from './resource.ts';
 import { CRUD_TEXTS as T } from './texts.ts';
 
@@ -62,7 +63,7 @@ export function CrudModal<V extends object, R = V>({
   children,
 }: CrudModalProps<V, R>) {
   const [form] = Form.useForm<V>();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [current, setCurrent] = useState<R | null>(record ?? null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

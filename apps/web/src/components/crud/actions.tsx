@@ -1,7 +1,8 @@
 // The kit's actions on a resource: delete with a confirmation, and export of the current query.
 import { useQueryClient } from '@tanstack/react-query';
-import { App } from 'antd';
+
 import { type ReactNode, useState } from 'react';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { downloadFile } from '@/lib/download.ts';
 import type { ListParams } from './list-state.ts';
 import { type CrudResource, errorMessage, invalidateResource, postInline, type RowId } from './resource.ts';
@@ -26,7 +27,7 @@ export interface DeleteOptions<T> {
  * (a department that still has users …) is shown with the server's own words.
  */
 export function useDeleteRows<T>(resource: CrudResource<T>, options: DeleteOptions<T> = {}) {
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const client = useQueryClient();
   return (rows: T[]) => {
     if (rows.length === 0) return;
@@ -63,7 +64,7 @@ export function useDeleteRows<T>(resource: CrudResource<T>, options: DeleteOptio
 
 /** Downloads the resource's export for the list's current query (filters and sort, every page). */
 export function useExport<T>(resource: CrudResource<T>) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [exporting, setExporting] = useState(false);
   const run = async (params: ListParams) => {
     const { download } = resource;

@@ -27,7 +27,6 @@ import {
 } from '@piibs/shared/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  App,
   Button,
   Empty,
   Flex,
@@ -41,6 +40,7 @@ import {
 } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { type DictOption, useDictState } from '@/lib/dict.tsx';
 import { saveBlob } from '@/lib/download.ts';
 import { deleteMaterial, materialBlobQuery, materialsKey, materialsQuery, uploadMaterial } from './api.ts';
@@ -105,7 +105,7 @@ function ImageThumb({ material }: { material: MaterialRow }) {
 
 function PdfThumb({ material }: { material: MaterialRow }) {
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const load = () => client.fetchQuery(materialBlobQuery(material.fileUrl));
 
   const open = async () => {
@@ -224,7 +224,7 @@ function DocTypeSection({
   note: string | null;
 }) {
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [uploads, setUploads] = useState<UploadFile[]>([]);
 
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
@@ -309,7 +309,7 @@ export function MaterialsPanel({
   needs,
 }: MaterialsPanelProps) {
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const dict = useDictState(MATERIAL_DOC_DICT);
   const query = useQuery(materialsQuery(businessType, businessId));
 

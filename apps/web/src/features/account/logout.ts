@@ -1,5 +1,6 @@
-import { App, Modal } from 'antd';
+import { Modal } from 'antd';
 import { useCallback } from 'react';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useUserStore } from '@/stores/user.ts';
 
 /** Spec §4: the logout confirm dialog ('Are you sure to log out of the system?', title 'Prompt', OK/Cancel). */
@@ -22,6 +23,6 @@ export function confirmLogout(modal: ModalApi = Modal): void {
 
 /** confirmLogout with antd's context-aware modal (follows the app's locale and theme). */
 export function useConfirmLogout(): () => void {
-  const { modal } = App.useApp();
+  const { modal } = useAppApis();
   return useCallback(() => confirmLogout(modal ?? Modal), [modal]);
 }

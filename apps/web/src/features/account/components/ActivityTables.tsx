@@ -1,8 +1,9 @@
 import { LOGIN_METHOD_LABELS, LOGIN_REASON_LABELS } from '@piibs/shared/audit-text';
 import type { LoginRecord, SessionInfo } from '@piibs/shared/auth';
 import { formatTime } from '@piibs/shared/constants';
-import { App, Button, Popconfirm, Tag } from 'antd';
+import { Button, Popconfirm, Tag } from 'antd';
 import { type DetailColumn, DetailTable } from '@/components/crud/DetailTable.tsx';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useLogins, useRevokeOtherSessions, useSessions } from '../api.ts';
 import { CENTER_TEXTS as T } from '../texts.ts';
 
@@ -86,7 +87,7 @@ const sessionColumns: DetailColumn<SessionInfo>[] = [
 export function SessionsTable() {
   const sessions = useSessions();
   const revoke = useRevokeOtherSessions();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const others = (sessions.data ?? []).filter((session) => !session.current).length;
 
   return (

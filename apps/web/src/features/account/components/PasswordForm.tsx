@@ -1,6 +1,7 @@
-import { App, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { ApiError } from '@/lib/request-inline.ts';
 import { updatePassword } from '../api.ts';
 import { CENTER_TEXTS as T } from '../texts.ts';
@@ -10,7 +11,7 @@ type Values = { oldPass: string; newPass: string; confirmPass: string };
 
 export function PasswordForm({ onChanged }: { onChanged?: () => void }) {
   const [form] = Form.useForm<Values>();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [saving, setSaving] = useState(false);
 
   const onFinish = async (values: Values) => {

@@ -1,7 +1,8 @@
 import { CameraOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import type { AuthUser } from '@piibs/shared/auth';
-import { App, Avatar, Button, Card, Typography, Upload } from 'antd';
+import { Avatar, Button, Card, Typography, Upload } from 'antd';
 import { useState } from 'react';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { avatarUrl, updateAvatar } from '../api.ts';
 import { useConfirmLogout } from '../logout.ts';
@@ -34,7 +35,7 @@ function Row({ label, value }: { label: string; value: string | null | undefined
 }
 
 export function ProfileCard({ user }: { user: AuthUser }) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const isCA = useUserStore((state) => state.isCA);
   const setUser = useUserStore((state) => state.setUser);
   const confirmLogout = useConfirmLogout();

@@ -1,7 +1,8 @@
 import type { AuthUser } from '@piibs/shared/auth';
 import { rules } from '@piibs/shared/validators';
-import { App, Button, Form, Input, Radio } from 'antd';
+import { Button, Form, Input, Radio } from 'antd';
 import { useState } from 'react';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { updateProfile } from '../api.ts';
 import { CENTER_TEXTS as T } from '../texts.ts';
@@ -10,7 +11,7 @@ type Values = { nickName: string; phone?: string; email?: string; gender?: '男'
 
 export function ProfileForm({ user }: { user: AuthUser }) {
   const [form] = Form.useForm<Values>();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const setUser = useUserStore((state) => state.setUser);
   const [saving, setSaving] = useState(false);
 

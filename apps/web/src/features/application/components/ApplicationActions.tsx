@@ -1,8 +1,9 @@
 import type { ApplicationRow } from '@piibs/shared/application';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useNavigate } from 'react-router';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { applicationQuery, applicationsResource, cancelApplication } from '../api.ts';
 import { flowOf, stepPath, viewPathOf } from '../flows.ts';
@@ -27,7 +28,7 @@ export function ApplicationActions({
 }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const roles = useUserStore((state) => state.roles);
   const link = size === 'small';
 

@@ -12,11 +12,12 @@ import { MATERIAL_DOC_DICT, materialsProblem } from '@piibs/shared/material';
 import { problemText } from '@piibs/shared/problem';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Radio, Result, Space, Spin } from 'antd';
+import { Alert, Button, Card, Form, Radio, Result, Space, Spin } from 'antd';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { dictLabel, useDictState } from '@/lib/dict.tsx';
 import {
   applicationInsuredQuery,
@@ -205,7 +206,7 @@ function StepForm({
   const flow = FLOWS[flowName];
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [form] = Form.useForm<WizardValues>();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'next' | 'back' | null>(null);

@@ -1,7 +1,8 @@
 import { EyeOutlined } from '@ant-design/icons';
-import { App, Button, Space, Tooltip } from 'antd';
+import { Button, Space, Tooltip } from 'antd';
 import { useState } from 'react';
 import { errorMessage } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can, useCan } from '@/lib/permission.tsx';
 import { unmaskCustomer } from '../api.ts';
 import { APPLICANT_TEXTS as T } from '../texts.ts';
@@ -20,7 +21,7 @@ export function UnmaskButton({
   onRevealed: (phone: string) => void;
   compact?: boolean;
 }) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [loading, setLoading] = useState(false);
   const reveal = async () => {
     setLoading(true);

@@ -15,13 +15,14 @@ import {
   policyChangeAuditPath,
 } from '@piibs/shared/policy-change';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, InputNumber, Modal, Select, Space, Tag } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Modal, Select, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { errorMessage } from '@/components/crud/resource.ts';
 import { materialsQuery } from '@/components/materials/api.ts';
 import { downloadEndorsementPdf } from '@/features/project/api.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useCan } from '@/lib/permission.tsx';
 import {
   isSafeCashierUrl,
@@ -85,7 +86,7 @@ interface Props {
 }
 
 export function PolicyChanges({ policyId, applicationId, headcount, open }: Props) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const client = useQueryClient();
   const query = useQuery(policyChangesQuery(policyId));
   const canEdit = useCan(['application:edit']);
@@ -239,7 +240,7 @@ export function PolicyChanges({ policyId, applicationId, headcount, open }: Prop
 }
 
 function useSubmit(onClose: (done: boolean) => void) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const run = async (f: () => Promise<unknown>) => {

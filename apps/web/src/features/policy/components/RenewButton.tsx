@@ -13,11 +13,12 @@ import {
   renewalWindow,
 } from '@piibs/shared/sales';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, type ButtonProps } from 'antd';
+import { Button, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { FLOWS, stepPath } from '@/features/application/flows.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { renewalInfoQuery, renewPolicy } from '../api.ts';
 import { SALES_TEXTS as T } from '../texts.ts';
@@ -50,7 +51,7 @@ export function RenewButton({ policyId, endDate, today, ...buttonProps }: RenewB
   const roles = useUserStore((state) => state.roles);
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const [busy, setBusy] = useState(false);
   // Only inside the window is it worth asking whether a renewal is already under way.
   const info = useQuery({ ...renewalInfoQuery(policyId), enabled: inWindow, retry: false });

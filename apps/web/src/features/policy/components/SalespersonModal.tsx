@@ -1,10 +1,11 @@
 // updateSale: a new salesperson with a required reason, on the supplement's current version; the history below.
 import type { SalespersonChangeForm } from '@piibs/shared/sales';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Descriptions, Form, Input, Modal, Spin, Typography } from 'antd';
+import { Alert, Descriptions, Form, Input, Modal, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { changeSalesperson, policySalesQuery, salesResource } from '../api.ts';
 import { SALES_TEXTS as T } from '../texts.ts';
 import { ChangeHistory } from './ChangeHistory.tsx';
@@ -22,7 +23,7 @@ export function SalespersonModal({
 }) {
   const query = useQuery(policySalesQuery(policyId));
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [form] = Form.useForm<Values>();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

@@ -19,7 +19,6 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
-  App,
   Button,
   Card,
   Col,
@@ -39,6 +38,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useDictState } from '@/lib/dict.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
@@ -175,7 +175,7 @@ export default function SupplementPage() {
   const queryVariant: SupplementVariant = search.get('variant') === 'NBNMG' ? 'NBNMG' : 'STANDARD';
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [form] = Form.useForm<SupplementValues>();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

@@ -11,10 +11,11 @@ import {
 } from '@piibs/shared/product';
 import { PRODUCT_CLASS_LABELS } from '@piibs/shared/rating';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Descriptions, Drawer, Space, Tag, Typography } from 'antd';
+import { Button, Descriptions, Drawer, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { dictLabel, useDict } from '@/lib/dict.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
@@ -79,7 +80,7 @@ const COVERAGE_COLUMNS = [
  * activated or deleted.
  */
 export function ProductDetail({ product, onClose }: { product: ProductRow | null; onClose: () => void }) {
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const client = useQueryClient();
   const tables = useQuery({ ...rateTablesQuery(product?.id ?? 0), enabled: !!product });
   // The version drawer open over this product, if any; each opening is a new drawer (its form starts from

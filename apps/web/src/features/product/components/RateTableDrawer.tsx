@@ -6,7 +6,6 @@ import { COVERAGE_LABELS, type CoverageType, type FactorDef, type ProductClass }
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
-  App,
   Button,
   Descriptions,
   Drawer,
@@ -23,6 +22,7 @@ import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'rea
 import { errorMessage, invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { CRUD_TEXTS as T } from '@/components/crud/texts.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can, useCan } from '@/lib/permission.tsx';
 import {
   createRateTable,
@@ -212,7 +212,7 @@ export function RateTableDrawer({
   target: RateTableTarget;
   onClose: () => void;
 }) {
-  const { message, modal } = App.useApp();
+  const { message, modal } = useAppApis();
   const client = useQueryClient();
   const canEdit = useCan('product:edit');
   // The form of the current session (SessionForm owns it: a new session starts from a new store).

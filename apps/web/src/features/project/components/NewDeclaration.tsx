@@ -9,11 +9,12 @@ import {
   projectValuesOf,
 } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, type FormInstance, Result, Space, Spin } from 'antd';
+import { Alert, Button, Card, Form, type FormInstance, Result, Space, Spin } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
   annualOrderQuery,
@@ -80,7 +81,7 @@ function useCreateDeclaration(
 ) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [busy, setBusy] = useState<Busy>(null);
   const run = async (
     andSubmit: boolean,

@@ -16,11 +16,12 @@ import {
   orderDetailPath,
 } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Space, Tabs } from 'antd';
+import { Alert, Button, Card, Descriptions, Empty, Form, Space, Tabs } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { policyViewPath } from '@/features/policy/api.ts';
 import { DownloadPolicyButton, PolicyCovers } from '@/features/policy/components/PolicySummary.tsx';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { useTabRecord } from '@/stores/tagsView.ts';
 import {
@@ -93,7 +94,7 @@ const titleOf = (kind: number) => `二次下单 · ${DECLARATION_KIND_LABELS[kin
 function ExistingDeclaration({ id, readOnly, view }: { id: number; readOnly: boolean; view: ApplyView }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useAppApis();
   const [form] = Form.useForm<DeclarationValues>();
   const { error, setError, show } = useRefusal(form);
   const [busy, setBusy] = useState<Busy>(null);

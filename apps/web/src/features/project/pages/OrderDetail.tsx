@@ -19,7 +19,7 @@ import {
   premiumDiffText,
 } from '@piibs/shared/project-order';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Result, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Result, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
@@ -28,6 +28,7 @@ import { useListState } from '@/components/crud/list-state.ts';
 import { serverError } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
 import { policyViewPath } from '@/features/policy/api.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
   annualOrderQuery,
@@ -312,7 +313,7 @@ function OrderLists() {
 /** 修改 / 关闭 of an open annual order, for staff with project_order:edit. */
 function OrderAdmin({ order }: { order: AnnualOrderDetail }) {
   const client = useQueryClient();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useAppApis();
   const [editing, setEditing] = useState(false);
   if (order.state === 'CLOSED') return null;
   const close = () =>

@@ -12,12 +12,13 @@ import {
 } from '@piibs/shared/review';
 import type { TaskRow } from '@piibs/shared/task';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Form, type FormInstance, Input, Row, Space } from 'antd';
+import { Button, Card, Col, Form, type FormInstance, Input, Row, Space } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DetailTable } from '@/components/crud/DetailTable.tsx';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { DictSelect } from '@/lib/dict.tsx';
 import { decideTask, requestTaskMaterials, TASK_LIST_PATH, tasksResource } from '../api.ts';
 import { AuditSection } from './AuditSection.tsx';
@@ -68,7 +69,7 @@ export function useTaskDecision(opts: {
   const listPath = opts.target?.listPath ?? TASK_LIST_PATH;
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useAppApis();
   const [form] = Form.useForm<DecisionValues>();
   const [error, setError] = useState<string | null>(null);
   const [deciding, setDeciding] = useState<ReviewDecision | 'request' | null>(null);

@@ -4,10 +4,11 @@
 import { TASK_ASSIGN_PERMISSION } from '@piibs/shared/review';
 import type { TaskDetail, TaskRow } from '@piibs/shared/task';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Modal, Select, Space, Tag, Typography } from 'antd';
+import { Button, Form, Modal, Select, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { useCan } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import { assigneesQuery, assignTask, claimTask, releaseTask, taskQuery, tasksResource } from '../api.ts';
@@ -52,7 +53,7 @@ function useApplyRow() {
 
 /** 领取 and 释放, with the id of the task being sent (`busy`). */
 export function useHolderActions() {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const apply = useApplyRow();
   const [busy, setBusy] = useState<number | null>(null);
 
@@ -86,7 +87,7 @@ export function AssignModal({
   task: Pick<TaskRow, 'id' | 'version' | 'title' | 'assignee'> | null;
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const apply = useApplyRow();
   const [form] = Form.useForm<{ assigneeId?: number }>();
   const [saving, setSaving] = useState(false);

@@ -9,10 +9,11 @@ import {
   type ServiceOrderRow,
 } from '@piibs/shared/risk-control';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal } from 'antd';
+import { Button, Form, Input, Modal } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { orderAction, ordersResource, plansResource, servicePath, viewPath } from '../api.ts';
 import { RISK_TEXTS as T } from '../texts.ts';
@@ -43,7 +44,7 @@ export function useOrderActions({
   mode: 'list' | 'view';
   onDone?: (detail: ServiceOrderDetail) => void;
 }): { buttons: (order: OrderLike) => ReactNode; dialog: ReactNode } {
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const client = useQueryClient();
   const navigate = useNavigate();
   const [reason, setReason] = useState<{ order: OrderLike; action: ReasonAction } | null>(null);

@@ -5,9 +5,10 @@
 // refusal — an account already linked to another organisation (409) — is shown in the card.
 import type { OrgMemberRow } from '@piibs/shared/risk-control';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Select, Space, Spin, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Select, Space, Spin, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { memberCandidatesQuery, orgMembersQuery, orgsResource, setOrgMembers } from '../api.ts';
 
 export const MEMBER_TEXTS = Object.freeze({
@@ -33,7 +34,7 @@ const accountLabel = (m: OrgMemberRow) =>
 
 export function OrgMembersCard({ orgId, editable }: { orgId: number; editable: boolean }) {
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const members = useQuery(orgMembersQuery(orgId));
   const [typed, setTyped] = useState('');
   const [keyword, setKeyword] = useState('');

@@ -7,20 +7,7 @@
 // `UnmaskButton` the 查看完整号码 link of a masked phone.
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { type QueryKey, type UseQueryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Col,
-  type ColProps,
-  DatePicker,
-  Form,
-  Result,
-  Row,
-  Space,
-  Spin,
-} from 'antd';
+import { Alert, Button, Card, Col, type ColProps, DatePicker, Form, Result, Row, Space, Spin } from 'antd';
 import type { FormInstance } from 'antd/es/form';
 import type { NamePath } from 'antd/es/form/interface';
 import type { Dayjs } from 'dayjs';
@@ -28,6 +15,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { RISK_TEXTS as T } from '../texts.ts';
 
@@ -90,7 +78,7 @@ export function useRecordForm<Row extends Versioned, Values, Body, Key extends Q
   const readOnly = params.detail === 'true';
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [form] = Form.useForm<Values>();
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

@@ -9,10 +9,11 @@ import { shanghaiToday } from '@piibs/shared/application-status';
 import { formatFen, microPercentText } from '@piibs/shared/money';
 import { type PlanDetail, type PlanItemRow, SCHEDULED_DATES_TITLE } from '@piibs/shared/risk-control';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Result, Space, Spin, Table, Typography } from 'antd';
+import { Button, Card, Descriptions, Result, Space, Spin, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage, serverError } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { useActionsFixed } from '@/lib/use-phone.ts';
 import { useTabRecord } from '@/stores/tagsView.ts';
@@ -58,7 +59,7 @@ export default function Prevention() {
   const { seqNo = '' } = useParams();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const plan = useQuery({ ...planQuery(seqNo), enabled: seqNo !== '' });
   useTabRecord(plan.data?.holderName);
   const [editing, setEditing] = useState<{ open: boolean; item: PlanItemRow | null }>({

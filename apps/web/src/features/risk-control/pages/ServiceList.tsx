@@ -15,7 +15,7 @@ import {
   SERVICE_ORDER_STATUSES,
   type ServiceOrderRow,
 } from '@piibs/shared/risk-control';
-import { App, AutoComplete, Button, Form, Modal, Rate, Space, Tabs, Tag, Typography } from 'antd';
+import { AutoComplete, Button, Form, Modal, Rate, Space, Tabs, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
@@ -23,6 +23,7 @@ import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { useCrudList } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { useUserStore } from '@/stores/user.ts';
 import {
@@ -77,7 +78,7 @@ function ExportArchive({
   kind: keyof typeof ARCHIVE_EXPORTS;
 }) {
   const { label, icon, download } = ARCHIVE_EXPORTS[kind];
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const ownUscc = useUserStore((s) => s.user?.uscc ?? null);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);

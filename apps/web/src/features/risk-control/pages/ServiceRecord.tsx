@@ -19,13 +19,14 @@ import {
   serviceDateProblem,
 } from '@piibs/shared/risk-control';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, DatePicker, Form, Input, Result, Row, Select, Space } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Form, Input, Result, Row, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
   orderAction,
@@ -131,7 +132,7 @@ function RecordForm({
 }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useAppApis();
   const [form] = Form.useForm<RecordValues>();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'save' | 'submit' | null>(null);

@@ -8,12 +8,13 @@
 import { shanghaiToday } from '@piibs/shared/application-status';
 import type { ComplaintRow, HazardRow, ServiceOrderDetail } from '@piibs/shared/risk-control';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, DatePicker, Form, Input, Modal, Rate, Space } from 'antd';
+import { Alert, Button, Card, DatePicker, Form, Input, Modal, Rate, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { serverError } from '@/components/crud/resource.ts';
 import { MaterialsPanel } from '@/components/materials/MaterialsPanel.tsx';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import {
   complain,
@@ -71,7 +72,7 @@ export default function ServiceView() {
   const order = page.order;
   const navigate = useNavigate();
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

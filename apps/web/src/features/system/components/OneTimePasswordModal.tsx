@@ -1,5 +1,6 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Modal, Space, Typography } from 'antd';
+import { Alert, Button, Modal, Space, Typography } from 'antd';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
 
 export interface OneTimePassword {
@@ -26,7 +27,7 @@ export function OneTimePasswordModal({
 }
 
 function OneTimePasswordDialog({ value, onClose }: { value: OneTimePassword; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value.password);

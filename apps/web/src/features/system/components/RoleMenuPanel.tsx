@@ -1,9 +1,10 @@
 import { SaveOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Empty, Flex, Space, Spin, Tree, Typography } from 'antd';
+import { Alert, Button, Empty, Flex, Space, Spin, Tree, Typography } from 'antd';
 import type { Key } from 'react';
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '@/components/crud/resource.ts';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can, useCan } from '@/lib/permission.tsx';
 import { grantRoleMenus, type MenuTreeNode, menuTreeQuery, roleDetailQuery, rolesResource } from '../api.ts';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
@@ -42,7 +43,7 @@ export function RoleMenuPanel({ roleId }: { roleId: number }) {
   const tree = useQuery({ ...menuTreeQuery, enabled: canList });
   const role = useQuery(roleDetailQuery(roleId));
   const client = useQueryClient();
-  const { message } = App.useApp();
+  const { message } = useAppApis();
   const [checked, setChecked] = useState<number[]>([]);
   const [expanded, setExpanded] = useState<Key[]>([]);
   const [saving, setSaving] = useState(false);

@@ -3,12 +3,13 @@ import type { OnlineRow } from '@piibs/shared/admin';
 import { LOGIN_METHOD_LABELS } from '@piibs/shared/audit-text';
 import { formatTime } from '@piibs/shared/constants';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag, Typography } from 'antd';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
 import { type CrudColumn, CrudTable } from '@/components/crud/CrudTable.tsx';
 import { useListState } from '@/components/crud/list-state.ts';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { Can } from '@/lib/permission.tsx';
 import { onlineResource, revokeSessions } from '../api.ts';
 import { SYSTEM_TEXTS as T } from '../texts.ts';
@@ -21,7 +22,7 @@ const FILTER_KEYS = searchKeys(SEARCH);
 /** 在线用户: the live sessions; 强制下线 revokes one (or the selected ones) after a confirmation. */
 export default function Online() {
   const list = useListState({ filterKeys: FILTER_KEYS, defaultSort: 'lastSeenAt,desc' });
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const client = useQueryClient();
 
   const kick = (rows: OnlineRow[], done?: () => void) => {

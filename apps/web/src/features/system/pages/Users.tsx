@@ -2,7 +2,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { UserRow } from '@piibs/shared/admin';
 import { formatTime } from '@piibs/shared/constants';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space, Switch, Tag, Typography } from 'antd';
+import { Button, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useDeleteRows } from '@/components/crud/actions.tsx';
 import { CrudPage } from '@/components/crud/CrudPage.tsx';
@@ -11,6 +11,7 @@ import { useListState } from '@/components/crud/list-state.ts';
 import { RowAction } from '@/components/crud/RowAction.tsx';
 import { errorMessage, invalidateResource } from '@/components/crud/resource.ts';
 import { type SearchField, SearchForm, searchKeys } from '@/components/crud/SearchForm.tsx';
+import { useAppApis } from '@/lib/app-apis.tsx';
 import { DictLabel } from '@/lib/dict.tsx';
 import { Can, useCan } from '@/lib/permission.tsx';
 import { enableUser, resetUserPassword, usersResource } from '../api.ts';
@@ -30,7 +31,7 @@ const FILTER_KEYS = [...searchKeys(SEARCH), 'deptId'];
 /** 用户管理: the department tree filters the list; create/edit, enable, reset password (shown once), delete. */
 export default function Users() {
   const list = useListState({ filterKeys: FILTER_KEYS, defaultSort: 'createdAt,desc' });
-  const { modal, message } = App.useApp();
+  const { modal, message } = useAppApis();
   const client = useQueryClient();
   const canEdit = useCan('user:edit');
   const [editing, setEditing] = useState<UserRow | null>(null);
