@@ -3,7 +3,7 @@
  * the first load. antd's App renders the three holders at once, so its module brings the modal, the notification
  * and the message code (and, through the modal, antd's form and skeleton): about half of antd's providers' chunk,
  * for a signed-in screen that shows none of them. Here `App.useApp()` answers the same methods, and the holders'
- * code loads on the first call (calls made meanwhile wait for it, in order).
+ * code loads on the user's first press or key, or on the first call (calls made meanwhile wait for it, in order).
  */
 import AppContext, { type useAppProps } from 'antd/es/app/context';
 import useStyle from 'antd/es/app/style';
@@ -100,11 +100,11 @@ export function LazyApp({ children }: { children: ReactNode }) {
   const [hashId, cssVarCls] = useStyle(prefixCls);
   const [woken, setWoken] = useState(false);
   const { apis, settle } = useMemo(() => {
-    const source: Source = { real: null, ready: Promise.resolve(null as never), wake: () => setWoken(true) };
     let resolve: (apis: AppApis) => void = () => {};
-    source.ready = new Promise<AppApis>((done) => {
+    const ready = new Promise<AppApis>((done) => {
       resolve = done;
     });
+    const source: Source = { real: null, ready, wake: () => setWoken(true) };
     const settle = (real: AppApis) => {
       source.real = real;
       resolve(real);

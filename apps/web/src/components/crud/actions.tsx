@@ -1,6 +1,5 @@
 // The kit's actions on a resource: delete with a confirmation, and export of the current query.
 import { useQueryClient } from '@tanstack/react-query';
-
 import { type ReactNode, useState } from 'react';
 import { useAppApis } from '@/lib/app-apis.tsx';
 import { downloadFile } from '@/lib/download.ts';
