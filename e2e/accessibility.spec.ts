@@ -233,6 +233,20 @@ for (const width of [320, 375]) {
           bell.x + bell.width / 2,
         );
       }
+      // The navbar's popups stay on the screen: the bell's list and the size menu.
+      for (const [opener, popup] of [
+        [page.getByRole('button', { name: /^消息通知/ }), page.getByRole('dialog', { name: '消息通知' })],
+        [page.getByRole('button', { name: '布局大小' }), page.getByRole('menu', { name: '布局大小' })],
+      ] as const) {
+        await opener.click();
+        await expect(popup).toBeVisible();
+        await expect(popup.getByText(/查看全部|默认/)).toBeVisible();
+        const box = (await popup.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width + 0.5);
+        await page.keyboard.press('Escape');
+        await expect(popup).toBeHidden();
+      }
     });
 
     test('the dashboard, a list and a form reflow: no sideways scroll of the page; a list is a column of whole cards, axe-clean', async ({

@@ -97,7 +97,7 @@ export function MenuButton({ label, className, entries, onSelect, children }: Me
           role="menu"
           aria-label={label}
           className="shell-popup shell-menu"
-          style={place ? { top: place.top, right: place.right } : { visibility: 'hidden' }}
+          style={place ?? { visibility: 'hidden' }}
           onKeyDown={onMenuKeyDown}
         >
           {entries.map((entry) => [

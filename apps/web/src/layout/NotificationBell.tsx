@@ -94,7 +94,7 @@ export function NotificationBell() {
           role="dialog"
           aria-label={BELL_LABEL}
           className="shell-popup shell-bell-popup"
-          style={place ? { top: place.top, right: place.right } : { visibility: 'hidden' }}
+          style={place ?? { visibility: 'hidden' }}
         >
           <Suspense fallback={<p className="shell-popup-loading">加载中…</p>}>
             <NotificationPanel onOpen={openFromPanel} onViewAll={viewAll} />

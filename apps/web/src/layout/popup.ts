@@ -1,17 +1,26 @@
 import { type RefObject, useEffect, useLayoutEffect, useState } from 'react';
 
-/** Where a popup below its trigger sits: fixed to the viewport, its right edge under the trigger's. */
+/**
+ * Where a popup below its trigger sits: fixed to the viewport, its right edge under the trigger's, and no wider
+ * than the room left of that edge (a phone's bell list shrinks rather than leave the screen).
+ */
 export interface PopupPlace {
   top: number;
   right: number;
+  maxWidth: number;
 }
+
+/** Kept between a popup and the screen's edges. */
+const EDGE_PX = 8;
 
 /** The place under `trigger` while `open` (read once as it opens: the popup closes on scroll and resize). */
 export function usePopupPlace(open: boolean, trigger: RefObject<HTMLElement | null>): PopupPlace | null {
   const [place, setPlace] = useState<PopupPlace | null>(null);
   useLayoutEffect(() => {
     const box = open ? trigger.current?.getBoundingClientRect() : undefined;
-    setPlace(box ? { top: box.bottom + 4, right: Math.max(8, window.innerWidth - box.right) } : null);
+    if (!box) return setPlace(null);
+    const right = Math.max(EDGE_PX, window.innerWidth - box.right);
+    setPlace({ top: box.bottom + 4, right, maxWidth: window.innerWidth - right - EDGE_PX });
   }, [open, trigger]);
   return place;
 }
