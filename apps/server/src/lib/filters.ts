@@ -63,6 +63,14 @@ export function timeRange(column: AnyColumn, start?: Date, end?: Date): SQL | un
 /** A list filter on an optional value: the column, the value, and how they compare (default `=`). */
 export type GivenFilter = readonly [column: AnyColumn, value: unknown, compare?: typeof eq];
 
+/** timeRange as two given filters: from `start`, up to `end`. */
+export function timeRangeFilters(column: AnyColumn, start?: Date, end?: Date): GivenFilter[] {
+  return [
+    [column, start, gte],
+    [column, end, lte],
+  ];
+}
+
 /**
  * The filters whose value is given, ANDed (each value bound with `bind` for a shaped statement), and which were
  * given: everything their text depends on (a statement's shape, statement-shapes.ts).

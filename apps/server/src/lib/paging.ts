@@ -229,6 +229,10 @@ export function listSource<R>(
   };
 }
 
+/** Whether a page is in `order` alone (the same object a list's default order holds). */
+export const orderedOnlyBy = (orderBy: readonly SQL[], order: SQL): boolean =>
+  orderBy.length === 1 && orderBy[0] === order;
+
 /**
  * One page of a list source's rows under `where`, in the order and window asked for (runList). `extra` adds
  * columns that depend on the caller (rendered at every request, after the source's). With `shape`, every value in

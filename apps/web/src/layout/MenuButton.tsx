@@ -1,5 +1,5 @@
-import { type KeyboardEvent, type ReactNode, useCallback, useId, useRef, useState } from 'react';
-import { useDismiss, usePopupPlace } from './popup.ts';
+import { type KeyboardEvent, type ReactNode, useId, useState } from 'react';
+import { usePopup, walkMenu } from './popup.ts';
 
 export interface MenuEntry {
   key: string;
@@ -28,11 +28,7 @@ interface MenuButtonProps {
 export function MenuButton({ label, className, entries, onSelect, children }: MenuButtonProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const menu = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, button, menu);
-  const place = usePopupPlace(open, button);
+  const { trigger: button, popup: menu, style } = usePopup<HTMLDivElement>(open, setOpen);
 
   const items = () => Array.from(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
   const enabled = () => items().filter((item) => item.getAttribute('aria-disabled') !== 'true');
@@ -59,18 +55,8 @@ export function MenuButton({ label, className, entries, onSelect, children }: Me
     }
   };
   const onMenuKeyDown = (event: KeyboardEvent) => {
-    const list = enabled();
-    const at = list.indexOf(document.activeElement as HTMLElement);
-    const step = (by: number) => list[(at + by + list.length) % list.length]?.focus();
-    if (event.key === 'ArrowDown') step(1);
-    else if (event.key === 'ArrowUp') step(at < 0 ? 0 : -1);
-    else if (event.key === 'Home') focusAt(first);
-    else if (event.key === 'End') focusAt(last);
-    else if (event.key === 'Tab') {
-      setOpen(false);
-      return;
-    } else return;
-    event.preventDefault();
+    if (event.key === 'Tab') setOpen(false);
+    else walkMenu(event, enabled());
   };
 
   return (
@@ -97,7 +83,7 @@ export function MenuButton({ label, className, entries, onSelect, children }: Me
           role="menu"
           aria-label={label}
           className="shell-popup shell-menu"
-          style={place ?? { visibility: 'hidden' }}
+          style={style}
           onKeyDown={onMenuKeyDown}
         >
           {entries.map((entry) => [

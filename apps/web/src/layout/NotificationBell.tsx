@@ -1,12 +1,12 @@
 import BellOutlined from '@ant-design/icons/es/icons/BellOutlined';
 import theme from 'antd/es/theme';
-import { lazy, Suspense, useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useState } from 'react';
 import { useAppApis } from '@/lib/app-apis.tsx';
 import type { AppNotification } from '@/lib/notifications/api.ts';
 import { createNotificationConnection } from '@/lib/notifications/connection.ts';
 import { useNotificationStore } from '@/lib/notifications/store.ts';
 import { useOpenNotification } from './notification-actions.ts';
-import { useDismiss, usePopupPlace } from './popup.ts';
+import { usePopup } from './popup.ts';
 import { useSessionToken } from './session-adapter.ts';
 
 // The list, the drawer and their styles load on the first click, not with the shell.
@@ -52,11 +52,7 @@ export function NotificationBell() {
   const [drawerUsed, setDrawerUsed] = useState(false);
   const openNotification = useOpenNotification();
   useNotificationFeed(openNotification);
-  const button = useRef<HTMLButtonElement>(null);
-  const popup = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, close, button, popup);
-  const place = usePopupPlace(open, button);
+  const { trigger: button, popup, style } = usePopup<HTMLDivElement>(open, setOpen);
 
   const viewAll = () => {
     setOpen(false);
@@ -94,7 +90,7 @@ export function NotificationBell() {
           role="dialog"
           aria-label={BELL_LABEL}
           className="shell-popup shell-bell-popup"
-          style={place ?? { visibility: 'hidden' }}
+          style={style}
         >
           <Suspense fallback={<p className="shell-popup-loading">加载中…</p>}>
             <NotificationPanel onOpen={openFromPanel} onViewAll={viewAll} />

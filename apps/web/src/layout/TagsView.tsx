@@ -6,6 +6,7 @@ import { type KeyboardEvent, type MouseEvent, type RefObject, useEffect, useRef,
 import { Link, useNavigate } from 'react-router';
 import { HOME_PATH } from '@/lib/paths.ts';
 import { type TagView, useTagsViewStore } from '@/stores/tagsView.ts';
+import { walkMenu } from './popup.ts';
 
 function MenuItem({ onClick, children }: { onClick(): void; children: string }) {
   return (
@@ -100,27 +101,11 @@ export function TagsView({ activeKey, reduced, activeIsTab }: TagsViewProps) {
 
   /** In the menu: ↑ ↓ Home End move between its entries, Esc and Tab close it. */
   const onMenuKey = (event: KeyboardEvent<HTMLUListElement>) => {
-    const items = Array.from(event.currentTarget.querySelectorAll('button'));
-    const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    const go = (index: number) => items[(index + items.length) % items.length]?.focus();
     if (event.key === 'Escape') {
       event.preventDefault();
       closeMenu(true);
-    } else if (event.key === 'ArrowDown') {
-      event.preventDefault();
-      go(at + 1);
-    } else if (event.key === 'ArrowUp') {
-      event.preventDefault();
-      go(at - 1);
-    } else if (event.key === 'Home') {
-      event.preventDefault();
-      go(0);
-    } else if (event.key === 'End') {
-      event.preventDefault();
-      go(items.length - 1);
-    } else if (event.key === 'Tab') {
-      closeMenu(false);
-    }
+    } else if (event.key === 'Tab') closeMenu(false);
+    else walkMenu(event, Array.from(event.currentTarget.querySelectorAll('button')));
   };
 
   // Spec §6: CA and role-17 users cannot close their last tab.

@@ -1,10 +1,19 @@
-import { type RefObject, useEffect, useLayoutEffect, useState } from 'react';
+import {
+  type CSSProperties,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 
 /**
  * Where a popup below its trigger sits: fixed to the viewport, its right edge under the trigger's, and no wider
  * than the room left of that edge (a phone's bell list shrinks rather than leave the screen).
  */
-export interface PopupPlace {
+interface PopupPlace {
   top: number;
   right: number;
   maxWidth: number;
@@ -14,7 +23,7 @@ export interface PopupPlace {
 const EDGE_PX = 8;
 
 /** The place under `trigger` while `open` (read once as it opens: the popup closes on scroll and resize). */
-export function usePopupPlace(open: boolean, trigger: RefObject<HTMLElement | null>): PopupPlace | null {
+function usePopupPlace(open: boolean, trigger: RefObject<HTMLElement | null>): PopupPlace | null {
   const [place, setPlace] = useState<PopupPlace | null>(null);
   useLayoutEffect(() => {
     const box = open ? trigger.current?.getBoundingClientRect() : undefined;
@@ -29,7 +38,7 @@ export function usePopupPlace(open: boolean, trigger: RefObject<HTMLElement | nu
  * Closes a popup the way antd's dropdowns do: a press outside it and its trigger, Esc (the focus goes back to the
  * trigger), or the page scrolling or resizing under it (it is placed once, as it opens).
  */
-export function useDismiss(
+function useDismiss(
   open: boolean,
   close: () => void,
   trigger: RefObject<HTMLElement | null>,
@@ -61,4 +70,29 @@ export function useDismiss(
       window.removeEventListener('resize', close);
     };
   }, [open, close, trigger, popup]);
+}
+
+/** Not shown until placed (its first frame). */
+const UNPLACED: CSSProperties = { visibility: 'hidden' };
+
+/**
+ * A popup under a button (the navbar's menus, the bell's list), open while `open`: the refs to put on the button
+ * and the popup, and the popup's style. It closes (`setOpen(false)`) as useDismiss says.
+ */
+export function usePopup<P extends HTMLElement>(open: boolean, setOpen: (open: boolean) => void) {
+  const trigger = useRef<HTMLButtonElement>(null);
+  const popup = useRef<P>(null);
+  const close = useCallback(() => setOpen(false), [setOpen]);
+  useDismiss(open, close, trigger, popup);
+  const style: CSSProperties = usePopupPlace(open, trigger) ?? UNPLACED;
+  return { trigger, popup, style };
+}
+
+/** In a menu, ↑ ↓ Home End move the focus between `items` (round; ↑ with none of them focused goes to the last). */
+export function walkMenu(event: ReactKeyboardEvent, items: readonly HTMLElement[]): void {
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  const to = { ArrowDown: at + 1, ArrowUp: at < 0 ? -1 : at - 1, Home: 0, End: -1 }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  items[(to + items.length) % items.length]?.focus();
 }

@@ -18,20 +18,7 @@ import { ISSUER_CODE } from '@piibs/shared/coinsurance';
 import { formatTime } from '@piibs/shared/constants';
 import { fenToYuanText, microPercentText } from '@piibs/shared/money';
 import type { QuoteResult } from '@piibs/shared/product';
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  gte,
-  inArray,
-  lte,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, alias, PgDialect, QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import {
@@ -48,7 +35,7 @@ import {
 } from '../../db/schema.ts';
 import { actorNameOf, diff } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import { givenFilters, keyedContains } from '../../lib/filters.ts';
+import { givenFilters, keyedContains, timeRangeFilters } from '../../lib/filters.ts';
 import {
   type CountCache,
   dataVersionOf,
@@ -475,8 +462,7 @@ function plainFilterOf(f: ApplicationFilter, bind?: Bind) {
       [applications.productId, f.productId],
       [applications.customerId, f.customerId],
       [applications.channel, f.channel],
-      [applications.createdAt, f.startTime, gte],
-      [applications.createdAt, f.endTime, lte],
+      ...timeRangeFilters(applications.createdAt, f.startTime, f.endTime),
     ],
     bind,
   );

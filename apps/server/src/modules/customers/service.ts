@@ -20,7 +20,7 @@ import {
   statusAfterResubmit,
   statusOnCreate,
 } from '@piibs/shared/review';
-import { and, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
@@ -28,9 +28,16 @@ import { customers, reviewTasks, users } from '../../db/schema.ts';
 import { type Actor, auditAction, auditChange } from '../../lib/audit.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../lib/errors.ts';
-import { givenFilters, keyedContains } from '../../lib/filters.ts';
+import { givenFilters, keyedContains, timeRangeFilters } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
-import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
+import {
+  countRows,
+  type ListSpec,
+  listSource,
+  orderedOnlyBy,
+  pageFrom,
+  type SortColumns,
+} from '../../lib/paging.ts';
 import { type Bind, Binder } from '../../lib/statement-shapes.ts';
 import { frequentTrigrams } from '../../lib/trigram-probe.ts';
 import { checkDictCodes, dictLabel, regionLabel } from '../dicts/codes.ts';
@@ -171,8 +178,7 @@ function customerFilters(f: CustomerFilter, bind?: Bind) {
       [customers.region, f.region],
       [customers.industrySection, f.industrySection],
       [customers.ownerId, f.ownerId],
-      [customers.createdAt, f.startTime, gte],
-      [customers.createdAt, f.endTime, lte],
+      ...timeRangeFilters(customers.createdAt, f.startTime, f.endTime),
     ],
     bind,
   );
@@ -212,8 +218,8 @@ export function customerListSpec(
     defaultOrder: [NEWEST_FIRST],
     fetch: async (q) => {
       const binder = new Binder();
-      const newestFirst = q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
-      const scope = newestFirst && !f.blurry ? customerScopeShape(db, viewer, binder) : null;
+      const scope =
+        orderedOnlyBy(q.orderBy, NEWEST_FIRST) && !f.blurry ? customerScopeShape(db, viewer, binder) : null;
       const filters = customerFilters(f, scope ? binder.bind : undefined);
       const where = whereOf(scope ? scope.where : customersVisibleTo(db, viewer), filters.where);
       const shape = scope ? { key: `customer list|${scope.shape}|${filters.shape}`, binder } : undefined;

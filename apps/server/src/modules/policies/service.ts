@@ -35,9 +35,16 @@ import {
   users,
 } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
-import { blurry, givenFilters } from '../../lib/filters.ts';
+import { blurry, givenFilters, timeRangeFilters } from '../../lib/filters.ts';
 import { type CountCache, dataVersionOf } from '../../lib/keyset.ts';
-import { countRows, type ListSpec, listSource, pageFrom, type SortColumns } from '../../lib/paging.ts';
+import {
+  countRows,
+  type ListSpec,
+  listSource,
+  orderedOnlyBy,
+  pageFrom,
+  type SortColumns,
+} from '../../lib/paging.ts';
 import { asIs, type Bind, Binder } from '../../lib/statement-shapes.ts';
 import type { XlsxColumn } from '../../lib/xlsx.ts';
 import { applicationsVisibleTo, policyScopeBranches, policyScopeShape } from '../applications/access.ts';
@@ -193,8 +200,7 @@ export function mergedPage(
   q: { limit: number; offset: number; orderBy: readonly SQL[] },
   bind: Bind = asIs,
 ): SQL | undefined {
-  if (!branches || branches.length < 2 || q.orderBy.length !== 1 || q.orderBy[0] !== NEWEST_FIRST)
-    return undefined;
+  if (!branches || branches.length < 2 || !orderedOnlyBy(q.orderBy, NEWEST_FIRST)) return undefined;
   const each = sql.raw(String(Math.trunc(q.limit + q.offset)));
   const parts = branches.map(
     (branch) => sql`(select ${policies.id} from ${policies} where ${and(branch, filters)}
@@ -213,8 +219,7 @@ function policyFilters(f: PolicyFilter, today: string, bind: Bind = asIs) {
     [
       [policies.productId, f.productId],
       [policies.customerId, f.customerId],
-      [policies.issuedAt, f.startTime, gte],
-      [policies.issuedAt, f.endTime, lte],
+      ...timeRangeFilters(policies.issuedAt, f.startTime, f.endTime),
     ],
     bind,
   );
@@ -247,26 +252,26 @@ export function policyListSpec(
       // Newest first without a keyword, the page's statement is shaped (lib/statement-shapes.ts): its values bound,
       // its text rendered once per scope, filters and window.
       const binder = new Binder();
-      const newestFirst = q.orderBy.length === 1 && q.orderBy[0] === NEWEST_FIRST;
-      const scope = newestFirst && !f.blurry ? policyScopeShape(db, viewer, binder) : null;
+      const scope =
+        orderedOnlyBy(q.orderBy, NEWEST_FIRST) && !f.blurry ? policyScopeShape(db, viewer, binder) : null;
       const bind = scope ? binder.bind : asIs;
       const branches = scope ? scope.branches : policyScopeBranches(db, viewer);
       const filters = policyFilters(f, today, bind);
       const merged = mergedPage(branches, filters.where, q, bind);
-      const shape = scope && {
-        key: `policy list|${scope.shape}|${filters.shape}|${merged ? `merged ${q.limit}+${q.offset}` : ''}`,
-        binder,
-      };
-      const rows = merged
-        ? await pageFrom(db, LIST_SOURCE, merged, { ...q, offset: 0 }, {}, shape ?? undefined)
-        : await pageFrom(
-            db,
-            LIST_SOURCE,
-            and(branches && or(...branches), filters.where),
-            q,
-            {},
-            shape ?? undefined,
-          );
+      const shape = scope
+        ? {
+            key: `policy list|${scope.shape}|${filters.shape}|${merged ? `merged ${q.limit}+${q.offset}` : ''}`,
+            binder,
+          }
+        : undefined;
+      const rows = await pageFrom(
+        db,
+        LIST_SOURCE,
+        merged ?? and(branches && or(...branches), filters.where),
+        merged ? { ...q, offset: 0 } : q,
+        {},
+        shape,
+      );
       version = rows[0]?.dataVersion;
       return rows.map((r) => toRow(r, today));
     },
