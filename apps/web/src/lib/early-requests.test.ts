@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EARLY_DASHBOARD_URL, EARLY_URLS, firstLoadUrls } from './early-requests.ts';
+import { approvedCustomersParams } from '@/features/application/api.ts';
+import { FLOWS } from '@/features/application/flows.ts';
+import { EARLY_DASHBOARD_URL, EARLY_URLS, EARLY_WIZARD_URLS, firstLoadUrls } from './early-requests.ts';
+import { urlOf } from './http.ts';
 
 describe('what a page load asks at once', () => {
   const at = (path: string) => {
@@ -17,5 +20,23 @@ describe('what a page load asks at once', () => {
     // Another range, or another page: the page asks when it knows what to ask.
     expect(firstLoadUrls(at('/piibs/dashboard?from=2026-01-01&to=2026-01-31'), true)).toEqual(guard);
     expect(firstLoadUrls(at('/piibs/system/user'), true)).toEqual(guard);
+  });
+
+  it("signed in on a new application's first step (every wizard): its products and customers too", () => {
+    const guard = Object.values(EARLY_URLS);
+    const wizard = Object.values(EARLY_WIZARD_URLS);
+    for (const flow of Object.values(FLOWS)) {
+      const first = `${flow.base}/${flow.steps[0]!.path}`;
+      expect(firstLoadUrls(at(`${first}/0/1`), true)).toEqual([...guard, ...wizard]);
+      expect(firstLoadUrls(at(`${first}/0/2`), true)).toEqual([...guard, ...wizard]);
+      // A saved draft shows its own applicant; a later step, what was saved on the first.
+      expect(firstLoadUrls(at(`${first}/12/1`), true)).toEqual(guard);
+      expect(firstLoadUrls(at(`${flow.base}/${flow.steps[1]!.path}/0/1`), true)).toEqual(guard);
+    }
+    expect(firstLoadUrls(at('/piibs/insured/stepOne/0/1'), false)).toEqual([EARLY_URLS.init]);
+  });
+
+  it("asks the customers exactly as the wizard's own query does", () => {
+    expect(`/${EARLY_WIZARD_URLS.customers}`).toBe(urlOf('api/customers', approvedCustomersParams('')));
   });
 });

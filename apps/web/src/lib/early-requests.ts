@@ -14,9 +14,23 @@ export const EARLY_URLS = Object.freeze({
 export const EARLY_DASHBOARD_URL = 'api/dashboard';
 
 /**
+ * What a new application's first step shows at once (features/application/api.ts takes them): the products on
+ * offer and the approved customers the caller may apply for, the applicant line's answer.
+ */
+export const EARLY_WIZARD_URLS = Object.freeze({
+  products: 'api/products/available',
+  customers: 'api/customers?reviewStatus=approved&page=0&size=50&sort=name,asc',
+});
+
+/** A new application's first step in any of the three wizards (features/application/flows.ts). */
+const NEW_APPLICATION_FIRST_STEP = /^\/piibs\/(insured|epinsure|agent)\/stepOne\/0(\/[12])?\/?$/;
+
+/**
  * What a page load asks at once: signed out, the init check; signed in, the guard's four answers, and the
  * dashboard's figures when the tab opens on the dashboard with its default range (no from / to in the address),
- * the last request of the first screen otherwise, sent only once the dashboard's code has run.
+ * or a new application's products and customers when it opens on a wizard's first step: otherwise the last
+ * requests of the first screen, sent only once the page's code has run (the wizard's customers only after its
+ * products had answered).
  */
 export function firstLoadUrls(
   { pathname, search }: Pick<Location, 'pathname' | 'search'>,
@@ -25,7 +39,12 @@ export function firstLoadUrls(
   if (!signedIn) return [EARLY_URLS.init];
   const params = new URLSearchParams(search);
   const dashboard = pathname === HOME_PATH && !params.has('from') && !params.has('to');
-  return [...Object.values(EARLY_URLS), ...(dashboard ? [EARLY_DASHBOARD_URL] : [])];
+  const page = dashboard
+    ? [EARLY_DASHBOARD_URL]
+    : NEW_APPLICATION_FIRST_STEP.test(pathname)
+      ? Object.values(EARLY_WIZARD_URLS)
+      : [];
+  return [...Object.values(EARLY_URLS), ...page];
 }
 
 type Early = { token: string | null; answer: Promise<unknown> };

@@ -15,6 +15,7 @@ import type { AvailableProduct } from '@piibs/shared/product';
 import { queryOptions } from '@tanstack/react-query';
 import { defineResource, postInline } from '@/components/crud/resource.ts';
 import { downloadFile } from '@/lib/download.ts';
+import { EARLY_WIZARD_URLS, earlyOr } from '@/lib/early-requests.ts';
 import { request } from '@/lib/http.ts';
 
 /** A draft as the server answers a save: the detail plus why it has no quote yet. */
@@ -50,26 +51,37 @@ export const applicationEventsQuery = (id: number) =>
 export const availableProductsQuery = () =>
   queryOptions({
     queryKey: ['application', 'available-products'],
-    queryFn: () => request<AvailableProduct[]>({ url: 'api/products/available', method: 'get' }),
+    // A tab opened on a new application's first step asked for them with its first requests (main.tsx).
+    queryFn: () =>
+      earlyOr(EARLY_WIZARD_URLS.products, () =>
+        request<AvailableProduct[]>({ url: EARLY_WIZARD_URLS.products, method: 'get' }),
+      ),
     staleTime: 60_000,
   });
+
+/** The query of approvedCustomersQuery: the first 50 by name, those whose name or number holds `blurry`. */
+export const approvedCustomersParams = (blurry: string) => ({
+  reviewStatus: 'approved',
+  blurry: blurry || undefined,
+  page: 0,
+  size: 50,
+  sort: 'name,asc',
+});
 
 /** The approved customers (投保人) the caller may apply for: an enterprise its own, an agent its clients. */
 export const approvedCustomersQuery = (blurry: string) =>
   queryOptions({
     queryKey: ['application', 'approved-customers', blurry],
-    queryFn: () =>
-      request<Page<CustomerRow>>({
-        url: 'api/customers',
-        method: 'get',
-        params: {
-          reviewStatus: 'approved',
-          blurry: blurry || undefined,
-          page: 0,
-          size: 50,
-          sort: 'name,asc',
-        },
-      }).then((page) => page.content),
+    queryFn: () => {
+      const ask = () =>
+        request<Page<CustomerRow>>({
+          url: 'api/customers',
+          method: 'get',
+          params: approvedCustomersParams(blurry),
+        });
+      // Unfiltered, as a tab opened on a new application's first step asked for them (main.tsx).
+      return (blurry ? ask() : earlyOr(EARLY_WIZARD_URLS.customers, ask)).then((page) => page.content);
+    },
     staleTime: 30_000,
   });
 

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetKitState, signInAs } from '@/components/crud/test-utils.tsx';
 import { customerRow, page } from '@/features/customer/test-data.ts';
 import { applicationDetail } from '@/features/policy/test-data.ts';
+import { dropEarly, EARLY_WIZARD_URLS, requestEarly } from '@/lib/early-requests.ts';
 import { dictAnswers, type MockAnswer, type MockApi, mockApi } from '@/test/mock-api.ts';
 import { onPhone } from '@/test/phone.ts';
 import type { FlowName } from '../flows.ts';
@@ -98,6 +99,38 @@ describe('the policyholder type (1 enterprise, 2 individual)', { timeout: 40_000
     answer(page([customerRow()]));
     expect(await screen.findByText(/制造业\s*\/\s*通用设备制造业/)).toBeInTheDocument();
     expect(screen.queryByText('选择投保人后显示')).toBeNull();
+  });
+
+  it('a new application asks for the customers beside the products, not once they have answered', async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    api = mockApi({
+      'GET api/products/available': () => new Promise<MockAnswer>(() => {}),
+      'GET api/customers': page([]),
+    });
+    renderAt('/piibs/insured/stepOne/0/1');
+    await waitFor(() => expect(api.callsTo('GET api/customers')).toHaveLength(1));
+    expect(api.callsTo('GET api/products/available')).toHaveLength(1);
+  });
+
+  it("a tab opened on a new application's first step shows the applicant asked with its first requests, without asking again", async () => {
+    signInAs([ROLE_CODES.enterprise], ['application:add', 'application:edit']);
+    api = mockApi({ 'GET api/products/available': { data: [] }, 'GET api/customers': page([]) });
+    const early: Record<string, unknown> = {
+      [`/${EARLY_WIZARD_URLS.products}`]: [],
+      [`/${EARLY_WIZARD_URLS.customers}`]: page([customerRow()]).data,
+    };
+    vi.stubGlobal('fetch', async (url: string) => Response.json(early[url]));
+    try {
+      requestEarly(Object.values(EARLY_WIZARD_URLS));
+      renderAt('/piibs/insured/stepOne/0/1');
+      // The enterprise's one customer is taken as the applicant: its industry shows.
+      expect(await screen.findByText(/制造业\s*\/\s*通用设备制造业/)).toBeInTheDocument();
+      expect(api.callsTo('GET api/products/available')).toEqual([]);
+      expect(api.callsTo('GET api/customers')).toEqual([]);
+    } finally {
+      dropEarly();
+      vi.unstubAllGlobals();
+    }
   });
 
   it('project insurance is for an enterprise: no choice, an individual URL goes back to 1', async () => {

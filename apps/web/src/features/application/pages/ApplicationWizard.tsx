@@ -23,6 +23,7 @@ import {
   applicationInsuredQuery,
   applicationQuery,
   applicationsResource,
+  approvedCustomersQuery,
   availableProductsQuery,
   createApplication,
   type DraftAnswer,
@@ -105,6 +106,12 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
   const query = useQuery({ ...applicationQuery(id), enabled: id > 0 });
   const products = useQuery(availableProductsQuery());
   const app = id > 0 ? query.data : undefined;
+  // A new application's first step lists the customers (the applicant) as soon as the products are there: both
+  // are asked at once, not the customers once the products have answered and the form is drawn.
+  const client = useQueryClient();
+  useEffect(() => {
+    if (id === 0) void client.prefetchQuery(approvedCustomersQuery(''));
+  }, [id, client]);
 
   if ((id > 0 && query.isPending) || products.isPending) {
     return (
