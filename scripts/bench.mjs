@@ -26,6 +26,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { ensureWebBuilt, onPinnedNode, root, threadPoolEnv } from './ensure.mjs';
@@ -232,7 +233,7 @@ const serverEnv = (port, dataDir) => ({
   DATABASE_URL: '',
 });
 /** Starts a process group and resolves once GET /api/health answers 200; answers the child and the time. */
-async function startAndWait(cmd, args, port, env) {
+async function startAndWait(cmd, args, port, env, scheme = 'http') {
   const t0 = performance.now();
   const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
@@ -243,7 +244,7 @@ async function startAndWait(cmd, args, port, env) {
   for (;;) {
     if (exited) throw new Error(`${cmd} ${args.join(' ')} exited:\n${output}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      const res = await fetch(`${scheme}://127.0.0.1:${port}/api/health`);
       if (res.status === 200) return { child, ms: performance.now() - t0 };
     } catch {
       // not listening yet
@@ -269,6 +270,31 @@ const load = (opts) =>
 // ── The server on the volume data ─────────────────────────────────────────────
 let server;
 let base;
+/**
+ * A certificate for 127.0.0.1 from a CA made for the run (the demo CA's code), trusted by this process's fetch:
+ * the files PIIBS_TLS_CERT and PIIBS_TLS_KEY name.
+ */
+async function benchTls() {
+  const { createRootCa, issueServerCert } = await import('../apps/server/src/ca/demo-ca.ts');
+  const ca = createRootCa({ commonName: 'PIIBS bench CA' });
+  const leaf = issueServerCert(ca, ['127.0.0.1', 'localhost']);
+  const dir = path.join(root, '.bench/tls');
+  mkdirSync(dir, { recursive: true });
+  const files = { cert: path.join(dir, 'server.crt'), key: path.join(dir, 'server.key') };
+  writeFileSync(files.cert, leaf.certPem);
+  writeFileSync(files.key, leaf.keyPem, { mode: 0o600 });
+  tls.setDefaultCACertificates([...tls.getCACertificates('default'), ca.certPem]);
+  return files;
+}
+/** The server on the volume data; with `tlsFiles` over HTTPS (HTTP/2 for browsers), as a deployment serves it. */
+async function serveVolume(tlsFiles) {
+  const port = await freePort();
+  const env = serverEnv(port, benchData);
+  if (tlsFiles) Object.assign(env, { PIIBS_TLS_CERT: tlsFiles.cert, PIIBS_TLS_KEY: tlsFiles.key });
+  const scheme = tlsFiles ? 'https' : 'http';
+  ({ child: server } = await startAndWait(process.execPath, ['apps/server/src/main.ts'], port, env, scheme));
+  base = `${scheme}://127.0.0.1:${port}`;
+}
 if (runs('api', 'lighthouse', 'browser')) {
   console.log('\nVolume data (.bench/data)');
   const seed = () =>
@@ -290,14 +316,9 @@ if (runs('api', 'lighthouse', 'browser')) {
     .filter((l) => /seed-volume|volume data/.test(l));
   for (const l of said) console.log(`        ${l.replace('[piibs] ', '')}`);
   if (seeded.status !== 0) throw new Error(`seed-volume failed:\n${seeded.stdout}${seeded.stderr}`);
-  const port = await freePort();
-  ({ child: server } = await startAndWait(
-    process.execPath,
-    ['apps/server/src/main.ts'],
-    port,
-    serverEnv(port, benchData),
-  ));
-  base = `http://127.0.0.1:${port}`;
+  // Lighthouse loads the pages over HTTPS as browsers meet them (one HTTP/2 connection, not six HTTP/1.1 ones);
+  // the other parts measure plain HTTP/1.1, as behind a proxy that terminates TLS.
+  await serveVolume(runs('lighthouse') ? await benchTls() : null);
 }
 /** A session token of `username` (the value the web app keeps in local storage). */
 const signIn = async (username) => {
@@ -320,13 +341,15 @@ const lighthouseCli = path.join(root, 'node_modules/lighthouse/cli/index.js');
 async function lighthouse(url, preset, token) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'piibs-lh-'));
   try {
-    const flags = ['--headless=new', '--no-sandbox', '--disable-gpu'];
+    // The run's own CA is not in Chromium's trust store.
+    const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--ignore-certificate-errors'];
     if (token) {
       const profile = path.join(out, 'profile');
       const { chromium } = await import('@playwright/test');
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: chrome,
         args: ['--no-sandbox'],
+        ignoreHTTPSErrors: true,
       });
       const page = await context.newPage();
       await page.goto(`${base}/api/health/live`);
@@ -423,7 +446,7 @@ const canLighthouse = () => {
 // ── Lighthouse (first, while the server is idle) ─────────────────────────────
 if (runs('lighthouse')) {
   part = 'lighthouse';
-  console.log('\nLighthouse');
+  console.log(`\nLighthouse (${base.startsWith('https:') ? 'HTTPS, HTTP/2' : 'HTTP/1.1'})`);
   if (canLighthouse()) {
     if (runs('lighthouse:login'))
       for (const preset of ['mobile', 'desktop']) {
@@ -446,6 +469,12 @@ if (runs('lighthouse')) {
       lighthouseVerdict(what, r, 90);
     }
   }
+}
+
+// The rest on plain HTTP (autocannon speaks HTTP/1.1).
+if (base?.startsWith('https:') && runs('browser', 'api')) {
+  await stop(server);
+  await serveVolume(null);
 }
 
 // ── The dashboard as a user loads it (Chromium, signed in, cold cache) ────────

@@ -62,7 +62,11 @@ function proxyTrust(trust: Config['trustProxy']) {
  */
 export async function buildApp(deps: AppDeps, opts: FastifyServerOptions = {}): Promise<App> {
   const { logger, ...rest } = opts;
+  const { tls } = deps.config;
   const app = Fastify({
+    // HTTPS with HTTP/2 (lib/tls.ts); HTTP/1.1 stays on for clients without it and for WebSocket upgrades. The
+    // routes see the same request and reply either way, so the app keeps its HTTP/1.1 types.
+    ...((tls ? { http2: true, https: { allowHTTP1: true, cert: tls.cert, key: tls.key } } : {}) as object),
     logger:
       logger === false
         ? false

@@ -5,12 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BackupSettings, backupSettingsFrom } from './backup/settings.ts';
 import { ConfigError } from './config-error.ts';
+import { type TlsFiles, tlsSettingsFrom } from './lib/tls.ts';
 import { type StorageSettings, storageSettingsFrom } from './modules/materials/storage-settings.ts';
 import { type BusinessSettings, businessSettingsFrom } from './modules/payments/settings.ts';
 
 export interface Config {
   port: number;
   host: string;
+  /** HTTPS (HTTP/2, with HTTP/1.1 for other clients) from PIIBS_TLS_CERT and PIIBS_TLS_KEY; null: plain HTTP. */
+  tls: TlsFiles | null;
   dataDir: string;
   databaseUrl: string | undefined;
   demo: boolean;
@@ -151,9 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(signInRatePerMinute) || signInRatePerMinute < 1) {
     throw new ConfigError(`PIIBS_SIGNIN_RATE must be a whole number ≥ 1, got "${env.PIIBS_SIGNIN_RATE}"`);
   }
+  const tls = tlsSettingsFrom(env);
   return {
     port,
     host: env.HOST || '127.0.0.1',
+    tls,
     dataDir,
     databaseUrl,
     demo: env.PIIBS_DEMO === '1',
@@ -165,7 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.join(repoRoot, 'apps/web/dist'),
     version: readVersion(),
     storage: storageSettingsFrom(env),
-    business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port }),
+    business: businessSettingsFrom(env, { host: env.HOST || '127.0.0.1', port, https: tls !== null }),
     backup: backupSettingsFrom(env, dataDir),
     replicaUrl: env.DATABASE_REPLICA_URL || undefined,
     publicUrlSet: Boolean(env.PIIBS_PUBLIC_URL?.trim()),

@@ -76,7 +76,9 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
-  say(`PIIBS is running at http://${config.host}:${port}/piibs/  (Ctrl-C to stop)`);
+  say(
+    `PIIBS is running at ${config.tls ? 'https' : 'http'}://${config.host}:${port}/piibs/  (Ctrl-C to stop)`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -3,6 +3,7 @@
 // as organizationIdentifier (2.5.4.97) and as serialNumber (2.5.4.5); the server reads either.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import forge from 'node-forge';
 
@@ -127,6 +128,32 @@ export function issueEnterpriseCert(
   cert.setIssuer(ca.cert.subject.attributes);
   cert.setExtensions([
     ...leafExtensions(opts.digitalSignature),
+    { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  return finish(cert, ca.key, keys.privateKey, keys.keyPem);
+}
+
+/**
+ * A TLS server certificate signed by `ca` for `hosts` (DNS names or IP addresses, in subjectAltName), 90 days by
+ * default: HTTPS for trials, tests and the bench (PIIBS_TLS_CERT / PIIBS_TLS_KEY with `certPem` and `keyPem`).
+ */
+export function issueServerCert(ca: Issued, hosts: string[], validity: Validity = {}): Issued {
+  const keys = generateKeys();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = validity.notBefore ?? new Date(Date.now() - DAY);
+  cert.validity.notAfter = validity.notAfter ?? new Date(Date.now() + 90 * DAY);
+  cert.setSubject([{ name: 'commonName', value: hosts[0] ?? 'localhost' }] as forge.pki.CertificateField[]);
+  cert.setIssuer(ca.cert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', serverAuth: true },
+    {
+      name: 'subjectAltName',
+      altNames: hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
+    },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
   ]);
   return finish(cert, ca.key, keys.privateKey, keys.keyPem);

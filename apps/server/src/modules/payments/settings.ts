@@ -32,7 +32,7 @@ export const DEFAULT_MERCHANT_ID = 'PIIBS';
 
 export function businessSettingsFrom(
   env: NodeJS.ProcessEnv,
-  listen: { host: string; port: number },
+  listen: { host: string; port: number; https?: boolean },
 ): BusinessSettings {
   const provider = (env.PIIBS_PAYMENT_PROVIDER || 'sandbox').toLowerCase();
   if (!(PAYMENT_PROVIDERS as readonly string[]).includes(provider))
@@ -49,7 +49,8 @@ export function businessSettingsFrom(
   const jobs = (env.PIIBS_JOBS ?? 'on').toLowerCase();
   if (jobs !== 'on' && jobs !== 'off') throw new ConfigError('PIIBS_JOBS must be "on" or "off".');
   const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
-  const publicUrl = (env.PIIBS_PUBLIC_URL || `http://${host}:${listen.port}`).replace(/\/+$/, '');
+  const scheme = listen.https ? 'https' : 'http';
+  const publicUrl = (env.PIIBS_PUBLIC_URL || `${scheme}://${host}:${listen.port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^\s/]+/.test(publicUrl))
     throw new ConfigError('PIIBS_PUBLIC_URL must be an http(s) URL, e.g. https://piibs.example.com');
   return {
