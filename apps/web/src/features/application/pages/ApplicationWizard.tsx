@@ -13,7 +13,7 @@ import { problemText } from '@piibs/shared/problem';
 import type { AvailableProduct } from '@piibs/shared/product';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Radio, Result, Space, Spin } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import { invalidateResource, serverError } from '@/components/crud/resource.ts';
 import { applyServerErrors } from '@/components/form/server-errors.ts';
@@ -106,6 +106,9 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
   const query = useQuery({ ...applicationQuery(id), enabled: id > 0 });
   const products = useQuery(availableProductsQuery());
   const app = id > 0 ? query.data : undefined;
+  // The step's form is drawn in a deferred render once its data is there: React draws it in slices, between which
+  // the browser can answer the user, instead of in one long task (about a second on a slow phone).
+  const ready = useDeferredValue(!((id > 0 && query.isPending) || products.isPending));
   // A new application's first step lists the customers (the applicant) as soon as the products are there: both
   // are asked at once, not the customers once the products have answered and the form is drawn.
   const client = useQueryClient();
@@ -113,7 +116,7 @@ export function ApplicationWizard({ flow: flowName, step }: { flow: FlowName; st
     if (id === 0) void client.prefetchQuery(approvedCustomersQuery(''));
   }, [id, client]);
 
-  if ((id > 0 && query.isPending) || products.isPending) {
+  if (!ready) {
     return (
       <div style={{ padding: 48, textAlign: 'center' }}>
         <Spin />
