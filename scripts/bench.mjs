@@ -12,7 +12,8 @@
 //                (name, number, credit code) at 10, sign-in
 //   lighthouse   the login page, mobile and desktop presets (lighthouse:login), the signed-in dashboard
 //                (lighthouse:dashboard) and the insure wizard's first step (lighthouse:wizard), mobile preset
-//                (Chromium: CHROME_PATH or /usr/bin/chromium)
+//                (Chromium: CHROME_PATH or /usr/bin/chromium), over HTTPS with HTTP/2 (PIIBS_TLS_*, a certificate
+//                from a CA made for the run)
 //   cold start   `npm start` of this built checkout to a healthy /api/health, on the initialised .bench/data and
 //                on an empty DATA_DIR
 //

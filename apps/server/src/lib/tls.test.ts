@@ -1,7 +1,7 @@
 // HTTPS served by PIIBS itself: the settings refuse what would not work, and a server started with them answers
 // browsers over HTTP/2, other clients over HTTP/1.1, and the notification feed's WebSocket over wss. Real server
 // on a port, real TLS handshakes (ALPN), certificates from the demo CA.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import https from 'node:https';
 import os from 'node:os';
@@ -24,6 +24,7 @@ const file = (name: string, text: string) => {
 };
 const certFile = file('server.crt', server.certPem);
 const keyFile = file('server.key', server.keyPem);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('PIIBS_TLS_CERT and PIIBS_TLS_KEY', () => {
   it('neither: plain HTTP, the public URL http://', () => {

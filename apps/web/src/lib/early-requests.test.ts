@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { approvedCustomersParams } from '@/features/application/api.ts';
 import { FLOWS } from '@/features/application/flows.ts';
-import { EARLY_DASHBOARD_URL, EARLY_URLS, EARLY_WIZARD_URLS, firstLoadUrls } from './early-requests.ts';
+import {
+  dropEarly,
+  EARLY_DASHBOARD_URL,
+  EARLY_URLS,
+  EARLY_WIZARD_URLS,
+  firstLoadUrls,
+  requestEarly,
+  takeEarly,
+} from './early-requests.ts';
 import { urlOf } from './http.ts';
 
 describe('what a page load asks at once', () => {
@@ -38,5 +46,27 @@ describe('what a page load asks at once', () => {
 
   it("asks the customers exactly as the wizard's own query does", () => {
     expect(`/${EARLY_WIZARD_URLS.customers}`).toBe(urlOf('api/customers', approvedCustomersParams('')));
+  });
+});
+
+describe('an early answer', () => {
+  afterEach(() => {
+    dropEarly();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('is taken once, within 30 s of being asked: a page reached later asks again and gets fresh data', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.stubGlobal('fetch', async () => Response.json({ figures: 1 }));
+    requestEarly([EARLY_DASHBOARD_URL]);
+    vi.advanceTimersByTime(29_000);
+    expect(await takeEarly(EARLY_DASHBOARD_URL)).toEqual({ figures: 1 });
+    expect(takeEarly(EARLY_DASHBOARD_URL)).toBeUndefined();
+
+    requestEarly(Object.values(EARLY_WIZARD_URLS));
+    vi.advanceTimersByTime(31_000);
+    expect(takeEarly(EARLY_WIZARD_URLS.products)).toBeUndefined();
+    expect(takeEarly(EARLY_WIZARD_URLS.customers)).toBeUndefined();
   });
 });

@@ -28,9 +28,8 @@ const NEW_APPLICATION_FIRST_STEP = /^\/piibs\/(insured|epinsure|agent)\/stepOne\
 /**
  * What a page load asks at once: signed out, the init check; signed in, the guard's four answers, and the
  * dashboard's figures when the tab opens on the dashboard with its default range (no from / to in the address),
- * or a new application's products and customers when it opens on a wizard's first step: otherwise the last
- * requests of the first screen, sent only once the page's code has run (the wizard's customers only after its
- * products had answered).
+ * or a new application's products and customers when it opens on a wizard's first step. Any other page asks for
+ * its data once its code has run.
  */
 export function firstLoadUrls(
   { pathname, search }: Pick<Location, 'pathname' | 'search'>,
@@ -47,7 +46,13 @@ export function firstLoadUrls(
   return [...Object.values(EARLY_URLS), ...page];
 }
 
-type Early = { token: string | null; answer: Promise<unknown> };
+type Early = { token: string | null; answer: Promise<unknown>; at: number };
+
+/**
+ * How long an early answer may stand in for the page's own request: the page it was asked for normally takes it
+ * within a second or two; one left untaken (the guard sent the tab elsewhere) must not show a later visit stale data.
+ */
+const EARLY_MAX_AGE_MS = 30_000;
 
 /**
  * GET `url` as requestInline would answer it, with fetch: fetch sends at once, where the HTTP client sends only
@@ -80,18 +85,19 @@ export function requestEarly(urls: readonly string[]): void {
   for (const url of urls) {
     const answer = fetchEarly(url);
     answer.catch(() => {});
-    early.set(url, { token, answer });
+    early.set(url, { token, answer, at: Date.now() });
   }
 }
 
 /**
  * The early answer for `url`, once, and only while the session it was asked with is still the tab's (a
- * hand-off or a new sign-in in between must ask again); undefined otherwise.
+ * hand-off or a new sign-in in between must ask again) and for EARLY_MAX_AGE_MS; undefined otherwise.
  */
 export function takeEarly<T>(url: string): Promise<T> | undefined {
   const entry = early.get(url);
   early.delete(url);
-  return entry && entry.token === getToken() ? (entry.answer as Promise<T>) : undefined;
+  const fresh = entry && entry.token === getToken() && Date.now() - entry.at <= EARLY_MAX_AGE_MS;
+  return fresh ? (entry.answer as Promise<T>) : undefined;
 }
 
 /**
