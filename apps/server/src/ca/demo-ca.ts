@@ -59,6 +59,32 @@ function finish(
   return { cert, key, certPem: forge.pki.certificateToPem(cert), keyPem };
 }
 
+/**
+ * A leaf certificate signed by `ca` on a new key: `subject`, `extensions` (plus the CA's key identifier), valid from
+ * yesterday for `days` unless `validity` says otherwise.
+ */
+function issueLeaf(
+  ca: Issued,
+  subject: forge.pki.CertificateField[],
+  extensions: object[],
+  validity: Validity,
+  days: number,
+): Issued {
+  const keys = generateKeys();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = serial();
+  cert.validity.notBefore = validity.notBefore ?? new Date(Date.now() - DAY);
+  cert.validity.notAfter = validity.notAfter ?? new Date(Date.now() + days * DAY);
+  cert.setSubject(subject);
+  cert.setIssuer(ca.cert.subject.attributes);
+  cert.setExtensions([
+    ...extensions,
+    { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  return finish(cert, ca.key, keys.privateKey, keys.keyPem);
+}
+
 /** A self-signed root CA (10 years by default), or with `parent` an intermediate CA signed by it. */
 export function createRootCa(
   opts: { commonName?: string; validity?: Validity; parent?: Issued } = {},
@@ -118,19 +144,7 @@ export function issueEnterpriseCert(
   validity: Validity = {},
   opts: { digitalSignature?: boolean } = {},
 ): Issued {
-  const keys = generateKeys();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = validity.notBefore ?? new Date(Date.now() - DAY);
-  cert.validity.notAfter = validity.notAfter ?? new Date(Date.now() + 730 * DAY);
-  cert.setSubject(enterpriseSubject(subject));
-  cert.setIssuer(ca.cert.subject.attributes);
-  cert.setExtensions([
-    ...leafExtensions(opts.digitalSignature),
-    { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
-  ]);
-  return finish(cert, ca.key, keys.privateKey, keys.keyPem);
+  return issueLeaf(ca, enterpriseSubject(subject), leafExtensions(opts.digitalSignature), validity, 730);
 }
 
 /**
@@ -138,25 +152,19 @@ export function issueEnterpriseCert(
  * default: HTTPS for trials, tests and the bench (PIIBS_TLS_CERT / PIIBS_TLS_KEY with `certPem` and `keyPem`).
  */
 export function issueServerCert(ca: Issued, hosts: string[], validity: Validity = {}): Issued {
-  const keys = generateKeys();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = validity.notBefore ?? new Date(Date.now() - DAY);
-  cert.validity.notAfter = validity.notAfter ?? new Date(Date.now() + 90 * DAY);
-  cert.setSubject([{ name: 'commonName', value: hosts[0] ?? 'localhost' }] as forge.pki.CertificateField[]);
-  cert.setIssuer(ca.cert.subject.attributes);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    {
-      name: 'subjectAltName',
-      altNames: hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })),
-    },
-    { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
-  ]);
-  return finish(cert, ca.key, keys.privateKey, keys.keyPem);
+  const altNames = hosts.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h }));
+  return issueLeaf(
+    ca,
+    [{ name: 'commonName', value: hosts[0] ?? 'localhost' }] as forge.pki.CertificateField[],
+    [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames },
+    ],
+    validity,
+    90,
+  );
 }
 
 /** A certificate signed by `ca` whose validity ended yesterday (for tests). */
@@ -286,25 +294,21 @@ export const demoSealName = (insurer: string) => `${insurer} 电子签章`;
  * non-repudiation, 3 years by default.
  */
 export function issueSealCert(ca: Issued, insurer: string, validity: Validity = {}): Issued {
-  const keys = generateKeys();
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = serial();
-  cert.validity.notBefore = validity.notBefore ?? new Date(Date.now() - DAY);
-  cert.validity.notAfter = validity.notAfter ?? new Date(Date.now() + 3 * 365 * DAY);
-  cert.setSubject([
-    { name: 'countryName', value: 'CN' },
-    { name: 'organizationName', value: insurer, valueTagClass: utf8 },
-    { name: 'commonName', value: demoSealName(insurer), valueTagClass: utf8 },
-  ] as forge.pki.CertificateField[]);
-  cert.setIssuer(ca.cert.subject.attributes);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
-    { name: 'subjectKeyIdentifier' },
-    { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
-  ]);
-  return finish(cert, ca.key, keys.privateKey, keys.keyPem);
+  return issueLeaf(
+    ca,
+    [
+      { name: 'countryName', value: 'CN' },
+      { name: 'organizationName', value: insurer, valueTagClass: utf8 },
+      { name: 'commonName', value: demoSealName(insurer), valueTagClass: utf8 },
+    ] as forge.pki.CertificateField[],
+    [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
+      { name: 'subjectKeyIdentifier' },
+    ],
+    validity,
+    3 * 365,
+  );
 }
 
 /**
